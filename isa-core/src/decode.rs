@@ -1,0 +1,59 @@
+use core::fmt;
+
+/// Why a 64-byte word does not decode as the requested instruction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DecodeErrorKind {
+    /// The byte is not a member of the field's enum in this generation.
+    InvalidEnumValue {
+        /// Vendor name of the enum (`"NEURON_ISA_TPB_RAND_ALGORITHM"`).
+        enum_name: &'static str,
+    },
+    /// The opcode byte names a different instruction than the one requested.
+    UnexpectedOpcode {
+        /// The opcode byte the instruction type requires.
+        expected: u8,
+    },
+    /// The opcode byte is not an opcode of this generation.
+    UnknownOpcode,
+    /// The opcode exists but no operand struct is bound to it, so it has no typed form.
+    UnmappedOpcode,
+}
+
+/// A field of a 64-byte word that does not decode: names the field, where it sits and what it holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct DecodeError {
+    /// Dotted path of the field inside the operand struct (`"src_mem_pattern.start_addr"`).
+    pub field: &'static str,
+    /// Byte offset of the field inside the 64-byte word.
+    pub offset: usize,
+    /// The raw value found there.
+    pub value: u64,
+    /// What is wrong with it.
+    pub kind: DecodeErrorKind,
+}
+
+impl fmt::Display for DecodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (field, offset, value) = (self.field, self.offset, self.value);
+        match self.kind {
+            DecodeErrorKind::InvalidEnumValue { enum_name } => write!(
+                f,
+                "field `{field}` at byte {offset}: {value:#x} is not a {enum_name} value"
+            ),
+            DecodeErrorKind::UnexpectedOpcode { expected } => write!(
+                f,
+                "field `{field}` at byte {offset}: opcode {value:#04x}, expected {expected:#04x}"
+            ),
+            DecodeErrorKind::UnknownOpcode => write!(
+                f,
+                "field `{field}` at byte {offset}: {value:#04x} is not an opcode of this generation"
+            ),
+            DecodeErrorKind::UnmappedOpcode => write!(
+                f,
+                "field `{field}` at byte {offset}: opcode {value:#04x} has no operand struct in instruction_mapping.json"
+            ),
+        }
+    }
+}
+
+impl core::error::Error for DecodeError {}

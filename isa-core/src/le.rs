@@ -1,0 +1,67 @@
+//! Little-endian scalar access at fixed offsets of a byte buffer.
+//!
+//! The TPB is little-endian; generated encoders use these instead of
+//! reinterpreting memory, so the encoding is the same on every host.
+
+macro_rules! scalar_access {
+    ($($get:ident / $put:ident : $ty:ty),* $(,)?) => {$(
+        #[doc = concat!("Reads a little-endian `", stringify!($ty), "` at `offset`.")]
+        #[inline]
+        pub const fn $get(bytes: &[u8], offset: usize) -> $ty {
+            let mut raw = [0u8; core::mem::size_of::<$ty>()];
+            let mut k = 0;
+            while k < raw.len() {
+                raw[k] = bytes[offset + k];
+                k += 1;
+            }
+            <$ty>::from_le_bytes(raw)
+        }
+
+        #[doc = concat!("Writes a little-endian `", stringify!($ty), "` at `offset`.")]
+        #[inline]
+        pub fn $put(bytes: &mut [u8], offset: usize, value: $ty) {
+            let raw = value.to_le_bytes();
+            bytes[offset..offset + raw.len()].copy_from_slice(&raw);
+        }
+    )*};
+}
+
+scalar_access!(
+    get_u8 / put_u8: u8,
+    get_i8 / put_i8: i8,
+    get_u16 / put_u16: u16,
+    get_i16 / put_i16: i16,
+    get_u32 / put_u32: u32,
+    get_i32 / put_i32: i32,
+    get_u64 / put_u64: u64,
+    get_i64 / put_i64: i64,
+);
+
+/// Reads a little-endian `f32` at `offset`, bit for bit.
+#[inline]
+pub const fn get_f32(bytes: &[u8], offset: usize) -> f32 {
+    f32::from_bits(get_u32(bytes, offset))
+}
+
+/// Writes a little-endian `f32` at `offset`, bit for bit.
+#[inline]
+pub fn put_f32(bytes: &mut [u8], offset: usize, value: f32) {
+    put_u32(bytes, offset, value.to_bits());
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trips_at_unaligned_offsets() {
+        let mut buf = [0u8; 16];
+        put_u32(&mut buf, 3, 0x1234_5678);
+        assert_eq!(buf[3..7], [0x78, 0x56, 0x34, 0x12]);
+        assert_eq!(get_u32(&buf, 3), 0x1234_5678);
+        put_i16(&mut buf, 9, -2);
+        assert_eq!(get_i16(&buf, 9), -2);
+        put_f32(&mut buf, 0, f32::from_bits(0x7fc0_0001));
+        assert_eq!(get_f32(&buf, 0).to_bits(), 0x7fc0_0001);
+    }
+}
