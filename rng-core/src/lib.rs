@@ -1,1 +1,34 @@
+//! Bit-exact models of the Neuron datapath random-number generators, and the
+//! checkpoint semantics of RAND_GET_STATE (0x77) / RAND_SET_STATE (0x78).
+//!
+//! - Generators, each a [`rand_core::RngCore`]: [`xorwow::Xorwow`],
+//!   [`philox::Philox4x32`], [`pcg32::Pcg32`], [`lfsr::Lfsr32`] (the LFSR is
+//!   the simulator's recurrence, not confirmed on hardware).
+//! - [`model::ModelChoices`]: every hardware detail the documentation leaves
+//!   open, as a named parameter with its source.
+//! - [`generation::Generation`]: what rng-core needs to know about one
+//!   NeuronCore generation; implemented by the generated `isa-<gen>` crates.
+//!
+//! `#![no_std]`; the `std` feature adds what allocates.
 #![no_std]
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+// Errors carry isa-core's fixed-size `Violation` (no allocation in a no_std crate), so
+// they are large by design; boxing them would need `alloc`.
+#![allow(clippy::result_large_err, clippy::large_enum_variant)]
+
+#[cfg(feature = "std")]
+extern crate std;
+
+pub mod generation;
+pub mod lfsr;
+pub mod model;
+pub mod pcg32;
+pub mod philox;
+pub mod xorwow;
+
+pub use generation::{
+    Algorithm, CheckpointArm, CheckpointInstruction, CheckpointKind, Engine, Generation, Generator,
+    InstructionError, MemoryGeometry, StateLocation, StateUpdate, TensorPattern, WiredBody,
+};
+pub use model::ModelChoices;

@@ -1,0 +1,225 @@
+//! The `Generation` trait: what rng-core needs to know about one NeuronCore generation.
+//!
+//! Each generated `isa-<gen>` crate implements it for its marker type from its
+//! header tree (legality tables, memory geometry, instruction codec); the
+//! firmware-wired set and the model choices come from the project's runtime
+//! data file next to the headers. Nothing here is implemented by hand for a
+//! real generation.
+
+use crate::model::ModelChoices;
+use isa_core::{DecodeError, GenerationInfo, Violation};
+
+/// An engine that keeps datapath RNG state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Engine {
+    /// GpSimd (Pool) engine.
+    Pool,
+    /// Vector engine (DVE).
+    Dve,
+    /// Activation (scalar) engine.
+    Act,
+}
+
+/// The generator algorithm (`NEURON_ISA_TPB_RAND_ALGORITHM`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Algorithm {
+    /// `LFSR = 0`.
+    Lfsr,
+    /// `PCG32 = 1`.
+    Pcg32,
+    /// `PHILOX = 2` (Philox4x32-10).
+    Philox,
+    /// `XORWOW = 3`.
+    Xorwow,
+}
+
+/// The generator source (`NEURON_ISA_TPB_RAND_SRC`, the `rand_generator` field).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Generator {
+    /// `RNG_LFSR = 0`.
+    RngLfsr,
+    /// `RNG_XORWOW = 1`.
+    RngXorwow,
+    /// `RNG_PHILOX = 2`.
+    RngPhilox,
+    /// `OUTPUT_CVT_LFSR = 3`.
+    OutputCvtLfsr,
+}
+
+/// Where RAND_SET_STATE takes the state from (`NEURON_ISA_TPB_RAND_STATE_UPDATE`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum StateUpdate {
+    /// `SRC_TENSOR = 0`: from the source tensor.
+    SrcTensor,
+    /// `IMM_SINGLE = 1`: from `imm_state[0..7]`, one state for every lane.
+    ImmSingle,
+    /// `IMM_LANE = 2`: no legal arm in any documented generation.
+    ImmLane,
+}
+
+/// Save (RAND_GET_STATE) or restore (RAND_SET_STATE).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum CheckpointKind {
+    /// RAND_GET_STATE (0x77): state → tensor.
+    Save,
+    /// RAND_SET_STATE (0x78): tensor or immediate → state.
+    Restore,
+}
+
+/// One legal (engine, generator, algorithm[, update]) arm and its state width.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct CheckpointArm {
+    /// Executing engine.
+    pub engine: Engine,
+    /// `rand_generator`.
+    pub generator: Generator,
+    /// `rand_algorithm`.
+    pub algorithm: Algorithm,
+    /// `update_state` (RAND_SET_STATE arms only; `None` for RAND_GET_STATE).
+    pub update: Option<StateUpdate>,
+    /// State words (u32) per partition.
+    pub words: u8,
+}
+
+/// An (instruction, engine, algorithm) for which the firmware ships a body.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct WiredBody {
+    /// Which checkpoint instruction.
+    pub kind: CheckpointKind,
+    /// Which engine.
+    pub engine: Engine,
+    /// Which algorithm the body handles.
+    pub algorithm: Algorithm,
+}
+
+/// SBUF/PSUM address geometry of a generation (from `aws_neuron_isa_tpb_common.h`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct MemoryGeometry {
+    /// Number of partitions (lanes).
+    pub partitions: u32,
+    /// Mask applied to an immediate address (`TPB_PARTITION_ADDR_MASK`).
+    pub address_mask: u32,
+    /// First SBUF address (`STATE_BUF_OFFSET`).
+    pub sbuf_offset: u32,
+    /// Bytes per SBUF partition (`STATE_BUF_PARTITION_SIZE`).
+    pub sbuf_partition_bytes: u32,
+    /// First PSUM address (`PSUM_BUF_OFFSET`).
+    pub psum_offset: u32,
+    /// Bytes per PSUM partition (`PSUM_BUF_PARTITION_SIZE`; 0 when PSUM is disabled).
+    pub psum_partition_bytes: u32,
+}
+
+/// Address pattern of a state tensor, as the instruction encodes it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct TensorPattern {
+    /// Raw `start_addr` (ADDR4) word.
+    pub start_addr: u32,
+    /// Element strides, innermost first; unused dimensions hold 1.
+    pub step_elem: [i16; 4],
+    /// Element counts, innermost first; unused dimensions hold 1.
+    pub num_elem: [u16; 4],
+    /// Number of dimensions the instruction's descriptor has (1 for TENSOR1D, 4 for TENSOR4D).
+    pub rank: u8,
+}
+
+/// Where a checkpoint instruction moves the state words.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum StateLocation {
+    /// A tensor in SBUF or PSUM: per partition, the arm's words in the pattern's element order.
+    Tensor(TensorPattern),
+    /// The inline `imm_state[0..8]` words of RAND_SET_STATE (the tensor is still described, for the element count).
+    Immediate {
+        /// The tensor descriptor the instruction carries (its element count declares the width).
+        tensor: TensorPattern,
+        /// `imm_state[0..8]`.
+        words: [u32; 8],
+    },
+}
+
+/// A decoded and validated RAND_GET_STATE / RAND_SET_STATE, in generation-independent terms.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct CheckpointInstruction {
+    /// Save or restore.
+    pub kind: CheckpointKind,
+    /// The engine it runs on.
+    pub engine: Engine,
+    /// `rand_generator`.
+    pub generator: Generator,
+    /// `rand_algorithm`.
+    pub algorithm: Algorithm,
+    /// `update_state` (restore only).
+    pub update: Option<StateUpdate>,
+    /// Raw dtype code of the state tensor.
+    pub dtype: u8,
+    /// `num_active_channels`.
+    pub channels: u8,
+    /// Where the words go or come from.
+    pub location: StateLocation,
+}
+
+/// Why a 64-byte word is not an executable checkpoint instruction of a generation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InstructionError {
+    /// The word does not decode.
+    Decode(DecodeError),
+    /// The word decodes but the generation's validator rejects it.
+    Invalid(Violation),
+    /// The opcode byte is not RAND_GET_STATE or RAND_SET_STATE.
+    NotCheckpoint {
+        /// The opcode byte found.
+        opcode: u8,
+    },
+    /// A field holds a value rng-core does not model (an engine without RNG state, say).
+    Unmodelled {
+        /// What is not modelled.
+        what: &'static str,
+    },
+}
+
+impl core::fmt::Display for InstructionError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            InstructionError::Decode(e) => write!(f, "does not decode: {e}"),
+            InstructionError::Invalid(v) => write!(f, "invalid: {v}"),
+            InstructionError::NotCheckpoint { opcode } => write!(
+                f,
+                "opcode {opcode:#04x} is not RAND_GET_STATE or RAND_SET_STATE"
+            ),
+            InstructionError::Unmodelled { what } => write!(f, "not modelled: {what}"),
+        }
+    }
+}
+
+impl core::error::Error for InstructionError {}
+
+/// One NeuronCore generation, as rng-core sees it.
+///
+/// Code generic over `G: Generation` works for every generation; the
+/// implementations are generated into the `isa-<gen>` crates.
+pub trait Generation: Copy + Default + core::fmt::Debug + Send + Sync + 'static {
+    /// Name, NC version and header fingerprint.
+    const INFO: GenerationInfo;
+    /// Validator-legal RAND_SET_STATE arms (derived from `rand_set_state_legal_combinations`).
+    const SET_STATE_ARMS: &'static [CheckpointArm];
+    /// Validator-legal RAND_GET_STATE arms (derived from `rand_get_state_legal_combinations`).
+    const GET_STATE_ARMS: &'static [CheckpointArm];
+    /// Bodies the firmware ships (the runtime-wired set, distinct from validator legality).
+    const FIRMWARE_WIRED: &'static [WiredBody];
+    /// How the model fills what the documentation leaves open.
+    const MODEL: ModelChoices;
+    /// SBUF/PSUM geometry.
+    const MEMORY: MemoryGeometry;
+    /// Raw dtype code of UINT32, the only state dtype.
+    const UINT32_DTYPE: u8;
+    /// Largest `num_active_channels` (`POOLING_NUM_CHANNELS`).
+    const MAX_CHANNELS: u8;
+
+    /// Decodes `word` and validates it as executed on `engine`.
+    fn decode_checkpoint(
+        word: &[u8; 64],
+        engine: Engine,
+    ) -> Result<CheckpointInstruction, InstructionError>;
+
+    /// Encodes a checkpoint instruction (no validation: an illegal word can be built on purpose).
+    fn encode_checkpoint(inst: &CheckpointInstruction) -> Result<[u8; 64], InstructionError>;
+}
