@@ -1,0 +1,150 @@
+//! Known-answer tests: every expected value comes from a data file in `tests/kat/`
+//! whose header names its source (published, or derived and how).
+
+use rand_core::RngCore;
+use rng_core::lfsr::Lfsr32;
+use rng_core::pcg32::Pcg32;
+use rng_core::philox::{self, Philox4x32};
+use rng_core::xorwow::Xorwow;
+
+fn data(name: &str) -> Vec<Vec<String>> {
+    let path = format!("{}/tests/kat/{name}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    text.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(|l| l.split_whitespace().map(String::from).collect())
+        .collect()
+}
+
+fn hex(s: &str) -> u32 {
+    u32::from_str_radix(s.trim_start_matches("0x"), 16).unwrap_or_else(|e| panic!("{s}: {e}"))
+}
+
+fn hex64(s: &str) -> u64 {
+    u64::from_str_radix(s.trim_start_matches("0x"), 16).unwrap_or_else(|e| panic!("{s}: {e}"))
+}
+
+fn words<const N: usize>(fields: &[String], parse: fn(&str) -> u32) -> [u32; N] {
+    assert_eq!(fields.len(), N, "{fields:?}");
+    core::array::from_fn(|i| parse(&fields[i]))
+}
+
+#[test]
+fn philox4x32_random123_rows() {
+    let rows = data("philox4x32.txt");
+    let mut seen = [0usize; 2];
+    for row in &rows {
+        assert_eq!(row[0], "philox4x32");
+        let counter: [u32; 4] = words(&row[2..6], hex);
+        let key: [u32; 2] = words(&row[6..8], hex);
+        let expected: [u32; 4] = words(&row[8..12], hex);
+        let got = match row[1].as_str() {
+            "7" => {
+                seen[0] += 1;
+                philox::block_rounds::<7>(counter, key)
+            }
+            "10" => {
+                seen[1] += 1;
+                // Both the block function and the stream must give the row.
+                let mut stream = Philox4x32::new(counter, key);
+                let words: [u32; 4] = core::array::from_fn(|_| stream.next_u32());
+                assert_eq!(words, expected, "stream of {row:?}");
+                philox::block(counter, key)
+            }
+            other => panic!("unexpected round count {other}"),
+        };
+        assert_eq!(got, expected, "{row:?}");
+    }
+    assert_eq!(seen, [3, 3], "the file holds three rows per round count");
+}
+
+#[test]
+fn philox4x32_stream_crosses_the_counter_increment() {
+    let rows = data("philox4x32_stream.txt");
+    let counter: [u32; 4] = words(&rows[0][1..], hex);
+    let key: [u32; 2] = words(&rows[1][1..], hex);
+    assert_eq!(rows[2][0], "stream");
+    let expected: Vec<u32> = rows[2][1..].iter().map(|s| hex(s)).collect();
+    assert_eq!(expected.len(), 8);
+    let mut g = Philox4x32::new(counter, key);
+    let got: Vec<u32> = expected.iter().map(|_| g.next_u32()).collect();
+    assert_eq!(got, expected);
+}
+
+#[test]
+fn xorwow_marsaglia_default_sequence() {
+    let rows = data("xorwow_marsaglia.txt");
+    assert_eq!(rows[0][0], "state");
+    let state: [u32; 6] = words(&rows[0][1..], |s| s.parse().unwrap());
+    let expected: Vec<u32> = rows[1..]
+        .iter()
+        .flat_map(|r| {
+            assert_eq!(r[0], "output");
+            r[1..].iter().map(|s| s.parse::<u32>().unwrap())
+        })
+        .collect();
+    assert_eq!(expected.len(), 20);
+    let mut g = Xorwow::from_state(state);
+    let got: Vec<u32> = expected.iter().map(|_| g.next_u32()).collect();
+    assert_eq!(got, expected);
+    assert_eq!(
+        Xorwow::default().next_u32(),
+        expected[0],
+        "Default is Marsaglia's state"
+    );
+}
+
+#[test]
+fn pcg32_seed_42_54_round_1_and_its_replay() {
+    let rows = data("pcg32_demo.txt");
+    assert_eq!(rows[0][0], "srandom");
+    let (initstate, initseq): (u64, u64) =
+        (rows[0][1].parse().unwrap(), rows[0][2].parse().unwrap());
+    assert_eq!(rows[1][0], "32bit:");
+    let round1: [u32; 6] = words(&rows[1][1..], hex);
+    assert_eq!(rows[2][0], "Again:");
+    let again: [u32; 6] = words(&rows[2][1..], hex);
+    assert_eq!(rows[3][0], "seeded_state");
+    assert_eq!(rows[4][0], "seeded_inc");
+
+    let mut g = Pcg32::srandom(initstate, initseq);
+    assert_eq!(g.state(), hex64(&rows[3][1]));
+    assert_eq!(g.increment(), hex64(&rows[4][1]));
+    let got: [u32; 6] = core::array::from_fn(|_| g.next_u32());
+    assert_eq!(got, round1);
+    g.advance(0u64.wrapping_sub(6));
+    let replay: [u32; 6] = core::array::from_fn(|_| g.next_u32());
+    assert_eq!(replay, again);
+}
+
+#[test]
+fn lfsr_derived_sequences() {
+    let rows = data("lfsr_fibonacci.txt");
+    let mut checked = 0;
+    let mut k = 0;
+    while k < rows.len() {
+        assert_eq!(rows[k][0], "seed");
+        let seed = hex(&rows[k][1]);
+        let next = &rows[k + 1];
+        let mut g = Lfsr32::new(seed);
+        match next[0].as_str() {
+            "output" => {
+                let expected: Vec<u32> = next[1..].iter().map(|s| hex(s)).collect();
+                let got: Vec<u32> = expected.iter().map(|_| g.next_u32()).collect();
+                assert_eq!(got, expected, "seed {seed:#010x}");
+            }
+            "after" => {
+                let steps: usize = next[1].parse().unwrap();
+                for _ in 0..steps {
+                    g.step();
+                }
+                assert_eq!(g.state(), hex(&next[2]), "seed {seed:#010x} after {steps}");
+            }
+            other => panic!("unexpected row {other}"),
+        }
+        checked += 1;
+        k += 2;
+    }
+    assert_eq!(checked, 7);
+}
