@@ -10,7 +10,7 @@
 
 use crate::model::ModelChoices;
 use core::fmt;
-use rand_core::{impls, RngCore, SeedableRng};
+use rand_core::SeedableRng;
 
 /// The simulator's taps (rng-facts §4.4).
 pub const SIMULATOR_TAPS: [u8; 4] = [32, 22, 2, 1];
@@ -85,20 +85,7 @@ impl Lfsr32 {
     }
 }
 
-impl RngCore for Lfsr32 {
-    fn next_u32(&mut self) -> u32 {
-        self.step()
-    }
-
-    /// Two outputs, the first in the low half.
-    fn next_u64(&mut self) -> u64 {
-        impls::next_u64_via_u32(self)
-    }
-
-    fn fill_bytes(&mut self, dst: &mut [u8]) {
-        impls::fill_bytes_via_next(self, dst)
-    }
-}
+impl_rng_core_via_u32!(Lfsr32, step);
 
 impl SeedableRng for Lfsr32 {
     /// The 32-bit state, little-endian; the simulator's taps.

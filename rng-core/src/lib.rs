@@ -20,6 +20,26 @@
 #[cfg(feature = "std")]
 extern crate std;
 
+/// Implements `rand_core::RngCore` for a 32-bit generator through its `$step` method
+/// (`next_u64`: two outputs, the first in the low half).
+macro_rules! impl_rng_core_via_u32 {
+    ($ty:ty, $step:ident) => {
+        impl rand_core::RngCore for $ty {
+            fn next_u32(&mut self) -> u32 {
+                self.$step()
+            }
+
+            fn next_u64(&mut self) -> u64 {
+                rand_core::impls::next_u64_via_u32(self)
+            }
+
+            fn fill_bytes(&mut self, dst: &mut [u8]) {
+                rand_core::impls::fill_bytes_via_next(self, dst)
+            }
+        }
+    };
+}
+
 pub mod generation;
 pub mod lfsr;
 pub mod model;

@@ -7,7 +7,7 @@
 //! simulator's constant [`SIMULATOR_INCREMENT`]); any odd increment is allowed.
 
 use core::fmt;
-use rand_core::{impls, RngCore, SeedableRng};
+use rand_core::SeedableRng;
 
 /// The LCG multiplier `6364136223846793005`.
 pub const MULTIPLIER: u64 = 0x5851_F42D_4C95_7F2D;
@@ -127,20 +127,7 @@ impl Pcg32 {
     }
 }
 
-impl RngCore for Pcg32 {
-    fn next_u32(&mut self) -> u32 {
-        self.step()
-    }
-
-    /// Two outputs, the first in the low half.
-    fn next_u64(&mut self) -> u64 {
-        impls::next_u64_via_u32(self)
-    }
-
-    fn fill_bytes(&mut self, dst: &mut [u8]) {
-        impls::fill_bytes_via_next(self, dst)
-    }
-}
+impl_rng_core_via_u32!(Pcg32, step);
 
 impl SeedableRng for Pcg32 {
     /// `initstate` then `initseq`, each a little-endian u64 (16 bytes), applied
@@ -157,6 +144,7 @@ impl SeedableRng for Pcg32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use rand_core::RngCore;
 
     #[test]
     fn even_increments_are_refused_by_name() {

@@ -6,7 +6,7 @@
 //! then `block(counter + 1)`, …, the counter incremented as a 128-bit integer
 //! with `c0` least significant.
 
-use rand_core::{impls, RngCore, SeedableRng};
+use rand_core::SeedableRng;
 
 /// Multiplier applied to counter word 0 (`PHILOX_M4x32_0`).
 pub const M0: u32 = 0xD251_1F53;
@@ -146,20 +146,7 @@ impl Philox4x32 {
     }
 }
 
-impl RngCore for Philox4x32 {
-    fn next_u32(&mut self) -> u32 {
-        self.next_word()
-    }
-
-    /// Two words, the first in the low half.
-    fn next_u64(&mut self) -> u64 {
-        impls::next_u64_via_u32(self)
-    }
-
-    fn fill_bytes(&mut self, dst: &mut [u8]) {
-        impls::fill_bytes_via_next(self, dst)
-    }
-}
+impl_rng_core_via_u32!(Philox4x32, next_word);
 
 impl SeedableRng for Philox4x32 {
     /// Counter `c0..c3` then key `k0, k1`, each word little-endian (24 bytes);
@@ -179,6 +166,7 @@ impl SeedableRng for Philox4x32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use rand_core::RngCore;
 
     #[test]
     fn counter_increment_carries_from_c0_up() {

@@ -4,7 +4,7 @@
 //! increment 362437; the output is `v + d` after the update (rng-facts §4.2,
 //! SIM §2.2; Marsaglia 2003, anchors §C.8).
 
-use rand_core::{impls, RngCore, SeedableRng};
+use rand_core::SeedableRng;
 
 /// The Weyl-sequence increment added to `d` every step (`0x000587C5`).
 pub const WEYL: u32 = 362_437;
@@ -67,20 +67,7 @@ impl Default for Xorwow {
     }
 }
 
-impl RngCore for Xorwow {
-    fn next_u32(&mut self) -> u32 {
-        self.step()
-    }
-
-    /// Two outputs, the first in the low half.
-    fn next_u64(&mut self) -> u64 {
-        impls::next_u64_via_u32(self)
-    }
-
-    fn fill_bytes(&mut self, dst: &mut [u8]) {
-        impls::fill_bytes_via_next(self, dst)
-    }
-}
+impl_rng_core_via_u32!(Xorwow, step);
 
 impl SeedableRng for Xorwow {
     /// The six state words x, y, z, w, v, d, each little-endian: 24 bytes.
@@ -96,6 +83,7 @@ impl SeedableRng for Xorwow {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use rand_core::RngCore;
 
     #[test]
     fn seed_is_the_six_words_little_endian() {
