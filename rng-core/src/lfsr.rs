@@ -18,7 +18,14 @@ pub const SIMULATOR_TAPS: [u8; 4] = [32, 22, 2, 1];
 /// One step with feedback mask `mask` (bit `t - 1` per tap `t`): the new state, which is also the output.
 #[inline(always)]
 pub const fn step(state: u32, mask: u32) -> u32 {
-    (state << 1) | ((state & mask).count_ones() & 1)
+    // Parity by shift-folding (vectorises where a vector popcount does not exist).
+    let mut b = state & mask;
+    b ^= b >> 16;
+    b ^= b >> 8;
+    b ^= b >> 4;
+    b ^= b >> 2;
+    b ^= b >> 1;
+    (state << 1) | (b & 1)
 }
 
 /// Taps that do not describe a 32-bit Fibonacci register (see [`ModelChoices::check`]).

@@ -40,6 +40,7 @@ macro_rules! impl_rng_core_via_u32 {
     };
 }
 
+pub mod bank;
 pub mod generation;
 pub mod lfsr;
 pub mod model;

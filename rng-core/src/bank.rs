@@ -1,0 +1,777 @@
+//! Lane banks: the state of one generator of one engine, for all 128 lanes.
+//!
+//! A [`Bank`] stores its words as structure-of-arrays: one `[u32; LANES]` row
+//! per logical state word (per sub-generator word), so a step over all lanes
+//! is a straight loop over arrays that the compiler vectorises. The rows hold
+//! the state in the model's logical order; the checkpoint record order
+//! (RAND_GET_STATE / RAND_SET_STATE) is applied only when a lane is read or
+//! written, from the [`ModelChoices`] the bank was made with.
+//!
+//! Shapes (rng-facts §3.4, §4.3): Pool XORWOW 1 × 6 words, DVE XORWOW
+//! 4 sub-generators × 6 = 24, LFSR 1 / 4 / 2 sub-generators of one word
+//! (Pool / DVE / Act), Philox 7 words, PCG32 2 words.
+
+use crate::generation::Algorithm;
+use crate::model::{LaneInterleave, ModelChoices, PhiloxOffset, SubGeneratorLayout, ZeroGuard};
+use crate::philox::{self, Philox4x32};
+use crate::{lfsr, pcg32, xorwow};
+use core::fmt;
+
+/// Lanes (partitions) of a bank.
+pub const LANES: usize = 128;
+/// Most state words of one lane (DVE XORWOW).
+pub const MAX_WORDS: usize = 24;
+/// Most sub-generators of one lane.
+pub const MAX_SUB_GENERATORS: usize = 4;
+
+/// One row of a bank: a word for every lane.
+pub type LaneRow = [u32; LANES];
+
+/// What kind of generator a bank holds, and how many per lane.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BankShape {
+    /// `sub_generators` (1..=4) XORWOW generators of 6 words per lane.
+    Xorwow {
+        /// Sub-generators per lane.
+        sub_generators: u8,
+    },
+    /// `sub_generators` (1..=4) one-word LFSRs per lane.
+    Lfsr {
+        /// Sub-generators per lane.
+        sub_generators: u8,
+    },
+    /// One Philox4x32-10 stream per lane: 4 counter words, 2 key words, 1 offset word.
+    Philox,
+    /// One PCG32 state per lane: 2 words (the increment is the model's).
+    Pcg32,
+}
+
+/// A checkpoint width that no bank shape of the algorithm has.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ShapeError {
+    /// The algorithm.
+    pub algorithm: Algorithm,
+    /// The words per lane asked for.
+    pub words: u8,
+}
+
+impl fmt::Display for ShapeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{:?} has no lane state of {} words (XORWOW 6·k, LFSR k for k in 1..=4, PHILOX 7, PCG32 2)",
+            self.algorithm, self.words
+        )
+    }
+}
+
+impl core::error::Error for ShapeError {}
+
+impl BankShape {
+    /// The shape of a checkpoint arm of `algorithm` with `words` words per lane.
+    pub const fn for_arm(algorithm: Algorithm, words: u8) -> Result<BankShape, ShapeError> {
+        let max = MAX_SUB_GENERATORS as u8;
+        match algorithm {
+            Algorithm::Xorwow if words.is_multiple_of(6) && words >= 6 && words / 6 <= max => {
+                Ok(BankShape::Xorwow {
+                    sub_generators: words / 6,
+                })
+            }
+            Algorithm::Lfsr if words >= 1 && words <= max => Ok(BankShape::Lfsr {
+                sub_generators: words,
+            }),
+            Algorithm::Philox if words == 7 => Ok(BankShape::Philox),
+            Algorithm::Pcg32 if words == 2 => Ok(BankShape::Pcg32),
+            _ => Err(ShapeError { algorithm, words }),
+        }
+    }
+
+    /// State words per lane.
+    pub const fn words(&self) -> usize {
+        match *self {
+            BankShape::Xorwow { sub_generators } => 6 * sub_generators as usize,
+            BankShape::Lfsr { sub_generators } => sub_generators as usize,
+            BankShape::Philox => 7,
+            BankShape::Pcg32 => 2,
+        }
+    }
+
+    /// The algorithm.
+    pub const fn algorithm(&self) -> Algorithm {
+        match self {
+            BankShape::Xorwow { .. } => Algorithm::Xorwow,
+            BankShape::Lfsr { .. } => Algorithm::Lfsr,
+            BankShape::Philox => Algorithm::Philox,
+            BankShape::Pcg32 => Algorithm::Pcg32,
+        }
+    }
+}
+
+/// Why a bank operation was refused (nothing was changed).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BankError {
+    /// A lane index at or past [`LANES`].
+    Lane {
+        /// The lane asked for.
+        lane: usize,
+    },
+    /// A channel (active lane) count outside `1..=LANES`.
+    Channels {
+        /// The count given.
+        channels: usize,
+    },
+    /// A lane record of the wrong length.
+    Words {
+        /// Words given.
+        found: usize,
+        /// Words per lane of the bank.
+        expected: usize,
+    },
+}
+
+impl fmt::Display for BankError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BankError::Lane { lane } => write!(f, "lane {lane} is out of range 0..{LANES}"),
+            BankError::Channels { channels } => {
+                write!(f, "{channels} active lanes: must be in 1..={LANES}")
+            }
+            BankError::Words { found, expected } => write!(
+                f,
+                "lane record of {found} words; this generator has {expected} words per lane"
+            ),
+        }
+    }
+}
+
+impl core::error::Error for BankError {}
+
+/// The checkpoint record of one lane (at most [`MAX_WORDS`] words).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct LaneRecord {
+    words: [u32; MAX_WORDS],
+    len: u8,
+}
+
+impl LaneRecord {
+    /// The words, in checkpoint order.
+    pub fn as_slice(&self) -> &[u32] {
+        &self.words[..usize::from(self.len)]
+    }
+}
+
+/// The state of one generator for all [`LANES`] lanes.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Bank {
+    shape: BankShape,
+    model: ModelChoices,
+    rows: [LaneRow; MAX_WORDS],
+}
+
+impl fmt::Debug for Bank {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Bank")
+            .field("shape", &self.shape)
+            .field("lane0", &self.lane(0).map(|r| r.words))
+            .finish_non_exhaustive()
+    }
+}
+
+fn check_channels(channels: usize) -> Result<usize, BankError> {
+    if (1..=LANES).contains(&channels) {
+        Ok(channels)
+    } else {
+        Err(BankError::Channels { channels })
+    }
+}
+
+/// SplitMix64 (Vigna), for [`Bank::seed_lanes`].
+fn splitmix64(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+impl Bank {
+    /// A bank in the model's power-on state: XORWOW lanes (every sub-generator)
+    /// hold `model.xorwow_default_seed`; the other generators start at zero
+    /// (their power-on state is undocumented; an LFSR at zero stays zero, so
+    /// restore or seed it before drawing).
+    pub fn new(shape: BankShape, model: ModelChoices) -> Bank {
+        let mut rows = [[0u32; LANES]; MAX_WORDS];
+        if let BankShape::Xorwow { sub_generators } = shape {
+            for g in 0..usize::from(sub_generators) {
+                for (i, word) in model.xorwow_default_seed.iter().enumerate() {
+                    rows[6 * g + i] = [*word; LANES];
+                }
+            }
+        }
+        Bank { shape, model, rows }
+    }
+
+    /// The shape.
+    pub fn shape(&self) -> BankShape {
+        self.shape
+    }
+
+    /// The model choices the bank follows.
+    pub fn model(&self) -> &ModelChoices {
+        &self.model
+    }
+
+    /// State words per lane.
+    pub fn words(&self) -> usize {
+        self.shape.words()
+    }
+
+    /// The checkpoint record index of logical row `row`.
+    fn record_index(&self, row: usize) -> usize {
+        match self.shape {
+            BankShape::Xorwow { sub_generators } => match self.model.dve_xorwow_layout {
+                SubGeneratorLayout::SubGeneratorMajor => row,
+                SubGeneratorLayout::WordMajor => (row % 6) * usize::from(sub_generators) + row / 6,
+            },
+            BankShape::Lfsr { .. } => row,
+            BankShape::Philox => usize::from(self.model.philox_layout.words()[row]),
+            BankShape::Pcg32 => row ^ usize::from(self.model.pcg32_low_word),
+        }
+    }
+
+    /// Lane `lane`'s state as its checkpoint record.
+    pub fn lane(&self, lane: usize) -> Result<LaneRecord, BankError> {
+        if lane >= LANES {
+            return Err(BankError::Lane { lane });
+        }
+        let mut record = LaneRecord {
+            words: [0; MAX_WORDS],
+            len: self.words() as u8,
+        };
+        for row in 0..self.words() {
+            record.words[self.record_index(row)] = self.rows[row][lane];
+        }
+        Ok(record)
+    }
+
+    /// Writes `lane`'s state from a checkpoint record, applying the model's XORWOW zero-guard.
+    pub fn set_lane(&mut self, lane: usize, record: &[u32]) -> Result<(), BankError> {
+        if lane >= LANES {
+            return Err(BankError::Lane { lane });
+        }
+        if record.len() != self.words() {
+            return Err(BankError::Words {
+                found: record.len(),
+                expected: self.words(),
+            });
+        }
+        for row in 0..self.words() {
+            self.rows[row][lane] = record[self.record_index(row)];
+        }
+        self.guard_lane(lane);
+        Ok(())
+    }
+
+    /// The restore zero-guard (rng-facts §4.7): an XORWOW sub-generator whose
+    /// x..v are all zero gets the model's word forced to 1.
+    fn guard_lane(&mut self, lane: usize) {
+        let (BankShape::Xorwow { sub_generators }, ZeroGuard::ForceWordToOne(word)) =
+            (self.shape, self.model.zero_guard)
+        else {
+            return;
+        };
+        for g in 0..usize::from(sub_generators) {
+            if (0..5).all(|i| self.rows[6 * g + i][lane] == 0) {
+                self.rows[6 * g + usize::from(word)][lane] = 1;
+            }
+        }
+    }
+
+    /// Fills every lane with a state derived from `seed` (SplitMix64 per lane
+    /// and word). A convenience for tests and tools, not a hardware seeding
+    /// path (that is undocumented, rng-facts §6 item 6): XORWOW gets the
+    /// zero-guard, a Philox lane starts at word 0 of its counter, and an LFSR
+    /// word that comes out zero is set to 1.
+    pub fn seed_lanes(&mut self, seed: u64) {
+        let mut state = seed;
+        for lane in 0..LANES {
+            for row in 0..self.words() {
+                self.rows[row][lane] = splitmix64(&mut state) as u32;
+            }
+            match self.shape {
+                BankShape::Philox => self.rows[6][lane] = 0,
+                BankShape::Lfsr { sub_generators } => {
+                    for g in 0..usize::from(sub_generators) {
+                        if self.rows[g][lane] == 0 {
+                            self.rows[g][lane] = 1;
+                        }
+                    }
+                }
+                _ => self.guard_lane(lane),
+            }
+        }
+    }
+
+    /// Draws `out.len()` consecutive elements for lanes `0..channels`:
+    /// `out[j][p]` is element `j` of lane `p`. Lanes at or past `channels`
+    /// neither advance nor are written.
+    ///
+    /// With several sub-generators per lane the element index counts from 0 in
+    /// every call and maps to sub-generators by [`ModelChoices::lane_interleave`].
+    pub fn draw(&mut self, channels: usize, out: &mut [LaneRow]) -> Result<(), BankError> {
+        let n = check_channels(channels)?;
+        match self.shape {
+            BankShape::Xorwow { sub_generators } => {
+                self.interleave(usize::from(sub_generators), n, out, Bank::step_xorwow)
+            }
+            BankShape::Lfsr { sub_generators } => {
+                self.interleave(usize::from(sub_generators), n, out, Bank::step_lfsr)
+            }
+            BankShape::Philox => self.draw_philox(n, out),
+            BankShape::Pcg32 => self.draw_pcg32(n, out),
+        }
+        Ok(())
+    }
+
+    fn interleave(
+        &mut self,
+        subs: usize,
+        n: usize,
+        out: &mut [LaneRow],
+        step: fn(&mut Bank, usize, usize, &mut LaneRow),
+    ) {
+        let steps = match self.model.lane_interleave {
+            LaneInterleave::RoundRobin => out.len(),
+            LaneInterleave::Lockstep => out.len().div_ceil(subs) * subs,
+        };
+        let mut discard = [0u32; LANES];
+        for j in 0..steps {
+            let dst = match out.get_mut(j) {
+                Some(row) => row,
+                None => &mut discard,
+            };
+            step(self, j % subs, n, dst);
+        }
+    }
+
+    fn step_xorwow(&mut self, g: usize, n: usize, out: &mut LaneRow) {
+        let rows: &mut [LaneRow; 6] = (&mut self.rows[6 * g..6 * g + 6])
+            .try_into()
+            .expect("six rows per XORWOW sub-generator");
+        let [x, y, z, w, v, d] = rows;
+        for p in 0..n {
+            let (s, o) = xorwow::step([x[p], y[p], z[p], w[p], v[p], d[p]]);
+            [x[p], y[p], z[p], w[p], v[p], d[p]] = s;
+            out[p] = o;
+        }
+    }
+
+    fn step_lfsr(&mut self, g: usize, n: usize, out: &mut LaneRow) {
+        let mask = self.model.lfsr_tap_mask();
+        let row = &mut self.rows[g];
+        for p in 0..n {
+            row[p] = lfsr::step(row[p], mask);
+            out[p] = row[p];
+        }
+    }
+
+    fn draw_pcg32(&mut self, n: usize, out: &mut [LaneRow]) {
+        let increment = self.model.pcg32_increment;
+        let [lo, hi, ..] = &mut self.rows;
+        for row in out {
+            for p in 0..n {
+                let state = u64::from(lo[p]) | (u64::from(hi[p]) << 32);
+                let (next, o) = pcg32::step(state, increment);
+                (lo[p], hi[p]) = (next as u32, (next >> 32) as u32);
+                row[p] = o;
+            }
+        }
+    }
+
+    fn draw_philox(&mut self, n: usize, out: &mut [LaneRow]) {
+        // Per lane: one block computation serves four words.
+        let m = out.len() as u64;
+        for p in 0..n {
+            let counter = [0, 1, 2, 3].map(|i| self.rows[i][p]);
+            let key = [self.rows[4][p], self.rows[5][p]];
+            let offset = self.rows[6][p];
+            let mut stream = match self.model.philox_offset {
+                PhiloxOffset::WordInBlock => Philox4x32::from_position(counter, key, offset),
+                PhiloxOffset::WordsFromStart => Philox4x32::from_position(
+                    philox::add_to_counter(counter, u128::from(offset / 4)),
+                    key,
+                    offset % 4,
+                ),
+            };
+            for row in out.iter_mut() {
+                row[p] = stream.next_word();
+            }
+            let (counter, offset) = match self.model.philox_offset {
+                PhiloxOffset::WordInBlock => (stream.counter(), stream.index()),
+                PhiloxOffset::WordsFromStart => {
+                    let total = u64::from(offset) + m;
+                    (
+                        philox::add_to_counter(counter, u128::from(total >> 32) << 30),
+                        total as u32,
+                    )
+                }
+            };
+            for (i, c) in counter.into_iter().enumerate() {
+                self.rows[i][p] = c;
+            }
+            self.rows[6][p] = offset;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lfsr::Lfsr32;
+    use crate::pcg32::Pcg32;
+    use crate::xorwow::Xorwow;
+    use proptest::prelude::*;
+    use rand_core::RngCore;
+
+    extern crate std;
+    use std::vec;
+    use std::vec::Vec;
+
+    const M: ModelChoices = ModelChoices::RECONSTRUCTED;
+
+    fn drawn(bank: &mut Bank, channels: usize, count: usize) -> Vec<LaneRow> {
+        let mut out = vec![[0u32; LANES]; count];
+        bank.draw(channels, &mut out).unwrap();
+        out
+    }
+
+    #[test]
+    fn shapes_follow_the_arm_widths() {
+        let cases = [
+            (
+                Algorithm::Xorwow,
+                6,
+                Ok(BankShape::Xorwow { sub_generators: 1 }),
+            ),
+            (
+                Algorithm::Xorwow,
+                24,
+                Ok(BankShape::Xorwow { sub_generators: 4 }),
+            ),
+            (
+                Algorithm::Lfsr,
+                2,
+                Ok(BankShape::Lfsr { sub_generators: 2 }),
+            ),
+            (Algorithm::Philox, 7, Ok(BankShape::Philox)),
+            (Algorithm::Pcg32, 2, Ok(BankShape::Pcg32)),
+        ];
+        for (algorithm, words, shape) in cases {
+            assert_eq!(BankShape::for_arm(algorithm, words), shape);
+            assert_eq!(shape.unwrap().words(), usize::from(words));
+        }
+        for (algorithm, words) in [
+            (Algorithm::Xorwow, 7),
+            (Algorithm::Xorwow, 30),
+            (Algorithm::Lfsr, 0),
+            (Algorithm::Lfsr, 5),
+            (Algorithm::Philox, 6),
+            (Algorithm::Pcg32, 1),
+        ] {
+            assert_eq!(
+                BankShape::for_arm(algorithm, words),
+                Err(ShapeError { algorithm, words })
+            );
+        }
+    }
+
+    #[test]
+    fn pool_xorwow_lanes_run_the_scalar_generator() {
+        let mut bank = Bank::new(BankShape::Xorwow { sub_generators: 1 }, M);
+        bank.seed_lanes(5);
+        let starts: Vec<[u32; 6]> = (0..LANES)
+            .map(|p| bank.lane(p).unwrap().as_slice().try_into().unwrap())
+            .collect();
+        let out = drawn(&mut bank, LANES, 9);
+        for (p, start) in starts.iter().enumerate() {
+            let mut g = Xorwow::from_state(*start);
+            for (j, row) in out.iter().enumerate() {
+                assert_eq!(row[p], g.next_u32(), "lane {p} element {j}");
+            }
+            assert_eq!(bank.lane(p).unwrap().as_slice(), g.state());
+        }
+    }
+
+    #[test]
+    fn power_on_xorwow_is_the_model_default_for_every_sub_generator() {
+        let bank = Bank::new(BankShape::Xorwow { sub_generators: 4 }, M);
+        let record = bank.lane(127).unwrap();
+        for g in 0..4 {
+            assert_eq!(
+                record.as_slice()[6 * g..6 * g + 6],
+                M.xorwow_default_seed,
+                "sub-generator {g}"
+            );
+        }
+    }
+
+    #[test]
+    fn round_robin_takes_element_j_from_sub_generator_j_mod_k() {
+        let mut bank = Bank::new(BankShape::Xorwow { sub_generators: 4 }, M);
+        bank.seed_lanes(11);
+        let record: Vec<u32> = bank.lane(3).unwrap().as_slice().to_vec();
+        let mut subs: Vec<Xorwow> = (0..4)
+            .map(|g| Xorwow::from_state(record[6 * g..6 * g + 6].try_into().unwrap()))
+            .collect();
+        let out = drawn(&mut bank, 4, 10);
+        for (j, row) in out.iter().enumerate() {
+            assert_eq!(row[3], subs[j % 4].next_u32(), "element {j}");
+        }
+        // Sub-generators 0 and 1 advanced three times, 2 and 3 twice.
+        let after = bank.lane(3).unwrap();
+        for (g, sub) in subs.iter().enumerate() {
+            assert_eq!(after.as_slice()[6 * g..6 * g + 6], sub.state());
+        }
+    }
+
+    #[test]
+    fn lockstep_steps_every_sub_generator_of_a_partial_group() {
+        let model = ModelChoices {
+            lane_interleave: LaneInterleave::Lockstep,
+            ..M
+        };
+        let mut bank = Bank::new(BankShape::Lfsr { sub_generators: 4 }, model);
+        bank.set_lane(0, &[1, 2, 3, 4]).unwrap();
+        let out = drawn(&mut bank, 1, 5);
+        let mut subs = [1, 2, 3, 4].map(Lfsr32::new);
+        let expected: Vec<u32> = (0..8).map(|j| subs[j % 4].next_u32()).collect();
+        let got: Vec<u32> = out.iter().map(|r| r[0]).collect();
+        assert_eq!(got, expected[..5]);
+        assert_eq!(bank.lane(0).unwrap().as_slice(), subs.map(|s| s.state()));
+    }
+
+    #[test]
+    fn lanes_past_the_channel_count_do_not_move() {
+        let mut bank = Bank::new(BankShape::Pcg32, M);
+        bank.seed_lanes(1);
+        let before = bank.clone();
+        let mut out = vec![[0xAAAA_AAAA; LANES]; 3];
+        bank.draw(2, &mut out).unwrap();
+        for p in 2..LANES {
+            assert_eq!(bank.lane(p), before.lane(p));
+            assert!(out.iter().all(|r| r[p] == 0xAAAA_AAAA));
+        }
+        assert_ne!(bank.lane(1), before.lane(1));
+    }
+
+    #[test]
+    fn pcg32_lanes_use_the_model_increment_and_low_word() {
+        let model = ModelChoices {
+            pcg32_low_word: 1,
+            pcg32_increment: 0x6d,
+            ..M
+        };
+        let mut bank = Bank::new(BankShape::Pcg32, model);
+        let state: u64 = 0x1857_06b8_2c2e_03f8;
+        bank.set_lane(0, &[(state >> 32) as u32, state as u32])
+            .unwrap();
+        let out = drawn(&mut bank, 1, 4);
+        let mut g = Pcg32::from_raw(state, 0x6d).unwrap();
+        for row in &out {
+            assert_eq!(row[0], g.next_u32());
+        }
+        let s = g.state();
+        assert_eq!(
+            bank.lane(0).unwrap().as_slice(),
+            [(s >> 32) as u32, s as u32]
+        );
+    }
+
+    #[test]
+    fn philox_word_in_block_resumes_inside_a_block_and_after_a_used_up_one() {
+        let mut bank = Bank::new(BankShape::Philox, M);
+        let key = [0xdead, 0xbeef];
+        bank.set_lane(0, &[9, 0, 0, 0, key[0], key[1], 2]).unwrap();
+        bank.set_lane(1, &[9, 0, 0, 0, key[0], key[1], 4]).unwrap();
+        let out = drawn(&mut bank, 2, 3);
+        let b9 = philox::block([9, 0, 0, 0], key);
+        let b10 = philox::block([10, 0, 0, 0], key);
+        assert_eq!([out[0][0], out[1][0], out[2][0]], [b9[2], b9[3], b10[0]]);
+        assert_eq!([out[0][1], out[1][1], out[2][1]], [b10[0], b10[1], b10[2]]);
+        assert_eq!(
+            bank.lane(0).unwrap().as_slice(),
+            [10, 0, 0, 0, key[0], key[1], 1]
+        );
+        assert_eq!(
+            bank.lane(1).unwrap().as_slice(),
+            [10, 0, 0, 0, key[0], key[1], 3]
+        );
+    }
+
+    #[test]
+    fn philox_words_from_start_counts_words_and_carries_on_wrap() {
+        let model = ModelChoices {
+            philox_offset: PhiloxOffset::WordsFromStart,
+            ..M
+        };
+        let mut bank = Bank::new(BankShape::Philox, model);
+        let key = [1, 2];
+        bank.set_lane(0, &[0, 0, 0, 0, key[0], key[1], 6]).unwrap();
+        bank.set_lane(1, &[0, 0, 0, 0, key[0], key[1], u32::MAX])
+            .unwrap();
+        let out = drawn(&mut bank, 2, 2);
+        let b1 = philox::block([1, 0, 0, 0], key);
+        assert_eq!([out[0][0], out[1][0]], [b1[2], b1[3]]);
+        assert_eq!(
+            bank.lane(0).unwrap().as_slice(),
+            [0, 0, 0, 0, key[0], key[1], 8]
+        );
+        let last = philox::block([(1 << 30) - 1, 0, 0, 0], key)[3];
+        let next = philox::block([1 << 30, 0, 0, 0], key)[0];
+        assert_eq!([out[0][1], out[1][1]], [last, next]);
+        assert_eq!(
+            bank.lane(1).unwrap().as_slice(),
+            [1 << 30, 0, 0, 0, key[0], key[1], 1]
+        );
+    }
+
+    #[test]
+    fn record_orders_follow_the_model() {
+        let record: Vec<u32> = (0..24).collect();
+        let mut sub_major = Bank::new(BankShape::Xorwow { sub_generators: 4 }, M);
+        sub_major.set_lane(0, &record).unwrap();
+        let word_major_model = ModelChoices {
+            dve_xorwow_layout: SubGeneratorLayout::WordMajor,
+            ..M
+        };
+        let mut word_major = Bank::new(BankShape::Xorwow { sub_generators: 4 }, word_major_model);
+        word_major.set_lane(0, &record).unwrap();
+        // Sub-generator 1's x..d: words 6..12, or words 1, 5, 9, 13, 17, 21.
+        let sub1 = |b: &mut Bank| {
+            let mut out = vec![[0u32; LANES]; 2];
+            b.draw(1, &mut out).unwrap();
+            out[1][0]
+        };
+        let expect_sub_major = Xorwow::from_state([6, 7, 8, 9, 10, 11]).next_u32();
+        let expect_word_major = Xorwow::from_state([1, 5, 9, 13, 17, 21]).next_u32();
+        assert_eq!(sub1(&mut sub_major), expect_sub_major);
+        assert_eq!(sub1(&mut word_major), expect_word_major);
+
+        let philox_model = ModelChoices {
+            philox_layout: crate::model::PhiloxLayout {
+                counter: [2, 3, 4, 5],
+                key: [0, 1],
+                offset: 6,
+            },
+            ..M
+        };
+        let mut philox_bank = Bank::new(BankShape::Philox, philox_model);
+        philox_bank.set_lane(0, &[7, 8, 1, 0, 0, 0, 0]).unwrap();
+        let got = drawn(&mut philox_bank, 1, 1)[0][0];
+        assert_eq!(got, philox::block([1, 0, 0, 0], [7, 8])[0]);
+    }
+
+    #[test]
+    fn zero_guard_forces_the_model_word_of_each_dead_sub_generator() {
+        let mut record = [0u32; 24];
+        record[5] = 77; // sub-generator 0: x..v zero, d = 77
+        record[6] = 1; // sub-generator 1 alive
+        for (guard, expect) in [
+            (ZeroGuard::ForceWordToOne(4), [0, 0, 0, 0, 1, 77]),
+            (ZeroGuard::ForceWordToOne(0), [1, 0, 0, 0, 0, 77]),
+            (ZeroGuard::Disabled, [0, 0, 0, 0, 0, 77]),
+        ] {
+            let model = ModelChoices {
+                zero_guard: guard,
+                ..M
+            };
+            let mut bank = Bank::new(BankShape::Xorwow { sub_generators: 4 }, model);
+            bank.set_lane(9, &record).unwrap();
+            let got = bank.lane(9).unwrap();
+            assert_eq!(got.as_slice()[0..6], expect, "{guard:?}");
+            assert_eq!(got.as_slice()[6..12], record[6..12], "{guard:?}");
+            let dead = (2..4).map(|g| &got.as_slice()[6 * g..6 * g + 6]);
+            let want = match guard {
+                ZeroGuard::ForceWordToOne(4) => [0, 0, 0, 0, 1, 0],
+                ZeroGuard::ForceWordToOne(_) => [1, 0, 0, 0, 0, 0],
+                ZeroGuard::Disabled => [0; 6],
+            };
+            for words in dead {
+                assert_eq!(words, want, "{guard:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn refusals_change_nothing() {
+        let mut bank = Bank::new(BankShape::Philox, M);
+        bank.seed_lanes(3);
+        let before = bank.clone();
+        assert_eq!(bank.lane(LANES), Err(BankError::Lane { lane: LANES }));
+        assert_eq!(
+            bank.set_lane(LANES, &[0; 7]),
+            Err(BankError::Lane { lane: LANES })
+        );
+        assert_eq!(
+            bank.set_lane(0, &[0; 6]),
+            Err(BankError::Words {
+                found: 6,
+                expected: 7
+            })
+        );
+        let mut out = vec![[0u32; LANES]; 2];
+        assert_eq!(
+            bank.draw(0, &mut out),
+            Err(BankError::Channels { channels: 0 })
+        );
+        assert_eq!(
+            bank.draw(LANES + 1, &mut out),
+            Err(BankError::Channels {
+                channels: LANES + 1
+            })
+        );
+        assert_eq!(bank, before);
+    }
+
+    fn any_shape() -> impl Strategy<Value = BankShape> {
+        prop_oneof![
+            (1u8..=4).prop_map(|k| BankShape::Xorwow { sub_generators: k }),
+            (1u8..=4).prop_map(|k| BankShape::Lfsr { sub_generators: k }),
+            Just(BankShape::Philox),
+            Just(BankShape::Pcg32),
+        ]
+    }
+
+    proptest! {
+        #[test]
+        fn lane_records_round_trip(shape in any_shape(), seed: u64, lane in 0..LANES, steps in 0usize..9) {
+            let mut bank = Bank::new(shape, M);
+            bank.seed_lanes(seed);
+            let mut out = vec![[0u32; LANES]; steps];
+            bank.draw(LANES, &mut out).unwrap();
+            let record = bank.lane(lane).unwrap();
+            let mut other = Bank::new(shape, M);
+            other.set_lane(lane, record.as_slice()).unwrap();
+            prop_assert_eq!(other.lane(lane).unwrap(), record);
+        }
+
+        #[test]
+        fn splitting_a_draw_does_not_change_the_stream(shape in any_shape(), seed: u64, a in 0usize..7, b in 0usize..7) {
+            // Holds for single-generator lanes; multi-sub-generator lanes restart the interleave per draw.
+            let single = shape.words() == 6 || matches!(shape, BankShape::Philox | BankShape::Pcg32 | BankShape::Lfsr { sub_generators: 1 });
+            prop_assume!(single);
+            let mut whole = Bank::new(shape, M);
+            whole.seed_lanes(seed);
+            let mut parts = whole.clone();
+            let mut all = vec![[0u32; LANES]; a + b];
+            whole.draw(LANES, &mut all).unwrap();
+            let mut first = vec![[0u32; LANES]; a];
+            let mut second = vec![[0u32; LANES]; b];
+            parts.draw(LANES, &mut first).unwrap();
+            parts.draw(LANES, &mut second).unwrap();
+            first.extend(second);
+            prop_assert_eq!(first, all);
+            prop_assert_eq!(parts, whole);
+        }
+    }
+}
