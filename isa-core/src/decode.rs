@@ -17,6 +17,8 @@ pub enum DecodeErrorKind {
     UnknownOpcode,
     /// The opcode exists but no operand struct is bound to it, so it has no typed form.
     UnmappedOpcode,
+    /// A byte that no field covers (padding, unused bit-field bits) is not zero.
+    NonZeroPadding,
 }
 
 /// A field of a 64-byte word that does not decode: names the field, where it sits and what it holds.
@@ -48,6 +50,10 @@ impl fmt::Display for DecodeError {
                 f,
                 "field `{field}` at byte {offset}: {value:#04x} is not an opcode of this generation"
             ),
+            DecodeErrorKind::NonZeroPadding => write!(
+                f,
+                "byte {offset} (after `{field}`): {value:#04x} in padding that must be zero"
+            ),
             DecodeErrorKind::UnmappedOpcode => write!(
                 f,
                 "field `{field}` at byte {offset}: opcode {value:#04x} has no operand struct in instruction_mapping.json"
@@ -57,3 +63,34 @@ impl fmt::Display for DecodeError {
 }
 
 impl core::error::Error for DecodeError {}
+
+/// A byte that is not a member of a C enum (the error of the generated `TryFrom<u8>` impls).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct InvalidEnumValue {
+    /// Vendor name of the enum (`"NEURON_ISA_TPB_DTYPE"`).
+    pub enum_name: &'static str,
+    /// The rejected value.
+    pub value: u64,
+}
+
+impl InvalidEnumValue {
+    /// The decode error for this value found in `field` at byte `offset`.
+    pub const fn at(self, field: &'static str, offset: usize) -> DecodeError {
+        DecodeError {
+            field,
+            offset,
+            value: self.value,
+            kind: DecodeErrorKind::InvalidEnumValue {
+                enum_name: self.enum_name,
+            },
+        }
+    }
+}
+
+impl fmt::Display for InvalidEnumValue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:#x} is not a {} value", self.value, self.enum_name)
+    }
+}
+
+impl core::error::Error for InvalidEnumValue {}

@@ -16,10 +16,11 @@ mod decode;
 #[cfg(feature = "std")]
 pub mod fingerprint;
 pub mod le;
+pub mod spec;
 mod status;
 mod violation;
 
-pub use decode::{DecodeError, DecodeErrorKind};
+pub use decode::{DecodeError, DecodeErrorKind, InvalidEnumValue};
 pub use status::OpcodeStatus;
 pub use violation::{InvolvedField, Violation, MAX_FIELDS, MAX_PATH};
 

@@ -1,0 +1,847 @@
+//! Builds a [`Model`] from a [`TreeInput`]: resolves types, computes and checks
+//! layouts, reads opcode flags, binds the mapping. Every problem is collected
+//! with its location; nothing is written when any is found.
+
+use super::names::{camel, short};
+use super::*;
+use crate::diag::Sink;
+use crate::read::cdecl::{CBitfield, CDecl, CEnum, CField, CRecord};
+use crate::read::mapping::MAPPING_FILE;
+use crate::read::source::{banner_nc_version, LineIndex, COMMON_HEADER};
+use crate::read::TreeInput;
+use std::collections::BTreeMap;
+
+/// C name of the opcode enum.
+pub const OPCODE_ENUM: &str = "NEURON_ISA_TPB_OPCODE";
+/// C name of the instruction union (`aws_neuron_isa_tpb_util.h`).
+pub const INST_UNION: &str = "NEURON_ISA_TPB_INST_UNION";
+/// C name of the instruction-size constant.
+pub const INST_NBYTES: &str = "NEURON_ISA_TPB_INST_NBYTES";
+
+struct Decls<'a> {
+    enums: BTreeMap<&'a str, (&'a CEnum, &'a str)>,
+    records: BTreeMap<&'a str, (&'a CRecord, &'a str)>,
+    typedefs: BTreeMap<&'a str, (&'a CType, &'a Option<String>, &'a str)>,
+}
+
+/// Builds the model; all problems are reported together.
+pub fn build(input: &TreeInput) -> Result<Model, crate::diag::Error> {
+    let mut sink = Sink::default();
+    let indexes: BTreeMap<&str, LineIndex> = input
+        .headers
+        .iter()
+        .map(|h| (h.rel.as_str(), LineIndex::new(h)))
+        .collect();
+    let locate = |file: &str, name: &str| -> Loc {
+        indexes
+            .get(file)
+            .map(|ix| ix.loc(ix.decl_line(name).unwrap_or(0)))
+            .unwrap_or_else(|| Loc::new(file, 0))
+    };
+    let locate_member = |file: &str, anchor: &Loc, name: &str| -> Loc {
+        indexes
+            .get(file)
+            .map(|ix| ix.loc(ix.member_line(anchor.line, name).unwrap_or(anchor.line)))
+            .unwrap_or_else(|| anchor.clone())
+    };
+
+    // Name tables; a name declared twice is an error.
+    let mut decls = Decls {
+        enums: BTreeMap::new(),
+        records: BTreeMap::new(),
+        typedefs: BTreeMap::new(),
+    };
+    let mut seen: BTreeMap<String, Loc> = BTreeMap::new();
+    let mut untranslated = Vec::new();
+    for file in &input.decls {
+        for (name, why) in &file.untranslatable {
+            untranslated.push(Diagnostic::new(
+                locate(&file.file, name),
+                format!("`{name}` is not translated: {why}"),
+            ));
+        }
+        for decl in &file.decls {
+            let loc = locate(&file.file, decl.name());
+            if let Some(prev) = seen.get(decl.name()) {
+                sink.push(
+                    loc,
+                    format!("`{}` is declared again (first at {prev})", decl.name()),
+                );
+                continue;
+            }
+            seen.insert(decl.name().to_string(), loc);
+            match decl {
+                CDecl::Enum(e) => {
+                    decls.enums.insert(&e.name, (e, &file.file));
+                }
+                CDecl::Record(r) => {
+                    decls.records.insert(&r.name, (r, &file.file));
+                }
+                CDecl::Typedef { name, ty, doc } => {
+                    decls.typedefs.insert(name, (ty, doc, &file.file));
+                }
+                CDecl::Const { .. } => {}
+            }
+        }
+    }
+
+    // Enums, in file order.
+    let mut enums = Vec::new();
+    for file in &input.decls {
+        for decl in &file.decls {
+            let CDecl::Enum(e) = decl else { continue };
+            let loc = locate(&file.file, &e.name);
+            let prefix = format!("{}_", e.name);
+            let mut members: Vec<Member> = Vec::new();
+            let mut rust_seen: BTreeMap<String, String> = BTreeMap::new();
+            for m in &e.members {
+                let short_name = m
+                    .name
+                    .strip_prefix(&prefix)
+                    .or_else(|| m.name.strip_prefix(super::names::VENDOR_PREFIX))
+                    .unwrap_or(&m.name)
+                    .to_string();
+                let rust = camel(&short_name);
+                let mloc = locate_member(&file.file, &loc, &m.name);
+                if let Some(other) = rust_seen.insert(rust.clone(), m.name.clone()) {
+                    sink.push(
+                        mloc.clone(),
+                        format!(
+                            "`{}` and `{other}` both become the Rust variant `{rust}`",
+                            m.name
+                        ),
+                    );
+                }
+                let alias_of = members
+                    .iter()
+                    .position(|x| x.value == m.value && x.alias_of.is_none());
+                members.push(Member {
+                    c_name: m.name.clone(),
+                    short: short_name,
+                    rust,
+                    value: m.value,
+                    comment: m.doc.clone(),
+                    loc: mloc,
+                    alias_of,
+                });
+            }
+            enums.push(Enum {
+                c_name: e.name.clone(),
+                rust: camel(short(&e.name)),
+                repr: e.underlying,
+                members,
+                doc: e.doc.clone(),
+                loc,
+            });
+        }
+    }
+    let enum_ix: BTreeMap<String, EnumId> = enums
+        .iter()
+        .enumerate()
+        .map(|(k, e)| (e.c_name.clone(), k))
+        .collect();
+
+    // Records: resolve in dependency order (a record's size is needed by its users).
+    let record_names: Vec<(&CRecord, &str)> = input
+        .decls
+        .iter()
+        .flat_map(|f| {
+            f.decls.iter().filter_map(move |d| match d {
+                CDecl::Record(r) => Some((r, f.file.as_str())),
+                _ => None,
+            })
+        })
+        .collect();
+    let record_ix: BTreeMap<String, RecordId> = record_names
+        .iter()
+        .enumerate()
+        .map(|(k, (r, _))| (r.name.clone(), k))
+        .collect();
+    let mut records: Vec<Option<Record>> = vec![None; record_names.len()];
+    let mut state = vec![0u8; record_names.len()]; // 0 todo, 1 in progress, 2 done
+    let mut ctx = Resolver {
+        decls: &decls,
+        enum_ix: &enum_ix,
+        record_ix: &record_ix,
+        enums: &enums,
+    };
+    for k in 0..record_names.len() {
+        resolve_record(
+            k,
+            &record_names,
+            &mut records,
+            &mut state,
+            &mut ctx,
+            &mut sink,
+            &locate,
+            &locate_member,
+        );
+    }
+    let records: Vec<Record> = records
+        .into_iter()
+        .enumerate()
+        .map(|(k, r)| {
+            r.unwrap_or_else(|| {
+                placeholder(
+                    record_names[k].0,
+                    &locate(record_names[k].1, &record_names[k].0.name),
+                )
+            })
+        })
+        .collect();
+
+    // Typedefs of non-record types under another name.
+    let mut typedefs = Vec::new();
+    for (name, (ty, doc, file)) in &decls.typedefs {
+        let loc = locate(file, name);
+        match ctx.resolve(ty, &records) {
+            Ok(target) => typedefs.push(Typedef {
+                c_name: name.to_string(),
+                target,
+                c_type: (*ty).clone(),
+                doc: (*doc).clone(),
+                loc,
+            }),
+            Err(why) => untranslated.push(Diagnostic::new(
+                loc,
+                format!("typedef `{name}` is not translated: {why}"),
+            )),
+        }
+    }
+    typedefs.sort_by(|a, b| a.loc.cmp(&b.loc));
+
+    // Constants.
+    let mut constants = Vec::new();
+    for file in &input.decls {
+        for decl in &file.decls {
+            if let CDecl::Const {
+                name,
+                ty,
+                value,
+                doc,
+            } = decl
+            {
+                constants.push(Constant {
+                    c_name: name.clone(),
+                    short: short(name).to_string(),
+                    ty: *ty,
+                    value: *value,
+                    doc: doc.clone(),
+                    loc: locate(&file.file, name),
+                });
+            }
+        }
+    }
+
+    // Banner and instruction size.
+    let nc_version = match input.headers.iter().find(|h| h.rel == COMMON_HEADER) {
+        Some(common) => match banner_nc_version(common) {
+            Ok(v) => v,
+            Err(d) => {
+                sink.push(d.loc, d.message);
+                0
+            }
+        },
+        None => 0,
+    };
+    let inst_nbytes = match constants.iter().find(|c| c.c_name == INST_NBYTES) {
+        Some(c) => c.value as u64,
+        None => {
+            sink.push(
+                Loc::new(COMMON_HEADER, 0),
+                format!("missing constant {INST_NBYTES} (the instruction size)"),
+            );
+            64
+        }
+    };
+
+    // Opcodes.
+    let opcode_enum = match enum_ix.get(OPCODE_ENUM) {
+        Some(k) => *k,
+        None => {
+            sink.push(
+                Loc::new(COMMON_HEADER, 0),
+                format!("missing enum {OPCODE_ENUM}"),
+            );
+            return sink.finish(&input.tree_name, unreachable_model());
+        }
+    };
+    let mut opcodes = Vec::new();
+    let mut by_value: BTreeMap<i128, String> = BTreeMap::new();
+    for m in &enums[opcode_enum].members {
+        if let Some(prev) = by_value.get(&m.value) {
+            sink.push(
+                m.loc.clone(),
+                format!(
+                    "`{}` has value {:#04x}, which `{prev}` already has",
+                    m.c_name, m.value
+                ),
+            );
+            continue;
+        }
+        by_value.insert(m.value, m.c_name.clone());
+        let Ok(value) = u8::try_from(m.value) else {
+            sink.push(
+                m.loc.clone(),
+                format!("opcode `{}` = {} does not fit a byte", m.c_name, m.value),
+            );
+            continue;
+        };
+        opcodes.push(Opcode {
+            c_name: m.c_name.clone(),
+            short: m.short.clone(),
+            rust: m.rust.clone(),
+            value,
+            status: parse_status(m.comment.as_deref()),
+            pseudo: m.short.starts_with("PSEUDO_"),
+            comment: m.comment.clone(),
+            shape: None,
+            loc: m.loc.clone(),
+        });
+    }
+
+    // Union members: which member of the instruction union holds each struct.
+    let inst_union = record_ix.get(INST_UNION).copied();
+    let union_member = |rec: RecordId| -> Option<String> {
+        let u = &records[inst_union?];
+        u.fields
+            .iter()
+            .find(|f| f.ty == Ty::Record(rec))
+            .map(|f| f.name.clone())
+    };
+
+    // Mapping → shapes.
+    let mut shapes: Vec<Shape> = Vec::new();
+    for entry in &input.mapping.entries {
+        let loc = Loc::new(MAPPING_FILE, entry.line);
+        let Some(&rec) = record_ix.get(entry.struct_name.as_str()) else {
+            sink.push(
+                loc,
+                format!(
+                    "mapping names struct `{}`, which no header declares",
+                    entry.struct_name
+                ),
+            );
+            continue;
+        };
+        let record = &records[rec];
+        if record.size != inst_nbytes {
+            sink.push(
+                record.loc.clone(),
+                format!(
+                    "`{}` is {} bytes; every operand struct must be {inst_nbytes}",
+                    record.c_name, record.size
+                ),
+            );
+        }
+        let code = short(&entry.struct_name)
+            .strip_suffix("_STRUCT")
+            .unwrap_or(short(&entry.struct_name))
+            .to_string();
+        let mut ops = Vec::new();
+        for name in &entry.opcodes {
+            let suffix = name.strip_prefix("NEURON_ISA_TPB_OPCODE_").unwrap_or(name);
+            match opcodes.iter().position(|o| o.c_name == *name) {
+                Some(k) => {
+                    if let Some(prev) = opcodes[k].shape {
+                        sink.push(
+                            loc.clone(),
+                            format!(
+                                "opcode `{suffix}` is bound to `{}` and again to `{}`",
+                                shapes[prev].code, code
+                            ),
+                        );
+                    }
+                    opcodes[k].shape = Some(shapes.len());
+                    ops.push(k);
+                }
+                None => sink.push(
+                    loc.clone(),
+                    format!(
+                        "mapping entry `{}` names opcode `{name}`, which the OPCODE enum lacks",
+                        entry.struct_name
+                    ),
+                ),
+            }
+        }
+        shapes.push(Shape {
+            record: rec,
+            member: union_member(rec).unwrap_or_else(|| code.to_ascii_lowercase()),
+            rust: camel(&code),
+            code,
+            opcodes: ops,
+            pseudo_section: entry.pseudo_section,
+            loc,
+        });
+    }
+
+    // The opcode field: the field of type OPCODE at offset 0, reached through offset-0 fields.
+    let discriminator = find_discriminator(&records, &shapes, opcode_enum, &mut sink);
+
+    let model = Model {
+        tree_name: input.tree_name.clone(),
+        generation: input.generation.clone(),
+        nc_version,
+        fingerprint: input.fingerprint.clone(),
+        headers: input.headers.iter().map(|h| h.rel.clone()).collect(),
+        enums,
+        records,
+        typedefs,
+        constants,
+        opcode_enum,
+        opcodes,
+        shapes,
+        discriminator,
+        inst_nbytes,
+        inst_union,
+        untranslated,
+    };
+    sink.finish(&input.tree_name, model)
+}
+
+fn unreachable_model() -> Model {
+    Model {
+        tree_name: String::new(),
+        generation: String::new(),
+        nc_version: 0,
+        fingerprint: TreeFingerprint::default(),
+        headers: Vec::new(),
+        enums: Vec::new(),
+        records: Vec::new(),
+        typedefs: Vec::new(),
+        constants: Vec::new(),
+        opcode_enum: 0,
+        opcodes: Vec::new(),
+        shapes: Vec::new(),
+        discriminator: Discriminator {
+            record: 0,
+            field: 0,
+            path: Vec::new(),
+        },
+        inst_nbytes: 64,
+        inst_union: None,
+        untranslated: Vec::new(),
+    }
+}
+
+/// `// Y`, `// n, reason`, or nothing: the flag is the last `//`-separated segment.
+pub fn parse_status(comment: Option<&str>) -> Status {
+    let Some(comment) = comment else {
+        return Status::Unflagged;
+    };
+    let last = comment.rsplit("//").next().unwrap_or("").trim();
+    let mut chars = last.chars();
+    match chars.next() {
+        Some('Y' | 'y') if chars.clone().next().is_none_or(|c| !c.is_alphanumeric()) => {
+            Status::Maintained
+        }
+        Some('n') if chars.clone().next().is_none_or(|c| !c.is_alphanumeric()) => Status::Dormant(
+            chars
+                .as_str()
+                .trim_start_matches([',', ' '])
+                .trim()
+                .to_string(),
+        ),
+        _ => Status::Unflagged,
+    }
+}
+
+struct Resolver<'a> {
+    decls: &'a Decls<'a>,
+    enum_ix: &'a BTreeMap<String, EnumId>,
+    record_ix: &'a BTreeMap<String, RecordId>,
+    enums: &'a [Enum],
+}
+
+impl Resolver<'_> {
+    /// Resolves a C type to a model type. Records must already be built (the caller
+    /// orders them); `records` supplies the ones that are.
+    fn resolve(&self, ty: &CType, records: &[Record]) -> Result<Ty, String> {
+        let _ = records;
+        self.resolve_with(ty, 0)
+    }
+
+    fn resolve_with(&self, ty: &CType, depth: usize) -> Result<Ty, String> {
+        if depth > 32 {
+            return Err("typedef chain too deep".into());
+        }
+        Ok(match ty {
+            CType::Prim(p) => Ty::Prim(*p),
+            CType::Enum(name) => Ty::Enum(
+                *self
+                    .enum_ix
+                    .get(name)
+                    .ok_or(format!("unknown enum `{name}`"))?,
+            ),
+            CType::Named(name) => {
+                if let Some(&r) = self.record_ix.get(name) {
+                    Ty::Record(r)
+                } else if let Some(&e) = self.enum_ix.get(name) {
+                    Ty::Enum(e)
+                } else if let Some((inner, _, _)) = self.decls.typedefs.get(name.as_str()) {
+                    self.resolve_with(inner, depth + 1)?
+                } else {
+                    return Err(format!("unknown type `{name}`"));
+                }
+            }
+            CType::Array(inner, n) => Ty::Array(Box::new(self.resolve_with(inner, depth + 1)?), *n),
+            CType::BitfieldUnit(n) => Ty::Array(Box::new(Ty::Prim(Prim::U8)), *n),
+            CType::Unsupported(text) => return Err(format!("C type `{text}` has no ISA meaning")),
+        })
+    }
+
+    /// Records a type depends on (whose layout must be known first).
+    fn deps(&self, ty: &CType, out: &mut Vec<RecordId>) {
+        match self.resolve_with(ty, 0) {
+            Ok(t) => collect_records(&t, out),
+            Err(_) => {}
+        }
+    }
+}
+
+fn collect_records(ty: &Ty, out: &mut Vec<RecordId>) {
+    match ty {
+        Ty::Record(r) => out.push(*r),
+        Ty::Array(t, _) => collect_records(t, out),
+        _ => {}
+    }
+}
+
+fn placeholder(r: &CRecord, loc: &Loc) -> Record {
+    Record {
+        c_name: r.name.clone(),
+        rust: camel(short(&r.name)),
+        kind: r.kind,
+        size: r.size.unwrap_or(0),
+        align: r.align.unwrap_or(1),
+        packed: r.packed,
+        fields: Vec::new(),
+        doc: r.doc.clone(),
+        loc: loc.clone(),
+    }
+}
+
+fn record_rust_name(c_name: &str) -> String {
+    let s = short(c_name);
+    camel(s.strip_suffix("_STRUCT").unwrap_or(s))
+}
+
+fn size_align(ty: &Ty, enums: &[Enum], records: &[Option<Record>]) -> (u64, u64) {
+    match ty {
+        Ty::Prim(p) => (p.size(), p.size()),
+        Ty::Enum(e) => (enums[*e].repr.size(), enums[*e].repr.size()),
+        Ty::Record(r) => records[*r].as_ref().map_or((0, 1), |r| (r.size, r.align)),
+        Ty::Array(t, n) => {
+            let (s, a) = size_align(t, enums, records);
+            (s * n, a)
+        }
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn resolve_record(
+    k: RecordId,
+    names: &[(&CRecord, &str)],
+    records: &mut Vec<Option<Record>>,
+    state: &mut Vec<u8>,
+    ctx: &mut Resolver<'_>,
+    sink: &mut Sink,
+    locate: &dyn Fn(&str, &str) -> Loc,
+    locate_member: &dyn Fn(&str, &Loc, &str) -> Loc,
+) {
+    if state[k] != 0 {
+        if state[k] == 1 {
+            let (r, file) = names[k];
+            sink.push(
+                locate(file, &r.name),
+                format!("`{}` contains itself", r.name),
+            );
+        }
+        return;
+    }
+    state[k] = 1;
+    let (raw, file) = names[k];
+    let mut deps = Vec::new();
+    for f in &raw.fields {
+        ctx.deps(&f.ty, &mut deps);
+    }
+    for bf in &raw.bitfields {
+        ctx.deps(&bf.ty, &mut deps);
+    }
+    for d in deps {
+        resolve_record(d, names, records, state, ctx, sink, locate, locate_member);
+    }
+    let loc = locate(file, &raw.name);
+    let mut fields = Vec::new();
+    let mut cursor = 0u64;
+    let mut pending_align = 1u64;
+    let mut ok = true;
+    for f in &raw.fields {
+        let floc = locate_member(file, &loc, &f.name);
+        if f.name.starts_with("_bitfield_align_") {
+            if let Ok(Ty::Array(inner, 0)) = ctx.resolve_with(&f.ty, 0) {
+                pending_align = size_align(&inner, ctx.enums, records).1;
+            }
+            continue;
+        }
+        let ty = match ctx.resolve_with(&f.ty, 0) {
+            Ok(t) => t,
+            Err(why) => {
+                sink.push(floc, format!("field `{}::{}`: {why}", raw.name, f.name));
+                ok = false;
+                continue;
+            }
+        };
+        let (size, natural) = size_align(&ty, ctx.enums, records);
+        let align = if raw.packed {
+            1
+        } else if matches!(f.ty, CType::BitfieldUnit(_)) {
+            std::mem::replace(&mut pending_align, 1)
+        } else {
+            natural
+        };
+        let offset = match raw.kind {
+            RecordKind::Union => 0,
+            RecordKind::Struct => cursor.div_ceil(align) * align,
+        };
+        if let Some(&clang) = raw.offsets.get(&f.name) {
+            if clang != offset {
+                sink.push(
+                    floc.clone(),
+                    format!(
+                        "layout of `{}::{}`: clang places it at byte {clang}, the model at {offset}",
+                        raw.name, f.name
+                    ),
+                );
+                ok = false;
+            }
+        }
+        cursor = cursor.max(offset + size);
+        if matches!(f.ty, CType::BitfieldUnit(_)) {
+            expand_bitfields(
+                raw,
+                f,
+                offset,
+                size,
+                ctx,
+                file,
+                &loc,
+                locate_member,
+                sink,
+                &mut fields,
+                &mut ok,
+            );
+        } else {
+            fields.push(Field {
+                name: f.name.clone(),
+                offset,
+                size,
+                ty,
+                c_type: f.ty.clone(),
+                bits: None,
+                doc: f.doc.clone(),
+                loc: floc,
+            });
+        }
+    }
+    let computed_align = if raw.packed {
+        1
+    } else {
+        fields
+            .iter()
+            .map(|f| size_align(&f.ty, ctx.enums, records).1)
+            .max()
+            .unwrap_or(1)
+    };
+    let align = raw.align.unwrap_or(computed_align);
+    let size = raw.size.unwrap_or_else(|| cursor.div_ceil(align) * align);
+    if size < cursor {
+        sink.push(
+            loc.clone(),
+            format!(
+                "`{}`: clang size {size} is smaller than its fields ({cursor})",
+                raw.name
+            ),
+        );
+        ok = false;
+    }
+    let _ = ok;
+    records[k] = Some(Record {
+        c_name: raw.name.clone(),
+        rust: record_rust_name(&raw.name),
+        kind: raw.kind,
+        size,
+        align,
+        packed: raw.packed,
+        fields,
+        doc: raw.doc.clone(),
+        loc,
+    });
+    state[k] = 2;
+}
+
+#[allow(clippy::too_many_arguments)]
+fn expand_bitfields(
+    raw: &CRecord,
+    unit: &CField,
+    offset: u64,
+    size: u64,
+    ctx: &Resolver<'_>,
+    file: &str,
+    loc: &Loc,
+    locate_member: &dyn Fn(&str, &Loc, &str) -> Loc,
+    sink: &mut Sink,
+    fields: &mut Vec<Field>,
+    ok: &mut bool,
+) {
+    let members: Vec<&CBitfield> = raw
+        .bitfields
+        .iter()
+        .filter(|b| b.unit == unit.name)
+        .collect();
+    if members.is_empty() {
+        sink.push(
+            loc.clone(),
+            format!(
+                "`{}`: bit-field unit `{}` has no readable bit-fields",
+                raw.name, unit.name
+            ),
+        );
+        *ok = false;
+    }
+    for bf in members {
+        let floc = locate_member(file, loc, &bf.name);
+        match ctx.resolve_with(&bf.ty, 0) {
+            Ok(ty)
+                if matches!(ty, Ty::Prim(p) if p.is_int())
+                    || matches!(ty, Ty::Enum(_) | Ty::Prim(Prim::Bool)) =>
+            {
+                if u64::from(bf.bit_offset + bf.width) > size * 8 || bf.width == 0 || bf.width > 64
+                {
+                    sink.push(
+                        floc,
+                        format!(
+                            "bit-field `{}::{}` does not fit its unit",
+                            raw.name, bf.name
+                        ),
+                    );
+                    *ok = false;
+                    continue;
+                }
+                fields.push(Field {
+                    name: bf.name.clone(),
+                    offset,
+                    size,
+                    ty,
+                    c_type: bf.ty.clone(),
+                    bits: Some(Bits {
+                        offset: bf.bit_offset,
+                        width: bf.width,
+                    }),
+                    doc: unit.doc.clone(),
+                    loc: floc,
+                });
+            }
+            Ok(_) => {
+                sink.push(
+                    floc,
+                    format!(
+                        "bit-field `{}::{}` is not of integer or enum type",
+                        raw.name, bf.name
+                    ),
+                );
+                *ok = false;
+            }
+            Err(why) => {
+                sink.push(
+                    floc,
+                    format!("bit-field `{}::{}`: {why}", raw.name, bf.name),
+                );
+                *ok = false;
+            }
+        }
+    }
+}
+
+fn find_discriminator(
+    records: &[Record],
+    shapes: &[Shape],
+    opcode_enum: EnumId,
+    sink: &mut Sink,
+) -> Discriminator {
+    let mut found: Option<Discriminator> = None;
+    for shape in shapes {
+        let mut rec = shape.record;
+        let mut path = Vec::new();
+        let mut hit = None;
+        for _ in 0..8 {
+            let Some((k, f)) = records[rec]
+                .fields
+                .iter()
+                .enumerate()
+                .find(|(_, f)| f.offset == 0)
+            else {
+                break;
+            };
+            path.push(f.name.clone());
+            match &f.ty {
+                Ty::Enum(e) if *e == opcode_enum => {
+                    hit = Some(Discriminator {
+                        record: rec,
+                        field: k,
+                        path: path.clone(),
+                    });
+                    break;
+                }
+                Ty::Record(r) => rec = *r,
+                _ => break,
+            }
+        }
+        match (hit, &found) {
+            (None, _) => sink.push(
+                records[shape.record].loc.clone(),
+                format!(
+                    "`{}` has no opcode field of type {OPCODE_ENUM} at byte 0",
+                    records[shape.record].c_name
+                ),
+            ),
+            (Some(h), Some(f)) if h.record != f.record || h.field != f.field => sink.push(
+                records[shape.record].loc.clone(),
+                format!(
+                    "`{}` keeps its opcode at `{}`, other structs at `{}`",
+                    records[shape.record].c_name,
+                    h.path.join("."),
+                    f.path.join(".")
+                ),
+            ),
+            (Some(h), None) => found = Some(h),
+            _ => {}
+        }
+    }
+    found.unwrap_or(Discriminator {
+        record: 0,
+        field: 0,
+        path: Vec::new(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn status_flags() {
+        assert_eq!(parse_status(Some(" Y")), Status::Maintained);
+        assert_eq!(
+            parse_status(Some(" n, ucode exists, not maintained/used")),
+            Status::Dormant("ucode exists, not maintained/used".into())
+        );
+        assert_eq!(parse_status(Some(" n")), Status::Dormant(String::new()));
+        assert_eq!(
+            parse_status(Some(" 0x97 reserved for SortMerge (wip) // Y")),
+            Status::Maintained
+        );
+        assert_eq!(parse_status(Some(" none of that")), Status::Unflagged);
+        assert_eq!(parse_status(None), Status::Unflagged);
+    }
+}

@@ -1,0 +1,312 @@
+//! Stage 2, model: the generator's own description of one generation.
+//!
+//! Built from the read stage only ([`build::build`]); the emitters and the
+//! report read only this. Items refer to each other by index.
+
+pub mod build;
+pub mod names;
+
+use crate::diag::{Diagnostic, Loc};
+use crate::read::cdecl::{CType, Prim, RecordKind};
+use isa_core::fingerprint::TreeFingerprint;
+
+/// Index of an enum in [`Model::enums`].
+pub type EnumId = usize;
+/// Index of a record in [`Model::records`].
+pub type RecordId = usize;
+
+/// A field or array element type, typedefs resolved.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Ty {
+    /// A scalar.
+    Prim(Prim),
+    /// A C enum.
+    Enum(EnumId),
+    /// A struct or union.
+    Record(RecordId),
+    /// `T[n]`.
+    Array(Box<Ty>, u64),
+}
+
+/// One enum member.
+#[derive(Clone, Debug)]
+pub struct Member {
+    /// Full C name.
+    pub c_name: String,
+    /// Name after the enum's prefix (`XORWOW`).
+    pub short: String,
+    /// Rust variant name (`Xorwow`).
+    pub rust: String,
+    /// Value.
+    pub value: i128,
+    /// Trailing comment.
+    pub comment: Option<String>,
+    /// Declaration line.
+    pub loc: Loc,
+    /// For a member whose value an earlier member already has: that member's index.
+    pub alias_of: Option<usize>,
+}
+
+/// A C enum.
+#[derive(Clone, Debug)]
+pub struct Enum {
+    /// C name.
+    pub c_name: String,
+    /// Rust type name.
+    pub rust: String,
+    /// Underlying integer type.
+    pub repr: Prim,
+    /// Members in source order.
+    pub members: Vec<Member>,
+    /// Comment above the enum.
+    pub doc: Option<String>,
+    /// Declaration line.
+    pub loc: Loc,
+}
+
+impl Enum {
+    /// Members that are not aliases of an earlier member.
+    pub fn distinct(&self) -> impl Iterator<Item = &Member> {
+        self.members.iter().filter(|m| m.alias_of.is_none())
+    }
+
+    /// The member with `value`, if any (the first, for aliased values).
+    pub fn by_value(&self, value: i128) -> Option<&Member> {
+        self.distinct().find(|m| m.value == value)
+    }
+}
+
+/// Bit position of a bit-field inside its storage unit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Bits {
+    /// First bit (LSB = 0) of the little-endian unit.
+    pub offset: u32,
+    /// Width in bits.
+    pub width: u32,
+}
+
+/// One field of a record.
+#[derive(Clone, Debug)]
+pub struct Field {
+    /// Field name.
+    pub name: String,
+    /// Byte offset in the record (the storage unit's offset for a bit-field).
+    pub offset: u64,
+    /// Size in bytes (the storage unit's size for a bit-field).
+    pub size: u64,
+    /// Resolved type.
+    pub ty: Ty,
+    /// The C type as written (typedef names kept), for the raw layer.
+    pub c_type: CType,
+    /// Set for a bit-field.
+    pub bits: Option<Bits>,
+    /// Trailing comment (`// 1 (12     )`) or doc.
+    pub doc: Option<String>,
+    /// Declaration line.
+    pub loc: Loc,
+}
+
+/// A struct or union.
+#[derive(Clone, Debug)]
+pub struct Record {
+    /// C name.
+    pub c_name: String,
+    /// Rust name of its typed form.
+    pub rust: String,
+    /// Struct or union.
+    pub kind: RecordKind,
+    /// Size in bytes.
+    pub size: u64,
+    /// Alignment in bytes.
+    pub align: u64,
+    /// `NEURON_ISA_PACKED`.
+    pub packed: bool,
+    /// Fields (bit-fields expanded, one per bit-field).
+    pub fields: Vec<Field>,
+    /// Comment above the record.
+    pub doc: Option<String>,
+    /// Declaration line.
+    pub loc: Loc,
+}
+
+/// A `typedef` of a scalar, enum or record under another name.
+#[derive(Clone, Debug)]
+pub struct Typedef {
+    /// C name.
+    pub c_name: String,
+    /// Aliased type.
+    pub target: Ty,
+    /// The aliased C type as written.
+    pub c_type: CType,
+    /// Comment.
+    pub doc: Option<String>,
+    /// Declaration line.
+    pub loc: Loc,
+}
+
+/// A `static const` or numeric `#define`.
+#[derive(Clone, Debug)]
+pub struct Constant {
+    /// C name.
+    pub c_name: String,
+    /// Name without the vendor prefix (the spec language's name).
+    pub short: String,
+    /// Type.
+    pub ty: Prim,
+    /// Value.
+    pub value: i128,
+    /// Comment.
+    pub doc: Option<String>,
+    /// Declaration line.
+    pub loc: Loc,
+}
+
+/// Maintenance flag of an opcode.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub enum Status {
+    /// `// Y`.
+    Maintained,
+    /// `// n, <reason>`.
+    Dormant(String),
+    /// No flag.
+    Unflagged,
+}
+
+/// One opcode of the generation.
+#[derive(Clone, Debug)]
+pub struct Opcode {
+    /// Full enumerator name.
+    pub c_name: String,
+    /// Name without `NEURON_ISA_TPB_OPCODE_`.
+    pub short: String,
+    /// Rust variant / typed instruction name (`RandSetState`).
+    pub rust: String,
+    /// Opcode byte.
+    pub value: u8,
+    /// Flag.
+    pub status: Status,
+    /// Pseudo opcode (compiler-generated, lowered by the runtime).
+    pub pseudo: bool,
+    /// Full trailing comment.
+    pub comment: Option<String>,
+    /// Operand struct bound by the mapping.
+    pub shape: Option<usize>,
+    /// Declaration line.
+    pub loc: Loc,
+}
+
+/// A mapped operand struct and the opcodes that use it.
+#[derive(Clone, Debug)]
+pub struct Shape {
+    /// The record.
+    pub record: RecordId,
+    /// Shape code (`S1_RAND`).
+    pub code: String,
+    /// Member of `NEURON_ISA_TPB_INST_UNION` holding it (`s1_rand`).
+    pub member: String,
+    /// Rust name of its typed field set (`S1Rand`).
+    pub rust: String,
+    /// Opcodes (indices into [`Model::opcodes`]), in mapping order.
+    pub opcodes: Vec<usize>,
+    /// Listed under `struct2pseudo_opcode`.
+    pub pseudo_section: bool,
+    /// Mapping line.
+    pub loc: Loc,
+}
+
+/// Where the opcode byte sits in every operand struct: `header.opcode` at byte 0.
+#[derive(Clone, Debug)]
+pub struct Discriminator {
+    /// Record holding the opcode field (`NEURON_ISA_TPB_HEADER`).
+    pub record: RecordId,
+    /// Index of the opcode field in it.
+    pub field: usize,
+    /// Field path from an operand struct (`["header", "opcode"]`).
+    pub path: Vec<String>,
+}
+
+/// A generation, modelled.
+#[derive(Clone, Debug)]
+pub struct Model {
+    /// Directory name of the tree.
+    pub tree_name: String,
+    /// Generation name (`MARIANA`).
+    pub generation: String,
+    /// NeuronCore version from the banner.
+    pub nc_version: u8,
+    /// Fingerprints of the tree's files.
+    pub fingerprint: TreeFingerprint,
+    /// Header files (tree-relative), sorted.
+    pub headers: Vec<String>,
+    /// Every enum, OPCODE included, in file then source order.
+    pub enums: Vec<Enum>,
+    /// Every struct and union.
+    pub records: Vec<Record>,
+    /// Scalar/enum/record typedefs under other names.
+    pub typedefs: Vec<Typedef>,
+    /// Constants.
+    pub constants: Vec<Constant>,
+    /// The OPCODE enum's index in [`Model::enums`].
+    pub opcode_enum: EnumId,
+    /// Opcodes in source order.
+    pub opcodes: Vec<Opcode>,
+    /// Mapped operand structs.
+    pub shapes: Vec<Shape>,
+    /// The opcode field.
+    pub discriminator: Discriminator,
+    /// Size every operand struct has (`NEURON_ISA_TPB_INST_NBYTES`).
+    pub inst_nbytes: u64,
+    /// `NEURON_ISA_TPB_INST_UNION`, when the tree has util.h.
+    pub inst_union: Option<RecordId>,
+    /// Items the generator cannot represent; reported, never dropped silently.
+    pub untranslated: Vec<Diagnostic>,
+}
+
+impl Model {
+    /// The enum named `c_name`.
+    pub fn enum_named(&self, c_name: &str) -> Option<EnumId> {
+        self.enums.iter().position(|e| e.c_name == c_name)
+    }
+
+    /// The record named `c_name`.
+    pub fn record_named(&self, c_name: &str) -> Option<RecordId> {
+        self.records.iter().position(|r| r.c_name == c_name)
+    }
+
+    /// The constant named `NEURON_ISA_TPB_<short>` (or exactly `short`).
+    pub fn constant(&self, short: &str) -> Option<&Constant> {
+        self.constants
+            .iter()
+            .find(|c| c.short == short || c.c_name == short)
+    }
+
+    /// The opcode with enumerator suffix `short`.
+    pub fn opcode_named(&self, short: &str) -> Option<usize> {
+        self.opcodes.iter().position(|o| o.short == short)
+    }
+
+    /// Size in bytes of a type.
+    pub fn size_of(&self, ty: &Ty) -> u64 {
+        match ty {
+            Ty::Prim(p) => p.size(),
+            Ty::Enum(e) => self.enums[*e].repr.size(),
+            Ty::Record(r) => self.records[*r].size,
+            Ty::Array(t, n) => self.size_of(t) * n,
+        }
+    }
+
+    /// Alignment in bytes of a type.
+    pub fn align_of(&self, ty: &Ty) -> u64 {
+        match ty {
+            Ty::Prim(p) => p.size(),
+            Ty::Enum(e) => self.enums[*e].repr.size(),
+            Ty::Record(r) => self.records[*r].align,
+            Ty::Array(t, _) => self.align_of(t),
+        }
+    }
+
+    /// True when `(record, field)` is the opcode field, which typed structs leave out.
+    pub fn is_discriminator(&self, record: RecordId, field: usize) -> bool {
+        self.discriminator.record == record && self.discriminator.field == field
+    }
+}

@@ -1,0 +1,813 @@
+//! C declarations, read with bindgen and walked with syn.
+//!
+//! bindgen (libclang) parses each header of `tpb/` with only that header's own
+//! declarations allow-listed, so every declaration is attributed to the file
+//! that declares it. Its Rust output is parsed back with `syn`: enums arrive as
+//! modules of constants, records with their layout assertions, bit-fields as
+//! accessor methods over storage units, comments as `#[doc]` attributes.
+
+use super::source::SourceFile;
+use crate::diag::{Diagnostic, Loc};
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// A scalar C type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Prim {
+    /// `bool` / `_Bool`.
+    Bool,
+    /// `uint8_t`, `unsigned char`.
+    U8,
+    /// `int8_t`, `char`, `signed char`.
+    I8,
+    /// `uint16_t`.
+    U16,
+    /// `int16_t`.
+    I16,
+    /// `uint32_t`.
+    U32,
+    /// `int32_t`.
+    I32,
+    /// `uint64_t`.
+    U64,
+    /// `int64_t`.
+    I64,
+    /// `float`.
+    F32,
+    /// `double`.
+    F64,
+}
+
+impl Prim {
+    /// Size (and alignment) in bytes.
+    pub fn size(self) -> u64 {
+        match self {
+            Prim::Bool | Prim::U8 | Prim::I8 => 1,
+            Prim::U16 | Prim::I16 => 2,
+            Prim::U32 | Prim::I32 | Prim::F32 => 4,
+            Prim::U64 | Prim::I64 | Prim::F64 => 8,
+        }
+    }
+
+    /// Rust spelling.
+    pub fn rust(self) -> &'static str {
+        match self {
+            Prim::Bool => "bool",
+            Prim::U8 => "u8",
+            Prim::I8 => "i8",
+            Prim::U16 => "u16",
+            Prim::I16 => "i16",
+            Prim::U32 => "u32",
+            Prim::I32 => "i32",
+            Prim::U64 => "u64",
+            Prim::I64 => "i64",
+            Prim::F32 => "f32",
+            Prim::F64 => "f64",
+        }
+    }
+
+    /// True for the integer types.
+    pub fn is_int(self) -> bool {
+        !matches!(self, Prim::Bool | Prim::F32 | Prim::F64)
+    }
+
+    /// True for signed integers.
+    pub fn is_signed(self) -> bool {
+        matches!(self, Prim::I8 | Prim::I16 | Prim::I32 | Prim::I64)
+    }
+
+    fn from_path(last: &str) -> Option<Prim> {
+        Some(match last {
+            "bool" => Prim::Bool,
+            "u8" | "c_uchar" => Prim::U8,
+            "i8" | "c_char" | "c_schar" => Prim::I8,
+            "u16" | "c_ushort" => Prim::U16,
+            "i16" | "c_short" => Prim::I16,
+            "u32" | "c_uint" => Prim::U32,
+            "i32" | "c_int" => Prim::I32,
+            "u64" | "c_ulong" | "c_ulonglong" => Prim::U64,
+            "i64" | "c_long" | "c_longlong" => Prim::I64,
+            "f32" | "c_float" => Prim::F32,
+            "f64" | "c_double" => Prim::F64,
+            _ => return None,
+        })
+    }
+}
+
+/// A C type as bindgen spelled it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum CType {
+    /// A scalar.
+    Prim(Prim),
+    /// A typedef, struct or union, by its C name.
+    Named(String),
+    /// A C enum (bindgen's `NAME::Type`), by its C name.
+    Enum(String),
+    /// `T[n]`.
+    Array(Box<CType>, u64),
+    /// bindgen's storage unit for a run of bit-fields, `n` bytes.
+    BitfieldUnit(u64),
+    /// Anything else (pointers, function types): kept as text for the report.
+    Unsupported(String),
+}
+
+/// A struct or a union.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RecordKind {
+    /// `struct`.
+    Struct,
+    /// `union`.
+    Union,
+}
+
+/// One enumerator.
+#[derive(Clone, Debug)]
+pub struct CEnumMember {
+    /// Full C name.
+    pub name: String,
+    /// Value.
+    pub value: i128,
+    /// Comment clang attached (the trailing `// ...`).
+    pub doc: Option<String>,
+}
+
+/// A C enum.
+#[derive(Clone, Debug)]
+pub struct CEnum {
+    /// C name of the typedef / tag.
+    pub name: String,
+    /// Underlying integer type clang chose (`unsigned char` for packed enums).
+    pub underlying: Prim,
+    /// Members in declaration order.
+    pub members: Vec<CEnumMember>,
+    /// Comment above the enum.
+    pub doc: Option<String>,
+}
+
+/// One field of a record, as bindgen emits it (bit-field units included).
+#[derive(Clone, Debug)]
+pub struct CField {
+    /// Field name (`_bitfield_1` for a bit-field unit).
+    pub name: String,
+    /// Its type.
+    pub ty: CType,
+    /// Trailing or leading comment.
+    pub doc: Option<String>,
+}
+
+/// One bit-field inside a storage unit.
+#[derive(Clone, Debug)]
+pub struct CBitfield {
+    /// Name of the storage unit field (`_bitfield_1`).
+    pub unit: String,
+    /// Bit-field name.
+    pub name: String,
+    /// First bit inside the unit (LSB = 0).
+    pub bit_offset: u32,
+    /// Width in bits.
+    pub width: u32,
+    /// Declared type.
+    pub ty: CType,
+}
+
+/// A struct or union with the layout clang computed.
+#[derive(Clone, Debug)]
+pub struct CRecord {
+    /// C name.
+    pub name: String,
+    /// Struct or union.
+    pub kind: RecordKind,
+    /// `#[repr(C, packed)]`.
+    pub packed: bool,
+    /// Fields in order.
+    pub fields: Vec<CField>,
+    /// Bit-fields, from bindgen's accessors.
+    pub bitfields: Vec<CBitfield>,
+    /// Size from the layout test.
+    pub size: Option<u64>,
+    /// Alignment from the layout test.
+    pub align: Option<u64>,
+    /// Field offsets from the layout test (bit-field units have none).
+    pub offsets: BTreeMap<String, u64>,
+    /// Comment above the record.
+    pub doc: Option<String>,
+}
+
+/// A declaration of one header.
+#[derive(Clone, Debug)]
+pub enum CDecl {
+    /// An enum.
+    Enum(CEnum),
+    /// A struct or union.
+    Record(CRecord),
+    /// `typedef <type> NAME;` of a non-record type.
+    Typedef {
+        /// C name.
+        name: String,
+        /// Aliased type.
+        ty: CType,
+        /// Comment.
+        doc: Option<String>,
+    },
+    /// A `static const` or numeric `#define`.
+    Const {
+        /// C name.
+        name: String,
+        /// Type.
+        ty: Prim,
+        /// Value.
+        value: i128,
+        /// Comment.
+        doc: Option<String>,
+    },
+}
+
+impl CDecl {
+    /// The declared name.
+    pub fn name(&self) -> &str {
+        match self {
+            CDecl::Enum(e) => &e.name,
+            CDecl::Record(r) => &r.name,
+            CDecl::Typedef { name, .. } | CDecl::Const { name, .. } => name,
+        }
+    }
+}
+
+/// The declarations of one header, and what could not be translated.
+#[derive(Clone, Debug)]
+pub struct FileDecls {
+    /// Tree-relative path.
+    pub file: String,
+    /// Declarations in bindgen's order.
+    pub decls: Vec<CDecl>,
+    /// Items bindgen produced that the generator cannot represent: (name, why).
+    pub untranslatable: Vec<(String, String)>,
+}
+
+fn regex_escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        if "\\.+*?()|[]{}^$#&-~".contains(c) {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Target triple the headers are laid out for: the TPB is a 64-bit little-endian
+/// target with natural alignment, which x86_64 Linux reproduces exactly; fixing it
+/// makes the layout independent of the machine running the generator.
+const LAYOUT_TARGET: &str = "--target=x86_64-unknown-linux-gnu";
+
+/// Runs bindgen on every header.
+pub fn read_all(root: &Path, headers: &[SourceFile]) -> Result<Vec<FileDecls>, Vec<Diagnostic>> {
+    let mut out = Vec::new();
+    let mut problems = Vec::new();
+    for header in headers {
+        match read_one(root, header) {
+            Ok(d) => out.push(d),
+            Err(mut d) => problems.append(&mut d),
+        }
+    }
+    if problems.is_empty() {
+        Ok(out)
+    } else {
+        Err(problems)
+    }
+}
+
+fn read_one(root: &Path, header: &SourceFile) -> Result<FileDecls, Vec<Diagnostic>> {
+    let path = root.join(&header.rel);
+    let abs = path.canonicalize().unwrap_or(path.clone());
+    let tpb = abs.parent().map(Path::to_path_buf).unwrap_or_default();
+    let bindings = bindgen::Builder::default()
+        .header(abs.to_string_lossy())
+        .allowlist_file(regex_escape(&abs.to_string_lossy()))
+        .default_enum_style(bindgen::EnumVariation::ModuleConsts)
+        .prepend_enum_name(false)
+        .use_core()
+        .layout_tests(true)
+        .generate_comments(true)
+        .derive_debug(false)
+        .derive_copy(true)
+        .allowlist_recursively(false)
+        .derive_default(false)
+        .merge_extern_blocks(true)
+        .clang_arg(LAYOUT_TARGET)
+        .clang_arg("-std=c11")
+        .clang_arg("-fparse-all-comments")
+        .clang_arg("-Werror")
+        .clang_arg(format!("-I{}", tpb.display()))
+        .generate()
+        .map_err(|e| vec![clang_failure(root, header, &e.to_string())])?;
+    let text = bindings.to_string();
+    let file = syn::parse_file(&text).map_err(|e| {
+        vec![Diagnostic::new(
+            Loc::new(header.rel.clone(), 0),
+            format!("bindgen output does not parse as Rust: {e}"),
+        )]
+    })?;
+    Ok(walk(&header.rel, &file))
+}
+
+/// Turns a clang diagnostic into a tree-relative `file:line` diagnostic.
+fn clang_failure(root: &Path, header: &SourceFile, message: &str) -> Diagnostic {
+    let root_abs = root.canonicalize().unwrap_or(root.to_path_buf());
+    let root_prefix = format!("{}/", root_abs.display());
+    let first = message
+        .lines()
+        .find(|l| l.contains("error"))
+        .unwrap_or(message)
+        .replace(&root_prefix, "");
+    // clang prints `path:line:col: error: text`.
+    let mut parts = first.splitn(4, ':');
+    if let (Some(file), Some(line), Some(_col), Some(rest)) =
+        (parts.next(), parts.next(), parts.next(), parts.next())
+    {
+        if let Ok(line) = line.trim().parse::<u32>() {
+            let rest = rest.trim().trim_start_matches("error:").trim();
+            return Diagnostic::new(Loc::new(file.trim(), line), format!("C error: {rest}"));
+        }
+    }
+    Diagnostic::new(
+        Loc::new(header.rel.clone(), 0),
+        format!("clang failed: {}", first.trim()),
+    )
+}
+
+fn doc_of(attrs: &[syn::Attribute]) -> Option<String> {
+    let mut lines = Vec::new();
+    for attr in attrs {
+        if !attr.path().is_ident("doc") {
+            continue;
+        }
+        if let syn::Meta::NameValue(nv) = &attr.meta {
+            if let syn::Expr::Lit(syn::ExprLit {
+                lit: syn::Lit::Str(s),
+                ..
+            }) = &nv.value
+            {
+                lines.push(s.value());
+            }
+        }
+    }
+    let joined = lines.join("\n");
+    let cleaned = clean_comment(&joined);
+    (!cleaned.is_empty()).then_some(cleaned)
+}
+
+/// Drops `fn` spec blocks (they are read separately) and trims comment text.
+pub fn clean_comment(raw: &str) -> String {
+    let mut kept = Vec::new();
+    let mut depth: i64 = 0;
+    let mut in_spec = false;
+    for line in raw.lines() {
+        let t = line.trim();
+        if !in_spec && t.starts_with("fn ") {
+            in_spec = true;
+            depth = 0;
+        }
+        if in_spec {
+            let code = t.find("//").map_or(t, |k| &t[..k]);
+            depth += code.matches('{').count() as i64 - code.matches('}').count() as i64;
+            if depth <= 0 && code.contains('}') {
+                in_spec = false;
+            }
+            continue;
+        }
+        kept.push(t.trim_start_matches(['*', '/']).trim().to_string());
+    }
+    while kept.first().is_some_and(|l| l.is_empty()) {
+        kept.remove(0);
+    }
+    while kept.last().is_some_and(|l| l.is_empty()) {
+        kept.pop();
+    }
+    kept.join("\n")
+}
+
+fn path_last(path: &syn::Path) -> String {
+    path.segments
+        .last()
+        .map(|s| s.ident.to_string())
+        .unwrap_or_default()
+}
+
+fn lit_u64(expr: &syn::Expr) -> Option<u64> {
+    match expr {
+        syn::Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Int(i),
+            ..
+        }) => i.base10_parse::<u64>().ok(),
+        syn::Expr::Paren(p) => lit_u64(&p.expr),
+        _ => None,
+    }
+}
+
+fn lit_i128(expr: &syn::Expr) -> Option<i128> {
+    match expr {
+        syn::Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Int(i),
+            ..
+        }) => i.base10_parse::<i128>().ok(),
+        syn::Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Bool(b),
+            ..
+        }) => Some(i128::from(b.value)),
+        syn::Expr::Unary(u) if matches!(u.op, syn::UnOp::Neg(_)) => lit_i128(&u.expr).map(|v| -v),
+        syn::Expr::Paren(p) => lit_i128(&p.expr),
+        syn::Expr::Cast(c) => lit_i128(&c.expr),
+        _ => None,
+    }
+}
+
+/// Maps bindgen's spelling of a type to [`CType`].
+pub fn ctype(ty: &syn::Type) -> CType {
+    match ty {
+        syn::Type::Path(p) => {
+            let segs: Vec<String> = p
+                .path
+                .segments
+                .iter()
+                .map(|s| s.ident.to_string())
+                .collect();
+            let last = segs.last().cloned().unwrap_or_default();
+            if last == "__BindgenUnionField" {
+                // bindgen's stand-in for a union member whose type it cannot prove `Copy`.
+                if let Some(syn::PathSegment {
+                    arguments: syn::PathArguments::AngleBracketed(args),
+                    ..
+                }) = p.path.segments.last()
+                {
+                    if let Some(syn::GenericArgument::Type(inner)) = args.args.first() {
+                        return ctype(inner);
+                    }
+                }
+            }
+            if last == "__BindgenBitfieldUnit" {
+                if let Some(syn::PathSegment {
+                    arguments: syn::PathArguments::AngleBracketed(args),
+                    ..
+                }) = p.path.segments.last()
+                {
+                    if let Some(syn::GenericArgument::Type(syn::Type::Array(a))) = args.args.first()
+                    {
+                        if let Some(n) = lit_u64(&a.len) {
+                            return CType::BitfieldUnit(n);
+                        }
+                    }
+                }
+                return CType::Unsupported(quote::quote!(#ty).to_string());
+            }
+            if last == "Type" && segs.len() >= 2 {
+                return CType::Enum(segs[segs.len() - 2].clone());
+            }
+            if let Some(prim) = Prim::from_path(&last) {
+                return CType::Prim(prim);
+            }
+            if segs.len() == 1 {
+                return CType::Named(last);
+            }
+            CType::Unsupported(quote::quote!(#ty).to_string())
+        }
+        syn::Type::Array(a) => match lit_u64(&a.len) {
+            Some(n) => CType::Array(Box::new(ctype(&a.elem)), n),
+            None => CType::Unsupported(quote::quote!(#ty).to_string()),
+        },
+        other => CType::Unsupported(quote::quote!(#other).to_string()),
+    }
+}
+
+fn is_bindgen_helper(name: &str) -> bool {
+    name.starts_with("__Bindgen")
+        || name.starts_with("__IncompleteArray")
+        || name == "__BindgenUnionField"
+}
+
+fn walk(rel: &str, file: &syn::File) -> FileDecls {
+    let mut decls: Vec<CDecl> = Vec::new();
+    let mut untranslatable = Vec::new();
+    let mut layouts: Vec<(String, u64)> = Vec::new();
+    let mut bitfields: BTreeMap<String, Vec<CBitfield>> = BTreeMap::new();
+    for item in &file.items {
+        match item {
+            syn::Item::Mod(m) => {
+                let name = m.ident.to_string();
+                let Some((_, items)) = &m.content else {
+                    continue;
+                };
+                let mut underlying = None;
+                let mut members = Vec::new();
+                for inner in items {
+                    match inner {
+                        syn::Item::Type(t) if t.ident == "Type" => {
+                            if let CType::Prim(p) = ctype(&t.ty) {
+                                underlying = Some(p);
+                            }
+                        }
+                        syn::Item::Const(c) => match lit_i128(&c.expr) {
+                            Some(value) => members.push(CEnumMember {
+                                name: c.ident.to_string(),
+                                value,
+                                doc: doc_of(&c.attrs),
+                            }),
+                            None => untranslatable.push((
+                                c.ident.to_string(),
+                                "enumerator value is not a literal".to_string(),
+                            )),
+                        },
+                        _ => {}
+                    }
+                }
+                match underlying {
+                    Some(underlying) => decls.push(CDecl::Enum(CEnum {
+                        doc: doc_of(&m.attrs).or_else(|| {
+                            items.iter().find_map(|i| match i {
+                                syn::Item::Type(t) => doc_of(&t.attrs),
+                                _ => None,
+                            })
+                        }),
+                        name,
+                        underlying,
+                        members,
+                    })),
+                    None => untranslatable.push((name, "enum without an integer type".into())),
+                }
+            }
+            syn::Item::Struct(s) => {
+                let name = s.ident.to_string();
+                if is_bindgen_helper(&name) {
+                    continue;
+                }
+                // A union bindgen could not emit natively arrives as a struct of
+                // `__BindgenUnionField`s plus a `bindgen_union_field` storage array.
+                let emulated_union = matches!(&s.fields, syn::Fields::Named(f)
+                    if f.named.iter().any(|f| f.ident.as_ref().is_some_and(|i| i == "bindgen_union_field")));
+                let fields = match &s.fields {
+                    syn::Fields::Named(f) => f
+                        .named
+                        .iter()
+                        .filter(|f| f.ident.as_ref().is_none_or(|i| i != "bindgen_union_field"))
+                        .map(|f| CField {
+                            name: f.ident.as_ref().map(|i| i.to_string()).unwrap_or_default(),
+                            ty: ctype(&f.ty),
+                            doc: doc_of(&f.attrs),
+                        })
+                        .collect(),
+                    syn::Fields::Unit => Vec::new(),
+                    syn::Fields::Unnamed(_) => {
+                        untranslatable.push((name, "tuple struct from bindgen".into()));
+                        continue;
+                    }
+                };
+                decls.push(CDecl::Record(CRecord {
+                    packed: repr_has(&s.attrs, "packed"),
+                    kind: if emulated_union {
+                        RecordKind::Union
+                    } else {
+                        RecordKind::Struct
+                    },
+                    doc: doc_of(&s.attrs),
+                    name,
+                    fields,
+                    bitfields: Vec::new(),
+                    size: None,
+                    align: None,
+                    offsets: BTreeMap::new(),
+                }));
+            }
+            syn::Item::Union(u) => {
+                let name = u.ident.to_string();
+                let fields = u
+                    .fields
+                    .named
+                    .iter()
+                    .map(|f| CField {
+                        name: f.ident.as_ref().map(|i| i.to_string()).unwrap_or_default(),
+                        ty: ctype(&f.ty),
+                        doc: doc_of(&f.attrs),
+                    })
+                    .collect();
+                decls.push(CDecl::Record(CRecord {
+                    packed: repr_has(&u.attrs, "packed"),
+                    kind: RecordKind::Union,
+                    doc: doc_of(&u.attrs),
+                    name,
+                    fields,
+                    bitfields: Vec::new(),
+                    size: None,
+                    align: None,
+                    offsets: BTreeMap::new(),
+                }));
+            }
+            syn::Item::Type(t) => decls.push(CDecl::Typedef {
+                name: t.ident.to_string(),
+                ty: ctype(&t.ty),
+                doc: doc_of(&t.attrs),
+            }),
+            syn::Item::Const(c) if c.ident == "_" => collect_layout(&c.expr, &mut layouts),
+            syn::Item::Const(c) => {
+                let ty = match ctype(&c.ty) {
+                    CType::Prim(p) => p,
+                    other => {
+                        untranslatable
+                            .push((c.ident.to_string(), format!("constant of type {other:?}")));
+                        continue;
+                    }
+                };
+                match lit_i128(&c.expr) {
+                    Some(value) => decls.push(CDecl::Const {
+                        name: c.ident.to_string(),
+                        ty,
+                        value,
+                        doc: doc_of(&c.attrs),
+                    }),
+                    None => untranslatable.push((
+                        c.ident.to_string(),
+                        "constant initializer is not an integer literal".into(),
+                    )),
+                }
+            }
+            syn::Item::Impl(imp) => {
+                if let syn::Type::Path(p) = &*imp.self_ty {
+                    let owner = path_last(&p.path);
+                    if is_bindgen_helper(&owner) {
+                        continue;
+                    }
+                    for bf in bitfield_accessors(imp) {
+                        bitfields.entry(owner.clone()).or_default().push(bf);
+                    }
+                }
+            }
+            syn::Item::ForeignMod(f) => {
+                for it in &f.items {
+                    let name = match it {
+                        syn::ForeignItem::Fn(func) => func.sig.ident.to_string(),
+                        syn::ForeignItem::Static(s) => s.ident.to_string(),
+                        _ => "extern item".to_string(),
+                    };
+                    untranslatable.push((
+                        name,
+                        "functions and extern variables are not part of the ISA model".into(),
+                    ));
+                }
+            }
+            syn::Item::Use(_) => {}
+            other => untranslatable.push((
+                quote::quote!(#other).to_string().chars().take(60).collect(),
+                "item kind not understood".into(),
+            )),
+        }
+    }
+    for decl in &mut decls {
+        if let CDecl::Record(r) = decl {
+            if let Some(bfs) = bitfields.remove(&r.name) {
+                r.bitfields = bfs;
+            }
+            for (label, value) in &layouts {
+                if let Some(rest) = label.strip_prefix("Size of ") {
+                    if rest == r.name {
+                        r.size = Some(*value);
+                    }
+                } else if let Some(rest) = label.strip_prefix("Alignment of ") {
+                    if rest == r.name {
+                        r.align = Some(*value);
+                    }
+                } else if let Some(rest) = label.strip_prefix("Offset of field: ") {
+                    if let Some((owner, field)) = rest.split_once("::") {
+                        if owner == r.name {
+                            r.offsets.insert(field.to_string(), *value);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    FileDecls {
+        file: rel.to_string(),
+        decls,
+        untranslatable,
+    }
+}
+
+fn repr_has(attrs: &[syn::Attribute], what: &str) -> bool {
+    attrs.iter().any(|a| {
+        a.path().is_ident("repr") && {
+            let mut found = false;
+            let _ = a.parse_nested_meta(|m| {
+                if m.path.is_ident(what) {
+                    found = true;
+                }
+                if m.input.peek(syn::token::Paren) {
+                    let _content;
+                    syn::parenthesized!(_content in m.input);
+                }
+                Ok(())
+            });
+            found
+        }
+    })
+}
+
+/// `["label"][<expr> - 64usize];` statements of bindgen's layout tests.
+fn collect_layout(expr: &syn::Expr, out: &mut Vec<(String, u64)>) {
+    let syn::Expr::Block(block) = expr else {
+        return;
+    };
+    for stmt in &block.block.stmts {
+        let syn::Stmt::Expr(syn::Expr::Index(index), _) = stmt else {
+            continue;
+        };
+        let syn::Expr::Array(label) = &*index.expr else {
+            continue;
+        };
+        let Some(syn::Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Str(label),
+            ..
+        })) = label.elems.first()
+        else {
+            continue;
+        };
+        if let syn::Expr::Binary(b) = &*index.index {
+            if let Some(v) = lit_u64(&b.right) {
+                out.push((label.value(), v));
+            }
+        }
+    }
+}
+
+/// Bit-field getters: `pub fn name(&self) -> T { ... self._bitfield_1.get(OFF, W) ... }`.
+fn bitfield_accessors(imp: &syn::ItemImpl) -> Vec<CBitfield> {
+    struct Finder {
+        found: Option<(String, u32, u32)>,
+    }
+    impl<'ast> syn::visit::Visit<'ast> for Finder {
+        fn visit_expr_method_call(&mut self, call: &'ast syn::ExprMethodCall) {
+            if call.method == "get" && call.args.len() == 2 {
+                if let syn::Expr::Field(f) = &*call.receiver {
+                    if let syn::Member::Named(unit) = &f.member {
+                        let unit = unit.to_string();
+                        if unit.starts_with("_bitfield_") {
+                            if let (Some(off), Some(w)) =
+                                (lit_u64(&call.args[0]), lit_u64(&call.args[1]))
+                            {
+                                self.found = Some((unit, off as u32, w as u32));
+                            }
+                        }
+                    }
+                }
+            }
+            syn::visit::visit_expr_method_call(self, call);
+        }
+    }
+    let mut out = Vec::new();
+    for item in &imp.items {
+        let syn::ImplItem::Fn(f) = item else { continue };
+        let name = f.sig.ident.to_string();
+        let is_getter = f.sig.inputs.len() == 1
+            && matches!(f.sig.inputs.first(), Some(syn::FnArg::Receiver(r)) if r.mutability.is_none())
+            && f.sig.unsafety.is_none();
+        if !is_getter || name.starts_with("set_") {
+            continue;
+        }
+        let syn::ReturnType::Type(_, ret) = &f.sig.output else {
+            continue;
+        };
+        let mut finder = Finder { found: None };
+        syn::visit::Visit::visit_block(&mut finder, &f.block);
+        if let Some((unit, bit_offset, width)) = finder.found {
+            out.push(CBitfield {
+                unit,
+                name,
+                bit_offset,
+                width,
+                ty: ctype(ret),
+            });
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn comment_cleaning_drops_spec_blocks() {
+        let raw = " Neuron format\n Use for: X\n\n fn a(i: Inst) -> bool {\n   (i.x == 1) // note {\n }\n tail";
+        assert_eq!(clean_comment(raw), "Neuron format\nUse for: X\n\ntail");
+    }
+
+    #[test]
+    fn types_map_from_bindgen_spelling() {
+        let t: syn::Type = syn::parse_str("[u32; 8usize]").unwrap();
+        assert_eq!(ctype(&t), CType::Array(Box::new(CType::Prim(Prim::U32)), 8));
+        let t: syn::Type = syn::parse_str("NEURON_ISA_TPB_DTYPE::Type").unwrap();
+        assert_eq!(ctype(&t), CType::Enum("NEURON_ISA_TPB_DTYPE".into()));
+        let t: syn::Type = syn::parse_str("::core::ffi::c_uchar").unwrap();
+        assert_eq!(ctype(&t), CType::Prim(Prim::U8));
+        let t: syn::Type = syn::parse_str("*mut u8").unwrap();
+        assert!(matches!(ctype(&t), CType::Unsupported(_)));
+    }
+}

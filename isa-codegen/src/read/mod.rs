@@ -1,0 +1,123 @@
+//! Stage 1, read: find a tree's files and turn them into raw declarations
+//! (bindgen), spec blocks (syn) and the struct ↔ opcode mapping (serde_json).
+//! Nothing here interprets what the declarations mean; that is the model's job.
+
+pub mod cdecl;
+pub mod mapping;
+pub mod source;
+pub mod spec;
+
+use crate::diag::{Error, Loc};
+use isa_core::fingerprint::TreeFingerprint;
+use std::path::{Path, PathBuf};
+
+/// Everything read from one header tree.
+#[derive(Debug)]
+pub struct TreeInput {
+    /// Directory name (`neuron_mariana_arch_isa`).
+    pub tree_name: String,
+    /// Upper-case generation name taken from the directory name (`MARIANA`).
+    pub generation: String,
+    /// The tree directory.
+    pub root: PathBuf,
+    /// Fingerprints of every file of the tree.
+    pub fingerprint: TreeFingerprint,
+    /// The headers under `tpb/`, with their text, sorted by path.
+    pub headers: Vec<source::SourceFile>,
+    /// Declarations bindgen found, per header.
+    pub decls: Vec<cdecl::FileDecls>,
+    /// `// fn` blocks, parsed.
+    pub specs: Vec<spec::SpecBlock>,
+    /// `tpb/instruction_mapping.json`.
+    pub mapping: mapping::Mapping,
+}
+
+/// Splits `neuron_<gen>_arch_isa` into its generation name.
+pub fn generation_of(tree_name: &str) -> Option<String> {
+    let gen = tree_name
+        .strip_prefix("neuron_")?
+        .strip_suffix("_arch_isa")?;
+    (!gen.is_empty()
+        && gen
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_'))
+    .then(|| gen.to_ascii_uppercase())
+}
+
+/// Reads the tree at `root` (a `neuron_<gen>_arch_isa` directory).
+pub fn read_tree(root: &Path) -> Result<TreeInput, Error> {
+    let tree_name = root
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let fail = |loc: Loc, msg: String| Error::single(tree_name.clone(), loc, msg);
+    if !root.is_dir() {
+        return Err(Error::single(
+            "",
+            Loc::new(root.display().to_string(), 0),
+            "header tree not found (expected a neuron_<gen>_arch_isa directory)",
+        ));
+    }
+    let generation = generation_of(&tree_name).ok_or_else(|| {
+        fail(
+            Loc::new(".", 0),
+            format!("directory name `{tree_name}` is not of the form neuron_<gen>_arch_isa"),
+        )
+    })?;
+    let fingerprint = TreeFingerprint::of_dir(root)
+        .map_err(|e| fail(Loc::new(".", 0), format!("cannot read the tree: {e}")))?;
+    let tpb = root.join("tpb");
+    if !tpb.is_dir() {
+        return Err(fail(
+            Loc::new("tpb", 0),
+            "the tree has no tpb/ directory".into(),
+        ));
+    }
+    let headers = source::read_headers(root, &tpb).map_err(|d| Error {
+        tree: tree_name.clone(),
+        diagnostics: d,
+    })?;
+    if !headers.iter().any(|h| h.rel == source::COMMON_HEADER) {
+        return Err(fail(
+            Loc::new(source::COMMON_HEADER, 0),
+            "missing: every tree has aws_neuron_isa_tpb_common.h".into(),
+        ));
+    }
+    let decls = cdecl::read_all(root, &headers).map_err(|d| Error {
+        tree: tree_name.clone(),
+        diagnostics: d,
+    })?;
+    let specs = spec::extract_all(&headers).map_err(|d| Error {
+        tree: tree_name.clone(),
+        diagnostics: d,
+    })?;
+    let mapping = mapping::read(root).map_err(|d| Error {
+        tree: tree_name.clone(),
+        diagnostics: vec![d],
+    })?;
+    Ok(TreeInput {
+        tree_name,
+        generation,
+        root: root.to_path_buf(),
+        fingerprint,
+        headers,
+        decls,
+        specs,
+        mapping,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn generation_names_come_from_the_directory() {
+        assert_eq!(
+            generation_of("neuron_mariana_arch_isa").as_deref(),
+            Some("MARIANA")
+        );
+        assert_eq!(generation_of("neuron__arch_isa"), None);
+        assert_eq!(generation_of("arch-isa"), None);
+    }
+}
