@@ -41,9 +41,13 @@ macro_rules! impl_rng_core_via_u32 {
 }
 
 pub mod bank;
+pub mod engine;
+#[cfg(test)]
+mod fixture;
 pub mod generation;
 pub mod lfsr;
 pub mod model;
+mod names;
 pub mod pcg32;
 pub mod philox;
 pub mod xorwow;
