@@ -672,4 +672,4 @@ impl<G: Generation> EngineRng<G> {
 
 #[cfg(test)]
 #[path = "engine_tests.rs"]
-mod tests;
+pub(crate) mod tests;

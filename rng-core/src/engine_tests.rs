@@ -9,7 +9,7 @@ use std::string::ToString;
 use std::vec;
 use std::vec::Vec;
 
-fn draws<G: Generation>(
+pub(crate) fn draws<G: Generation>(
     e: &mut EngineRng<G>,
     arm: &CheckpointArm,
     channels: u8,

@@ -46,6 +46,7 @@ pub mod engine;
 mod fixture;
 pub mod generation;
 pub mod lfsr;
+pub mod machine;
 pub mod model;
 mod names;
 pub mod pcg32;
