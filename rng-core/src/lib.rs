@@ -42,6 +42,8 @@ macro_rules! impl_rng_core_via_u32 {
 
 pub mod bank;
 pub mod engine;
+#[cfg(feature = "std")]
+pub mod file;
 #[cfg(test)]
 mod fixture;
 pub mod generation;
