@@ -3,13 +3,20 @@
 //!
 //! - Generators, each a [`rand_core::RngCore`]: [`xorwow::Xorwow`],
 //!   [`philox::Philox4x32`], [`pcg32::Pcg32`], [`lfsr::Lfsr32`] (the LFSR is
-//!   the simulator's recurrence, not confirmed on hardware).
+//!   the simulator's recurrence, NOT confirmed on hardware).
 //! - [`model::ModelChoices`]: every hardware detail the documentation leaves
 //!   open, as a named parameter with its source.
-//! - [`generation::Generation`]: what rng-core needs to know about one
-//!   NeuronCore generation; implemented by the generated `isa-<gen>` crates.
+//! - [`bank::Bank`]: one generator's state for all 128 lanes, structure of
+//!   arrays, drawn for all lanes at once.
+//! - [`engine::EngineRng`]: one engine's banks and what RAND_GET_STATE /
+//!   RAND_SET_STATE do to them, generic over [`generation::Generation`]
+//!   (implemented by the generated `isa-<gen>` crates).
+//! - [`machine::Machine`]: the engines plus an SBUF/PSUM partition memory,
+//!   executing 64-byte checkpoint words.
+//! - `file::Checkpoint` (feature `std`): the versioned JSON checkpoint file.
 //!
-//! `#![no_std]`; the `std` feature adds what allocates.
+//! `#![no_std]` and allocation-free; the `std` feature adds the sparse memory
+//! and the file format. See the crate README for the model assumptions.
 #![no_std]
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
@@ -55,8 +62,15 @@ pub mod pcg32;
 pub mod philox;
 pub mod xorwow;
 
+pub use bank::{Bank, BankShape, LaneRow, LANES};
+pub use engine::{CheckpointError, EngineRng, Gate, StateAccess, StateSource};
+#[cfg(feature = "std")]
+pub use file::Checkpoint;
 pub use generation::{
     Algorithm, CheckpointArm, CheckpointInstruction, CheckpointKind, Engine, Generation, Generator,
     InstructionError, MemoryGeometry, StateLocation, StateUpdate, TensorPattern, WiredBody,
 };
+#[cfg(feature = "std")]
+pub use machine::SparseMemory;
+pub use machine::{Machine, MachineError, PartitionMemory};
 pub use model::ModelChoices;
