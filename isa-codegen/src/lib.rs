@@ -3,8 +3,64 @@
 //!
 //! The data flows one way, one stage per module:
 //! [`read`] (bindgen, syn, serde_json) → [`model`] (the generator's own IR) →
-//! [`emit`] (quote + prettyplease) → files; [`report`] compares models.
+//! [`emit`] (quote + prettyplease) → files; [`report`] summarises and compares
+//! models; [`workspace`] runs all of it over `headers/` and the crates.
 
 pub mod diag;
+pub mod emit;
 pub mod model;
 pub mod read;
+pub mod report;
+pub mod workspace;
+
+use std::path::Path;
+
+/// One tree, generated in memory.
+#[derive(Debug)]
+pub struct Generated {
+    /// The model the files were emitted from.
+    pub model: model::Model,
+    /// The crate's generated files (paths relative to the crate directory).
+    pub files: emit::Files,
+    /// The ISA summary (also among `files` as `src/generated/isa.json`).
+    pub summary: report::Summary,
+}
+
+/// Path (inside a crate) of the committed ISA summary.
+pub const SUMMARY_FILE: &str = "src/generated/isa.json";
+
+/// Reads, models and emits the tree at `tree`. Nothing is written.
+pub fn generate(tree: &Path) -> Result<Generated, diag::Error> {
+    let input = read::read_tree(tree)?;
+    let model = model::build::build(&input)?;
+    let mut files = emit::emit(&model);
+    emit::format_all(&mut files)
+        .map_err(|e| diag::Error::single(input.tree_name.clone(), diag::Loc::new(".", 0), e))?;
+    let summary = report::Summary::of(&model, input.specs.iter().map(|s| s.name()).collect());
+    files.insert(SUMMARY_FILE.into(), summary.to_json());
+    Ok(Generated {
+        model,
+        files,
+        summary,
+    })
+}
+
+/// Build-script entry point (`regenerate` feature): generates `tree` and writes the
+/// modules into `out_dir/generated/`.
+pub fn regenerate_into(tree: &Path, out_dir: &Path) -> Result<(), String> {
+    let generated = generate(tree).map_err(|e| e.to_string())?;
+    for (path, text) in &generated.files {
+        let Some(rel) = path.strip_prefix("src/") else {
+            continue;
+        };
+        if !rel.starts_with("generated/") {
+            continue;
+        }
+        let target = out_dir.join(rel);
+        if let Some(parent) = target.parent() {
+            std::fs::create_dir_all(parent).map_err(|e| format!("{}: {e}", parent.display()))?;
+        }
+        std::fs::write(&target, text).map_err(|e| format!("{}: {e}", target.display()))?;
+    }
+    Ok(())
+}

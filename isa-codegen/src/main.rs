@@ -1,1 +1,101 @@
-fn main() {}
+//! `cargo run -p isa-codegen [-- --check] [GENERATION...]`: regenerates every crate from
+//! the header trees under `headers/` and reports what changed.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+const USAGE: &str = "usage: isa-codegen [--check] [--root DIR] [--headers DIR] [GENERATION...]
+
+Regenerates isa-<generation>/ from headers/neuron_<generation>_arch_isa/ and prints a report.
+  --check          change nothing; exit 1 when a committed crate is stale
+  --root DIR       the workspace (default: the repository this tool was built in)
+  --headers DIR    the directory of header trees (default: ROOT/headers)
+  GENERATION       limit to these generations (sunda, cayman, ...)";
+
+struct Args {
+    check: bool,
+    root: PathBuf,
+    headers: Option<PathBuf>,
+    only: Vec<String>,
+}
+
+fn parse_args() -> Result<Args, String> {
+    let mut args = Args {
+        check: false,
+        root: PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/..")),
+        headers: None,
+        only: Vec::new(),
+    };
+    let mut it = std::env::args().skip(1);
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--check" => args.check = true,
+            "--root" => args.root = PathBuf::from(it.next().ok_or("--root needs a directory")?),
+            "--headers" => {
+                args.headers = Some(PathBuf::from(
+                    it.next().ok_or("--headers needs a directory")?,
+                ))
+            }
+            "-h" | "--help" => return Err(String::new()),
+            s if s.starts_with('-') => return Err(format!("unknown option `{s}`")),
+            s => args.only.push(s.to_ascii_lowercase()),
+        }
+    }
+    Ok(args)
+}
+
+fn main() -> ExitCode {
+    let args = match parse_args() {
+        Ok(a) => a,
+        Err(e) if e.is_empty() => {
+            println!("{USAGE}");
+            return ExitCode::SUCCESS;
+        }
+        Err(e) => {
+            eprintln!("isa-codegen: {e}\n{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    let headers = args
+        .headers
+        .clone()
+        .unwrap_or_else(|| args.root.join("headers"));
+    let run = match isa_codegen::workspace::plan(&args.root, &headers, &args.only) {
+        Ok(r) => r,
+        Err(errors) => {
+            for e in errors {
+                eprintln!("{e}");
+            }
+            eprintln!("isa-codegen: nothing was written");
+            return ExitCode::from(2);
+        }
+    };
+    if run.plans.is_empty() && run.missing.is_empty() {
+        eprintln!(
+            "isa-codegen: no neuron_<gen>_arch_isa tree under {}",
+            headers.display()
+        );
+        return ExitCode::from(2);
+    }
+    let mut stale = false;
+    for plan in &run.plans {
+        print!("{}", plan.report(args.check));
+        if !plan.is_fresh() {
+            stale = true;
+            if !args.check {
+                if let Err(e) = plan.write() {
+                    eprintln!("isa-codegen: writing {}: {e}", plan.crate_dir.display());
+                    return ExitCode::from(2);
+                }
+            }
+        }
+    }
+    for m in &run.missing {
+        print!("{}", m.report());
+    }
+    if args.check && stale {
+        eprintln!("isa-codegen --check: committed code is stale; run `cargo run -p isa-codegen`");
+        return ExitCode::FAILURE;
+    }
+    ExitCode::SUCCESS
+}

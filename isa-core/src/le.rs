@@ -65,3 +65,70 @@ mod tests {
         assert_eq!(get_f32(&buf, 0).to_bits(), 0x7fc0_0001);
     }
 }
+
+/// Reads up to 8 bytes as a little-endian unsigned integer.
+#[inline]
+pub fn get_uint(bytes: &[u8]) -> u64 {
+    bytes
+        .iter()
+        .take(8)
+        .enumerate()
+        .fold(0u64, |acc, (k, &b)| acc | (u64::from(b) << (8 * k)))
+}
+
+/// Writes the low `bytes.len()` (at most 8) bytes of `value`, little-endian.
+#[inline]
+pub fn put_uint(bytes: &mut [u8], value: u64) {
+    for (k, b) in bytes.iter_mut().take(8).enumerate() {
+        *b = (value >> (8 * k)) as u8;
+    }
+}
+
+/// Bits `first .. first + width` of `unit`.
+#[inline]
+pub const fn extract_bits(unit: u64, first: u32, width: u32) -> u64 {
+    let mask = if width >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << width) - 1
+    };
+    (unit >> first) & mask
+}
+
+/// `unit` with bits `first .. first + width` replaced by the low bits of `value`.
+#[inline]
+pub const fn insert_bits(unit: u64, first: u32, width: u32, value: u64) -> u64 {
+    let mask = if width >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << width) - 1
+    };
+    (unit & !(mask << first)) | ((value & mask) << first)
+}
+
+#[cfg(test)]
+mod bit_tests {
+    use super::*;
+
+    #[test]
+    fn bit_fields() {
+        assert_eq!(extract_bits(0xab, 4, 4), 0xa);
+        assert_eq!(insert_bits(0xab, 0, 4, 0x5), 0xa5);
+        let mut b = [0u8; 3];
+        put_uint(&mut b, 0x0102_0304);
+        assert_eq!(b, [4, 3, 2]);
+        assert_eq!(get_uint(&b), 0x0002_0304);
+    }
+}
+
+/// Copies `N` bytes starting at `offset`.
+#[inline]
+pub fn get_bytes<const N: usize>(bytes: &[u8], offset: usize) -> [u8; N] {
+    core::array::from_fn(|k| bytes[offset + k])
+}
+
+/// Writes `value` starting at `offset`.
+#[inline]
+pub fn put_bytes<const N: usize>(bytes: &mut [u8], offset: usize, value: &[u8; N]) {
+    bytes[offset..offset + N].copy_from_slice(value);
+}

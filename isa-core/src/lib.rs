@@ -12,7 +12,10 @@
 #[cfg(feature = "std")]
 extern crate std;
 
+#[cfg(feature = "std")]
+pub mod build;
 mod decode;
+mod field;
 #[cfg(feature = "std")]
 pub mod fingerprint;
 pub mod le;
@@ -21,6 +24,7 @@ mod status;
 mod violation;
 
 pub use decode::{DecodeError, DecodeErrorKind, InvalidEnumValue};
+pub use field::{FieldInfo, FieldKind};
 pub use status::OpcodeStatus;
 pub use violation::{InvolvedField, Violation, MAX_FIELDS, MAX_PATH};
 

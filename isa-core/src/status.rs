@@ -18,7 +18,7 @@ impl fmt::Display for OpcodeStatus {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             OpcodeStatus::Maintained => f.write_str("maintained"),
-            OpcodeStatus::Dormant { reason } if reason.is_empty() => f.write_str("dormant"),
+            OpcodeStatus::Dormant { reason: "" } => f.write_str("dormant"),
             OpcodeStatus::Dormant { reason } => write!(f, "dormant ({reason})"),
             OpcodeStatus::Unflagged => f.write_str("unflagged"),
         }

@@ -375,6 +375,16 @@ pub fn build(input: &TreeInput) -> Result<Model, crate::diag::Error> {
         });
     }
 
+    // A shape's typed field set is named after its code unless an opcode or enum already has
+    // that Rust name (PSEUDO_SET_RNG_SEED is both), then it is `<Code>Fields`.
+    for shape in &mut shapes {
+        let clash = opcodes.iter().any(|o| o.rust == shape.rust)
+            || enums.iter().any(|e| e.rust == shape.rust);
+        if clash {
+            shape.rust.push_str("Fields");
+        }
+    }
+
     // The opcode field: the field of type OPCODE at offset 0, reached through offset-0 fields.
     let discriminator = find_discriminator(&records, &shapes, opcode_enum, &mut sink);
 
@@ -492,9 +502,8 @@ impl Resolver<'_> {
 
     /// Records a type depends on (whose layout must be known first).
     fn deps(&self, ty: &CType, out: &mut Vec<RecordId>) {
-        match self.resolve_with(ty, 0) {
-            Ok(t) => collect_records(&t, out),
-            Err(_) => {}
+        if let Ok(t) = self.resolve_with(ty, 0) {
+            collect_records(&t, out);
         }
     }
 }

@@ -1,0 +1,280 @@
+//! Typed enums (one Rust enum per C enum), the `Opcode` enum, and constants.
+
+use super::ty::prim;
+use super::{banner, doc, hex, ident, lit, render};
+use crate::model::{Enum, Model, Status};
+use proc_macro2::TokenStream;
+use quote::quote;
+
+fn value_lit(e: &Enum, v: i128) -> TokenStream {
+    if e.c_name == crate::model::build::OPCODE_ENUM {
+        hex(v, 2)
+    } else {
+        lit(v)
+    }
+}
+
+/// One C enum as a Rust enum with `TryFrom` its integer type.
+pub fn typed_enum(model: &Model, e: &Enum) -> TokenStream {
+    let _ = model;
+    let name = ident(&e.rust);
+    let c_name = &e.c_name;
+    let repr = prim(e.repr);
+    let variants = e.distinct().map(|m| {
+        let v = ident(&m.rust);
+        let val = value_lit(e, m.value);
+        let d = doc::with_comment(
+            m.comment.as_deref(),
+            &format!("`{}` = {}.", m.c_name, m.value),
+        );
+        quote! { #d #v = #val, }
+    });
+    let all = e.distinct().map(|m| ident(&m.rust));
+    let names = e.distinct().map(|m| {
+        let v = ident(&m.rust);
+        let s = &m.short;
+        quote! { Self::#v => #s, }
+    });
+    let from = e.distinct().map(|m| {
+        let v = ident(&m.rust);
+        let val = value_lit(e, m.value);
+        quote! { #val => Some(Self::#v), }
+    });
+    let aliases = e.members.iter().filter_map(|m| {
+        let target = &e.members[m.alias_of?];
+        let upper = m.short.to_ascii_uppercase();
+        let a = ident(&if upper.starts_with(|c: char| c.is_ascii_digit()) {
+            format!("N{upper}")
+        } else {
+            upper
+        });
+        let t = ident(&target.rust);
+        let d = format!(
+            " `{}` = {}: the same value as `{}`.",
+            m.c_name, m.value, target.c_name
+        );
+        Some(quote! { #[doc = #d] pub const #a: Self = Self::#t; })
+    });
+    let default = e.by_value(0).map(|m| {
+        let v = ident(&m.rust);
+        quote! {
+            impl Default for #name {
+                /// The member with value 0 (what an all-zero word holds).
+                fn default() -> Self { Self::#v }
+            }
+        }
+    });
+    let docs = doc::with_comment(
+        e.doc.as_deref(),
+        &format!(
+            "C enum `{c_name}` ({} members), declared at {}.",
+            e.members.len(),
+            e.loc
+        ),
+    );
+    let by_name = e.members.iter().map(|m| {
+        let s = &m.short;
+        let v = ident(&e.members[m.alias_of.unwrap_or(0)].rust);
+        let v = if m.alias_of.is_some() {
+            v
+        } else {
+            ident(&m.rust)
+        };
+        quote! { #s => Some(Self::#v), }
+    });
+    quote! {
+        #docs
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        #[repr(#repr)]
+        pub enum #name { #(#variants)* }
+        impl #name {
+            /// Vendor name of the C enum.
+            pub const C_NAME: &'static str = #c_name;
+            /// Every member, in header order (aliases excluded).
+            pub const ALL: &'static [Self] = &[#(Self::#all),*];
+            #(#aliases)*
+            /// The member's vendor name without the enum prefix (`"XORWOW"`).
+            pub const fn vendor_name(self) -> &'static str { match self { #(#names)* } }
+            /// The member's value.
+            pub const fn value(self) -> #repr { self as #repr }
+            /// The member with this value, if any.
+            pub const fn from_value(value: #repr) -> Option<Self> { match value { #(#from)* _ => None } }
+            /// The member with this vendor name (without prefix), if any.
+            pub fn from_vendor_name(name: &str) -> Option<Self> { match name { #(#by_name)* _ => None } }
+            /// The vendor name of the member with this value, if any (for tables of raw values).
+            pub fn vendor_name_of(value: u64) -> Option<&'static str> {
+                <#repr>::try_from(value).ok().and_then(Self::from_value).map(Self::vendor_name)
+            }
+        }
+        #default
+        impl TryFrom<#repr> for #name {
+            type Error = isa_core::InvalidEnumValue;
+            fn try_from(value: #repr) -> Result<Self, Self::Error> {
+                Self::from_value(value).ok_or(isa_core::InvalidEnumValue { enum_name: #c_name, value: value as u64 })
+            }
+        }
+        impl From<#name> for #repr {
+            fn from(v: #name) -> #repr { v as #repr }
+        }
+        impl core::fmt::Display for #name {
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result { f.write_str(self.vendor_name()) }
+        }
+    }
+}
+
+/// The `Opcode` enum of the generation.
+pub fn emit_opcode(model: &Model) -> String {
+    let e = &model.enums[model.opcode_enum];
+    let name = ident(&e.rust);
+    let variants = model.opcodes.iter().map(|o| {
+        let v = ident(&o.rust);
+        let val = hex(i128::from(o.value), 2);
+        let status = match &o.status {
+            Status::Maintained => "maintained (`// Y`)".to_string(),
+            Status::Dormant(r) if r.is_empty() => "dormant (`// n`)".to_string(),
+            Status::Dormant(r) => format!("dormant (`// n`: {})", doc::doc_text(r)),
+            Status::Unflagged => "no maintenance flag".to_string(),
+        };
+        let binding = match o.shape {
+            Some(s) => format!(
+                "operand struct `{}`",
+                model.records[model.shapes[s].record].c_name
+            ),
+            None => "no operand struct in instruction_mapping.json".to_string(),
+        };
+        let d = format!(
+            " `{}` = {:#04x}{}: {status}; {binding}. Declared at {}.",
+            o.c_name,
+            o.value,
+            if o.pseudo {
+                ", pseudo (lowered by the runtime)"
+            } else {
+                ""
+            },
+            o.loc
+        );
+        quote! { #[doc = #d] #v = #val, }
+    });
+    let all = model.opcodes.iter().map(|o| ident(&o.rust));
+    let names = model.opcodes.iter().map(|o| {
+        let v = ident(&o.rust);
+        let s = &o.short;
+        quote! { Self::#v => #s, }
+    });
+    let statuses = model
+        .opcodes
+        .iter()
+        .filter(|o| o.status != Status::Unflagged)
+        .map(|o| {
+            let v = ident(&o.rust);
+            match &o.status {
+                Status::Maintained => quote! { Self::#v => isa_core::OpcodeStatus::Maintained, },
+                Status::Dormant(r) => {
+                    quote! { Self::#v => isa_core::OpcodeStatus::Dormant { reason: #r }, }
+                }
+                Status::Unflagged => unreachable!("filtered"),
+            }
+        });
+    let pseudo: Vec<_> = model
+        .opcodes
+        .iter()
+        .filter(|o| o.pseudo)
+        .map(|o| ident(&o.rust))
+        .collect();
+    let pseudo_body = if pseudo.is_empty() {
+        quote!(false)
+    } else {
+        quote!(matches!(self, #(Self::#pseudo)|*))
+    };
+    let structs = model.opcodes.iter().filter_map(|o| {
+        let s = o.shape?;
+        let v = ident(&o.rust);
+        let c = &model.records[model.shapes[s].record].c_name;
+        Some(quote! { Self::#v => Some(#c), })
+    });
+    let from = model.opcodes.iter().map(|o| {
+        let v = ident(&o.rust);
+        let val = hex(i128::from(o.value), 2);
+        quote! { #val => Some(Self::#v), }
+    });
+    let by_name = model.opcodes.iter().map(|o| {
+        let v = ident(&o.rust);
+        let s = &o.short;
+        quote! { #s => Some(Self::#v), }
+    });
+    let count = lit(model.opcodes.len() as i128);
+    let docs = doc::with_comment(
+        e.doc.as_deref(),
+        &format!(
+            "Every opcode of {} (`{}`, {} enumerators, declared at {}). An opcode absent from this generation has no variant.",
+            model.generation,
+            e.c_name,
+            model.opcodes.len(),
+            e.loc
+        ),
+    );
+    let tokens = quote! {
+        #docs
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        #[repr(u8)]
+        pub enum #name { #(#variants)* }
+        impl #name {
+            /// Number of opcodes.
+            pub const COUNT: usize = #count;
+            /// Every opcode, in header order.
+            pub const ALL: &'static [Self; #count] = &[#(Self::#all),*];
+            /// The opcode byte.
+            pub const fn value(self) -> u8 { self as u8 }
+            /// Vendor name without the `NEURON_ISA_TPB_OPCODE_` prefix (`"RAND_SET_STATE"`).
+            pub const fn name(self) -> &'static str { match self { #(#names)* } }
+            /// Maintenance flag from the header comment.
+            pub const fn status(self) -> isa_core::OpcodeStatus {
+                #[allow(unreachable_patterns)]
+                match self { #(#statuses)* _ => isa_core::OpcodeStatus::Unflagged }
+            }
+            /// True for a pseudo opcode (compiler-generated, lowered into real instructions by the runtime).
+            pub const fn is_pseudo(self) -> bool { #pseudo_body }
+            /// The operand struct instruction_mapping.json binds it to, by vendor name.
+            pub const fn operand_struct(self) -> Option<&'static str> {
+                #[allow(unreachable_patterns)]
+                match self { #(#structs)* _ => None }
+            }
+            /// The opcode with this byte, if the generation has one.
+            pub const fn from_value(value: u8) -> Option<Self> { match value { #(#from)* _ => None } }
+            /// The opcode with this vendor name (without prefix), if any.
+            pub fn from_name(name: &str) -> Option<Self> { match name { #(#by_name)* _ => None } }
+            /// The vendor name of the opcode with this byte, if any (for tables of raw values).
+            pub fn vendor_name_of(value: u64) -> Option<&'static str> {
+                u8::try_from(value).ok().and_then(Self::from_value).map(Self::name)
+            }
+        }
+        impl TryFrom<u8> for #name {
+            type Error = isa_core::InvalidEnumValue;
+            fn try_from(value: u8) -> Result<Self, Self::Error> {
+                Self::from_value(value).ok_or(isa_core::InvalidEnumValue { enum_name: "NEURON_ISA_TPB_OPCODE", value: value as u64 })
+            }
+        }
+        impl From<#name> for u8 {
+            fn from(op: #name) -> u8 { op as u8 }
+        }
+        impl core::fmt::Display for #name {
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result { f.write_str(self.name()) }
+        }
+    };
+    render(&banner(model, "the opcode enum."), tokens)
+}
+
+/// The constants under their short names.
+pub fn emit_consts(model: &Model) -> String {
+    let items = model.constants.iter().map(|c| {
+        let name = ident(&c.short);
+        let t = prim(c.ty);
+        let v = lit(c.value);
+        let d = doc::with_comment(
+            c.doc.as_deref(),
+            &format!("`{}`, declared at {}.", c.c_name, c.loc),
+        );
+        quote! { #d pub const #name: #t = #v; }
+    });
+    render(&banner(model, "the header constants."), quote!(#(#items)*))
+}

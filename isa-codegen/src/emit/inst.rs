@@ -1,0 +1,411 @@
+//! The `inst` module: per operand struct its typed field set (`S1Rand`), per
+//! mapped opcode a typed instruction (`RandSetState`), and `Instruction`, which
+//! decodes any 64-byte word by its opcode byte.
+
+use super::records::{typed_fields, typed_struct};
+use super::{banner, doc, ident, lit, render};
+use crate::model::{Model, Opcode, RecordId, Shape, Status, Ty};
+use crate::read::cdecl::{Prim, RecordKind};
+use proc_macro2::TokenStream;
+use quote::quote;
+
+/// Rust name of the typed instruction of each opcode (`None` when unmapped); a name that would
+/// clash with a type of the crate gets the suffix `Inst`.
+pub fn instruction_names(model: &Model) -> Vec<Option<String>> {
+    let mut taken: Vec<String> = model.enums.iter().map(|e| e.rust.clone()).collect();
+    taken.extend(model.records.iter().map(|r| r.rust.clone()));
+    taken.extend(model.shapes.iter().map(|s| s.rust.clone()));
+    taken.extend(["Instruction".to_string(), "Opcode".to_string()]);
+    model
+        .opcodes
+        .iter()
+        .map(|o| {
+            o.shape?;
+            Some(if taken.contains(&o.rust) {
+                format!("{}Inst", o.rust)
+            } else {
+                o.rust.clone()
+            })
+        })
+        .collect()
+}
+
+/// Name of the `FIELDS` constant of a shape.
+fn fields_const(shape: &Shape) -> proc_macro2::Ident {
+    ident(&format!("{}_FIELDS", shape.code))
+}
+
+pub fn emit(model: &Model) -> String {
+    let names = instruction_names(model);
+    let mut items = Vec::new();
+    for shape in &model.shapes {
+        items.push(shape_items(model, shape));
+    }
+    for (k, o) in model.opcodes.iter().enumerate() {
+        if let (Some(name), Some(s)) = (&names[k], o.shape) {
+            items.push(instruction(model, o, name, &model.shapes[s]));
+        }
+    }
+    items.push(instruction_enum(model, &names));
+    render(
+        &banner(model, "operand structs and typed instructions."),
+        quote!(#(#items)*),
+    )
+}
+
+fn shape_items(model: &Model, shape: &Shape) -> TokenStream {
+    let rec = &model.records[shape.record];
+    let users: Vec<String> = shape
+        .opcodes
+        .iter()
+        .map(|&k| {
+            format!(
+                "`{}` ({:#04x})",
+                model.opcodes[k].short, model.opcodes[k].value
+            )
+        })
+        .collect();
+    let extra = format!(
+        "Operand fields of the {} format, used by {} (instruction_mapping.json, line {}).",
+        shape.code,
+        users.join(", "),
+        shape.loc.line
+    );
+    let strukt = typed_struct(model, shape.record, &shape.rust, Some(&extra));
+    let id = ident(&shape.rust);
+    let mut leaves = Vec::new();
+    field_infos(model, &Ty::Record(shape.record), 0, "", &mut leaves);
+    let fc = fields_const(shape);
+    let fc_doc = format!(
+        " Every leaf field of `{}`, in byte order, for tools.",
+        rec.c_name
+    );
+    let mut padding = padding_checks(model, shape.record);
+    if padding.is_empty() {
+        padding.push(quote!(let _ = b;));
+    }
+    quote! {
+        #strukt
+        #[doc = #fc_doc]
+        pub const #fc: &[isa_core::FieldInfo] = &[#(#leaves),*];
+        impl #id {
+            /// Rejects a word whose padding bytes (covered by no field) are not zero.
+            pub(crate) fn check_padding(b: &[u8; 64]) -> Result<(), isa_core::DecodeError> {
+                #(#padding)*
+                Ok(())
+            }
+        }
+        const _: () = assert!(#id::SIZE == 64);
+    }
+}
+
+/// `isa_core::FieldInfo` literals for every leaf under `t` at `offset`.
+fn field_infos(model: &Model, t: &Ty, offset: u64, path: &str, out: &mut Vec<TokenStream>) {
+    let info = |path: &str, offset: u64, size: u64, bits: Option<(u32, u32)>, kind: TokenStream| {
+        let off = lit(offset);
+        let size = lit(size);
+        let bits = match bits {
+            Some((a, b)) => {
+                let (a, b) = (lit(a), lit(b));
+                quote!(Some((#a, #b)))
+            }
+            None => quote!(None),
+        };
+        quote!(isa_core::FieldInfo { path: #path, offset: #off, size: #size, bits: #bits, kind: #kind })
+    };
+    let kind_of = |t: &Ty| -> TokenStream {
+        match t {
+            Ty::Prim(Prim::F32 | Prim::F64) => quote!(isa_core::FieldKind::Float),
+            Ty::Prim(p) if p.is_signed() => quote!(isa_core::FieldKind::Signed),
+            Ty::Prim(_) => quote!(isa_core::FieldKind::Unsigned),
+            Ty::Enum(e) => {
+                let en = &model.enums[*e];
+                let name = &en.c_name;
+                let id = ident(&en.rust);
+                quote!(isa_core::FieldKind::Enum { name: #name, member: #id::vendor_name_of })
+            }
+            Ty::Record(r) => {
+                let name = &model.records[*r].c_name;
+                quote!(isa_core::FieldKind::Union { name: #name })
+            }
+            Ty::Array(..) => quote!(isa_core::FieldKind::Bytes),
+        }
+    };
+    match t {
+        Ty::Record(r) if model.records[*r].kind == RecordKind::Struct => {
+            for f in &model.records[*r].fields {
+                let sub = if path.is_empty() {
+                    f.name.clone()
+                } else {
+                    format!("{path}.{}", f.name)
+                };
+                match f.bits {
+                    Some(b) => out.push(info(
+                        &sub,
+                        offset + f.offset,
+                        f.size,
+                        Some((b.offset, b.width)),
+                        kind_of(&f.ty),
+                    )),
+                    None => field_infos(model, &f.ty, offset + f.offset, &sub, out),
+                }
+            }
+        }
+        Ty::Array(inner, n) if matches!(**inner, Ty::Prim(Prim::U8 | Prim::I8)) && *n > 4 => {
+            out.push(info(path, offset, *n, None, kind_of(t)));
+        }
+        Ty::Array(inner, n) => {
+            let size = model.size_of(inner);
+            for k in 0..*n {
+                field_infos(
+                    model,
+                    inner,
+                    offset + k * size,
+                    &format!("{path}[{k}]"),
+                    out,
+                );
+            }
+        }
+        other => out.push(info(
+            path,
+            offset,
+            model.size_of(other),
+            None,
+            kind_of(other),
+        )),
+    }
+}
+
+/// Byte coverage of a record: `used[k]` is a mask of the bits of byte `k` some field covers.
+fn coverage(model: &Model, r: RecordId, base: u64, used: &mut [u8]) {
+    let rec = &model.records[r];
+    if rec.kind == RecordKind::Union {
+        for b in &mut used[base as usize..(base + rec.size) as usize] {
+            *b = 0xff;
+        }
+        return;
+    }
+    for f in &rec.fields {
+        match (f.bits, &f.ty) {
+            (Some(bits), _) => {
+                for bit in bits.offset..bits.offset + bits.width {
+                    let byte = (base + f.offset) as usize + (bit / 8) as usize;
+                    used[byte] |= 1 << (bit % 8);
+                }
+            }
+            (None, ty) => cover_ty(model, ty, base + f.offset, used),
+        }
+    }
+}
+
+fn cover_ty(model: &Model, t: &Ty, at: u64, used: &mut [u8]) {
+    match t {
+        Ty::Record(r) => coverage(model, *r, at, used),
+        Ty::Array(inner, n) => {
+            let size = model.size_of(inner);
+            for k in 0..*n {
+                cover_ty(model, inner, at + k * size, used);
+            }
+        }
+        other => {
+            for b in &mut used[at as usize..(at + model.size_of(other)) as usize] {
+                *b = 0xff;
+            }
+        }
+    }
+}
+
+fn padding_checks(model: &Model, r: RecordId) -> Vec<TokenStream> {
+    let size = model.records[r].size as usize;
+    let mut used = vec![0u8; size];
+    coverage(model, r, 0, &mut used);
+    let mut out = Vec::new();
+    for (k, mask) in used.iter().enumerate() {
+        if *mask == 0xff {
+            continue;
+        }
+        let free = !*mask;
+        let kk = lit(k as u64);
+        let fl = lit(free);
+        let before = model.records[r]
+            .fields
+            .iter()
+            .rfind(|f| f.offset as usize <= k)
+            .map_or("start", |f| f.name.as_str())
+            .to_string();
+        out.push(quote! {
+            if b[#kk] & #fl != 0 {
+                return Err(isa_core::DecodeError { field: #before, offset: #kk, value: b[#kk] as u64, kind: isa_core::DecodeErrorKind::NonZeroPadding });
+            }
+        });
+    }
+    out
+}
+
+fn instruction(model: &Model, o: &Opcode, name: &str, shape: &Shape) -> TokenStream {
+    let id = ident(name);
+    let sid = ident(&shape.rust);
+    let op = ident(&o.rust);
+    let opname = &o.short;
+    let value = super::hex(i128::from(o.value), 2);
+    let rec = &model.records[shape.record];
+    let status = match &o.status {
+        Status::Maintained => "Maintained (`// Y`).".to_string(),
+        Status::Dormant(r) => format!(
+            "Dormant (`// n`{}).",
+            if r.is_empty() {
+                String::new()
+            } else {
+                format!(": {}", doc::doc_text(r))
+            }
+        ),
+        Status::Unflagged => "No maintenance flag.".to_string(),
+    };
+    let facts = format!(
+        "`{}` ({:#04x}): the typed instruction, operand struct `{}`.\n\n{status}{}",
+        o.short,
+        o.value,
+        rec.c_name,
+        if o.pseudo {
+            " A pseudo opcode: the compiler emits it and the runtime lowers it."
+        } else {
+            ""
+        }
+    );
+    let docs = doc::with_comment(rec.doc.as_deref(), &facts);
+    let fc = fields_const(shape);
+    let disc = &model.discriminator;
+    let disc_path = disc.path.join(".");
+    let float = typed_fields(model, shape.record).any(|(_, f)| super::ty::has_float(model, &f.ty));
+    let derives = if float {
+        quote!(#[derive(Clone, Copy, Debug, PartialEq)])
+    } else {
+        quote!(#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)])
+    };
+    quote! {
+        #docs
+        #derives
+        pub struct #id(pub #sid);
+        impl #id {
+            /// The opcode this type encodes.
+            pub const OPCODE: crate::Opcode = crate::Opcode::#op;
+            /// Every leaf field of the 64-byte word.
+            pub const FIELDS: &'static [isa_core::FieldInfo] = #fc;
+            /// The instruction with these operand fields.
+            pub const fn new(fields: #sid) -> Self { Self(fields) }
+            /// The 64 bytes the hardware reads.
+            pub fn to_bytes(&self) -> [u8; 64] {
+                let mut b = [0u8; 64];
+                self.0.encode_at(&mut b, 0);
+                b[0] = #value;
+                b
+            }
+            /// Decodes a word of this opcode; the error names the field, its byte offset and the value.
+            pub fn from_bytes(b: &[u8; 64]) -> Result<Self, isa_core::DecodeError> {
+                if b[0] != #value {
+                    return Err(isa_core::DecodeError {
+                        field: #disc_path,
+                        offset: 0,
+                        value: b[0] as u64,
+                        kind: isa_core::DecodeErrorKind::UnexpectedOpcode { expected: #value },
+                    });
+                }
+                #sid::check_padding(b)?;
+                Ok(Self(#sid::try_decode_at(b, 0)?))
+            }
+        }
+        impl core::ops::Deref for #id {
+            type Target = #sid;
+            fn deref(&self) -> &#sid { &self.0 }
+        }
+        impl core::ops::DerefMut for #id {
+            fn deref_mut(&mut self) -> &mut #sid { &mut self.0 }
+        }
+        impl isa_core::Instruction64 for #id {
+            const OPCODE: u8 = #value;
+            const NAME: &'static str = #opname;
+            fn to_bytes(&self) -> [u8; 64] { #id::to_bytes(self) }
+            fn from_bytes(bytes: &[u8; 64]) -> Result<Self, isa_core::DecodeError> { #id::from_bytes(bytes) }
+        }
+        impl From<#id> for Instruction {
+            fn from(inst: #id) -> Self { Instruction::#id(inst) }
+        }
+    }
+}
+
+fn instruction_enum(model: &Model, names: &[Option<String>]) -> TokenStream {
+    let mapped: Vec<(&Opcode, proc_macro2::Ident, proc_macro2::Ident)> = model
+        .opcodes
+        .iter()
+        .zip(names)
+        .filter_map(|(o, n)| {
+            let shape = &model.shapes[o.shape?];
+            Some((o, ident(n.as_ref()?), fields_const(shape)))
+        })
+        .collect();
+    let variants = mapped.iter().map(|(o, id, _)| {
+        let d = format!(" `{}` ({:#04x}).", o.short, o.value);
+        quote! { #[doc = #d] #id(#id), }
+    });
+    let decodes = mapped.iter().map(|(o, id, _)| {
+        let op = ident(&o.rust);
+        quote! { crate::Opcode::#op => #id::from_bytes(bytes).map(Self::#id), }
+    });
+    let opcodes = mapped
+        .iter()
+        .map(|(_, id, _)| quote! { Self::#id(_) => #id::OPCODE, });
+    let encodes = mapped
+        .iter()
+        .map(|(_, id, _)| quote! { Self::#id(i) => i.to_bytes(), });
+    let fields = mapped.iter().map(|(o, _, fc)| {
+        let op = ident(&o.rust);
+        quote! { crate::Opcode::#op => Some(#fc), }
+    });
+    let disc_path = model.discriminator.path.join(".");
+    let count = mapped.len();
+    let doc = format!(
+        " Any instruction of {} that has a typed form ({count} of {} opcodes: those bound to an operand struct).",
+        model.generation,
+        model.opcodes.len()
+    );
+    quote! {
+        #[doc = #doc]
+        #[derive(Clone, Copy, Debug, PartialEq)]
+        pub enum Instruction { #(#variants)* }
+        impl Instruction {
+            /// Decodes a word by its opcode byte. An unknown byte and an opcode without an operand struct
+            /// are errors, never panics.
+            pub fn decode(bytes: &[u8; 64]) -> Result<Self, isa_core::DecodeError> {
+                let op = crate::Opcode::from_value(bytes[0]).ok_or(isa_core::DecodeError {
+                    field: #disc_path,
+                    offset: 0,
+                    value: bytes[0] as u64,
+                    kind: isa_core::DecodeErrorKind::UnknownOpcode,
+                })?;
+                #[allow(unreachable_patterns)]
+                match op {
+                    #(#decodes)*
+                    _ => Err(isa_core::DecodeError {
+                        field: #disc_path,
+                        offset: 0,
+                        value: bytes[0] as u64,
+                        kind: isa_core::DecodeErrorKind::UnmappedOpcode,
+                    }),
+                }
+            }
+            /// The opcode.
+            pub const fn opcode(&self) -> crate::Opcode { match self { #(#opcodes)* } }
+            /// The 64 bytes the hardware reads.
+            pub fn to_bytes(&self) -> [u8; 64] { match self { #(#encodes)* } }
+            /// The leaf fields of this instruction's operand struct.
+            pub fn fields(&self) -> &'static [isa_core::FieldInfo] {
+                fields_of(self.opcode()).unwrap_or(&[])
+            }
+        }
+        /// The leaf fields of an opcode's operand struct, when it has one.
+        pub const fn fields_of(op: crate::Opcode) -> Option<&'static [isa_core::FieldInfo]> {
+            #[allow(unreachable_patterns)]
+            match op { #(#fields)* _ => None }
+        }
+    }
+}

@@ -1,0 +1,442 @@
+//! The `types` module: typed enums and the typed form of every record an
+//! operand struct reaches (unions as byte views with a typed accessor per
+//! member), plus the encode/decode code shared with the instructions.
+
+use super::raw::bitfield_units;
+use super::ty::{fallible, has_float, le_fns, typed, zero_decodable};
+use super::{banner, doc, ident, lit, plus, plus_elem, render};
+use crate::model::names::rust_field;
+use crate::model::{Field, Model, Record, RecordId, Ty};
+use crate::read::cdecl::{Prim, RecordKind};
+use proc_macro2::TokenStream;
+use quote::quote;
+
+/// Records reachable from the operand structs (their typed forms are emitted), in model order.
+pub fn reachable(model: &Model) -> Vec<RecordId> {
+    fn walk(model: &Model, t: &Ty, seen: &mut Vec<bool>) {
+        match t {
+            Ty::Record(r) if !seen[*r] => {
+                seen[*r] = true;
+                for f in &model.records[*r].fields {
+                    walk(model, &f.ty, seen);
+                }
+            }
+            Ty::Array(inner, _) => walk(model, inner, seen),
+            _ => {}
+        }
+    }
+    let mut seen = vec![false; model.records.len()];
+    for s in &model.shapes {
+        for f in &model.records[s.record].fields {
+            walk(model, &f.ty, &mut seen);
+        }
+    }
+    let shape_records: Vec<RecordId> = model.shapes.iter().map(|s| s.record).collect();
+    (0..model.records.len())
+        .filter(|r| seen[*r] && !shape_records.contains(r))
+        .collect()
+}
+
+/// Fields of a record in its typed form (the opcode field is implied by the instruction type).
+pub fn typed_fields(model: &Model, r: RecordId) -> impl Iterator<Item = (usize, &Field)> {
+    model.records[r]
+        .fields
+        .iter()
+        .enumerate()
+        .filter(move |(k, _)| !model.is_discriminator(r, *k))
+}
+
+pub fn emit(model: &Model) -> String {
+    let mut items = Vec::new();
+    for (k, e) in model.enums.iter().enumerate() {
+        if k != model.opcode_enum {
+            items.push(super::enums::typed_enum(model, e));
+        }
+    }
+    for r in reachable(model) {
+        let rec = &model.records[r];
+        items.push(match rec.kind {
+            RecordKind::Union => union_view(model, r),
+            RecordKind::Struct => typed_struct(model, r, &rec.rust, None),
+        });
+    }
+    render(
+        &banner(model, "typed enums and records."),
+        quote!(#(#items)*),
+    )
+}
+
+fn read_scalar(p: Prim, at: TokenStream) -> TokenStream {
+    let (get, _) = le_fns(p);
+    match p {
+        Prim::Bool => quote!(#get(b, #at) != 0),
+        Prim::F64 => quote!(f64::from_bits(#get(b, #at))),
+        _ => quote!(#get(b, #at)),
+    }
+}
+
+fn write_scalar(p: Prim, at: TokenStream, v: TokenStream) -> TokenStream {
+    let (_, put) = le_fns(p);
+    match p {
+        Prim::Bool => quote!(#put(b, #at, u8::from(#v))),
+        Prim::F64 => quote!(#put(b, #at, (#v).to_bits())),
+        _ => quote!(#put(b, #at, #v)),
+    }
+}
+
+/// Expression decoding a typed value of `t` at `at`; `path` and `offset` (static, relative to
+/// the decoded root) name it in a `DecodeError`. Uses `?`: the enclosing fn returns `Result<_, DecodeError>`.
+pub fn decode_value(
+    model: &Model,
+    t: &Ty,
+    at: TokenStream,
+    path: &str,
+    offset: u64,
+) -> TokenStream {
+    match t {
+        Ty::Prim(p) => read_scalar(*p, at),
+        Ty::Enum(e) => {
+            let en = &model.enums[*e];
+            let name = ident(&en.rust);
+            let raw = read_scalar(en.repr, at);
+            let off = lit(offset);
+            quote!(#name::try_from(#raw).map_err(|e| e.at(#path, #off))?)
+        }
+        Ty::Record(r) if !fallible(model, t) => {
+            let name = ident(&model.records[*r].rust);
+            quote!(#name::decode_at(b, #at))
+        }
+        Ty::Record(r) => {
+            let rec = &model.records[*r];
+            let name = ident(&rec.rust);
+            let fields = struct_field_decoders(model, *r, &at, path, offset);
+            quote!(#name { #(#fields)* })
+        }
+        Ty::Array(inner, n) if fallible(model, inner) => {
+            let size = model.size_of(inner);
+            let elems = (0..*n).map(|k| {
+                let sub = format!("{path}[{k}]");
+                decode_value(model, inner, plus(&at, k * size), &sub, offset + k * size)
+            });
+            quote!([#(#elems),*])
+        }
+        Ty::Array(inner, _) => {
+            let elem = decode_value(
+                model,
+                inner,
+                plus_elem(&at, model.size_of(inner)),
+                path,
+                offset,
+            );
+            quote!(core::array::from_fn(|k| #elem))
+        }
+    }
+}
+
+fn struct_field_decoders(
+    model: &Model,
+    r: RecordId,
+    at: &TokenStream,
+    path: &str,
+    offset: u64,
+) -> Vec<TokenStream> {
+    let rec = &model.records[r];
+    let mut out = Vec::new();
+    for (_, f) in typed_fields(model, r) {
+        let fname = ident(&rust_field(&f.name));
+        let sub = if path.is_empty() {
+            f.name.clone()
+        } else {
+            format!("{path}.{}", f.name)
+        };
+        let fat = plus(at, f.offset);
+        let value = match f.bits {
+            Some(bits) => {
+                let n = lit(f.size);
+                let first = lit(bits.offset);
+                let width = lit(bits.width);
+                let end = plus(&fat, f.size);
+                let _ = n;
+                let raw = quote!(isa_core::le::extract_bits(isa_core::le::get_uint(&b[#fat..#end]), #first, #width));
+                match &f.ty {
+                    Ty::Enum(e) => {
+                        let en = &model.enums[*e];
+                        let name = ident(&en.rust);
+                        let repr = super::ty::prim(en.repr);
+                        let o = lit(offset + f.offset);
+                        quote!(#name::try_from(#raw as #repr).map_err(|e| e.at(#sub, #o))?)
+                    }
+                    Ty::Prim(Prim::Bool) => quote!(#raw != 0),
+                    Ty::Prim(p) => {
+                        let t = super::ty::prim(*p);
+                        if p.is_signed() {
+                            let shift = lit(64 - bits.width);
+                            quote!((((#raw << #shift) as i64) >> #shift) as #t)
+                        } else {
+                            quote!(#raw as #t)
+                        }
+                    }
+                    _ => quote!(compile_error!("bit-field of unsupported type")),
+                }
+            }
+            None => decode_value(model, &f.ty, fat.clone(), &sub, offset + f.offset),
+        };
+        out.push(quote! { #fname: #value, });
+    }
+    let _ = rec;
+    out
+}
+
+/// Statements encoding typed value `v` of `t` at `at`.
+pub fn encode_value(model: &Model, t: &Ty, at: TokenStream, v: TokenStream) -> TokenStream {
+    match t {
+        Ty::Prim(p) => {
+            let w = write_scalar(*p, at, v);
+            quote!(#w;)
+        }
+        Ty::Enum(e) => {
+            let repr = super::ty::prim(model.enums[*e].repr);
+            let w = write_scalar(model.enums[*e].repr, at, quote!((#v) as #repr));
+            quote!(#w;)
+        }
+        Ty::Record(_) => quote!((#v).encode_at(b, #at);),
+        Ty::Array(inner, _) => {
+            let elem = encode_value(
+                model,
+                inner,
+                plus_elem(&at, model.size_of(inner)),
+                quote!(*item),
+            );
+            quote!(for (k, item) in (#v).iter().enumerate() { #elem })
+        }
+    }
+}
+
+/// Statements encoding every typed field of record `r` from `src` (an expression of the typed struct).
+pub fn encode_fields(model: &Model, r: RecordId, src: TokenStream) -> Vec<TokenStream> {
+    let rec = &model.records[r];
+    let mut out = Vec::new();
+    for (uname, uoff, usize_, members) in bitfield_units(rec) {
+        let _ = uname;
+        let uat = plus(&quote!(at), uoff);
+        let uend = plus(&quote!(at), uoff + usize_);
+        let inserts = members.iter().map(|m| {
+            let bits = m.bits.expect("bit-field");
+            let fname = ident(&rust_field(&m.name));
+            let first = lit(bits.offset);
+            let width = lit(bits.width);
+            let value = match &m.ty {
+                Ty::Enum(_) | Ty::Prim(Prim::Bool) => quote!(#src.#fname as u64),
+                _ => quote!(#src.#fname as u64),
+            };
+            quote! { unit = isa_core::le::insert_bits(unit, #first, #width, #value); }
+        });
+        out.push(quote! {
+            {
+                let mut unit = 0u64;
+                #(#inserts)*
+                isa_core::le::put_uint(&mut b[#uat..#uend], unit);
+            }
+        });
+    }
+    for (_, f) in typed_fields(model, r) {
+        if f.bits.is_some() {
+            continue;
+        }
+        let fname = ident(&rust_field(&f.name));
+        out.push(encode_value(
+            model,
+            &f.ty,
+            plus(&quote!(at), f.offset),
+            quote!(#src.#fname),
+        ));
+    }
+    out
+}
+
+/// A typed struct for record `r` named `name`; `extra_doc` prepends text.
+pub fn typed_struct(
+    model: &Model,
+    r: RecordId,
+    name: &str,
+    extra_doc: Option<&str>,
+) -> TokenStream {
+    let rec = &model.records[r];
+    let id = ident(name);
+    let float = typed_fields(model, r).any(|(_, f)| has_float(model, &f.ty));
+    let derives = if float {
+        quote!(#[derive(Clone, Copy, Debug, PartialEq)])
+    } else {
+        quote!(#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)])
+    };
+    let mut facts = String::new();
+    if let Some(extra) = extra_doc {
+        facts.push_str(extra);
+        facts.push_str("\n\n");
+    }
+    facts.push_str(&format!(
+        "Typed form of `{}` ({} bytes, declared at {}).",
+        rec.c_name, rec.size, rec.loc
+    ));
+    if typed_fields(model, r).count() != rec.fields.len() {
+        facts.push_str(" The opcode field is left out: the instruction type supplies it.");
+    }
+    let docs = doc::with_comment(rec.doc.as_deref(), &facts);
+    let fields = typed_fields(model, r).map(|(_, f)| {
+        let fname = ident(&rust_field(&f.name));
+        let t = typed(model, &f.ty);
+        let place = match f.bits {
+            Some(b) => format!(
+                "Bits {}..{} of bytes {}..{}",
+                b.offset,
+                b.offset + b.width,
+                f.offset,
+                f.offset + f.size
+            ),
+            None => format!("Bytes {}..{}", f.offset, f.offset + f.size),
+        };
+        let d = doc::with_comment(f.doc.as_deref(), &format!("{place} (`{}`).", f.name));
+        quote! { #d pub #fname: #t, }
+    });
+    let size = lit(rec.size);
+    let encodes = encode_fields(model, r, quote!(self));
+    let decode = if fallible(model, &Ty::Record(r)) {
+        let fields = struct_field_decoders(model, r, &quote!(at), "", 0);
+        quote! {
+            /// Decodes from `b` at byte `at`; field paths and offsets in an error are relative to this record.
+            #[allow(dead_code)]
+            pub(crate) fn try_decode_at(b: &[u8], at: usize) -> Result<Self, isa_core::DecodeError> {
+                Ok(Self { #(#fields)* })
+            }
+        }
+    } else {
+        let fields = struct_field_decoders(model, r, &quote!(at), "", 0);
+        quote! {
+            #[allow(dead_code)]
+            pub(crate) fn decode_at(b: &[u8], at: usize) -> Self { Self { #(#fields)* } }
+        }
+    };
+    let zeroed = if zero_decodable(model, &Ty::Record(r)) {
+        let zero_fields = typed_fields(model, r).map(|(_, f)| {
+            let fname = ident(&rust_field(&f.name));
+            let v = zero_value(model, &f.ty);
+            quote! { #fname: #v, }
+        });
+        quote! {
+            /// The value an all-zero encoding decodes to.
+            pub const ZEROED: Self = Self { #(#zero_fields)* };
+        }
+    } else {
+        quote!()
+    };
+    let default = if zero_decodable(model, &Ty::Record(r)) {
+        quote! { impl Default for #id { fn default() -> Self { Self::ZEROED } } }
+    } else {
+        quote!()
+    };
+    quote! {
+        #docs
+        #derives
+        pub struct #id { #(#fields)* }
+        impl #id {
+            /// Encoded size in bytes.
+            pub const SIZE: usize = #size;
+            #zeroed
+            #[allow(dead_code)]
+            pub(crate) fn encode_at(&self, b: &mut [u8], at: usize) { #(#encodes)* }
+            #decode
+        }
+        #default
+    }
+}
+
+/// Constant expression of the all-zero value of `t`.
+pub fn zero_value(model: &Model, t: &Ty) -> TokenStream {
+    match t {
+        Ty::Prim(Prim::Bool) => quote!(false),
+        Ty::Prim(Prim::F32) | Ty::Prim(Prim::F64) => quote!(0.0),
+        Ty::Prim(_) => quote!(0),
+        Ty::Enum(e) => {
+            let en = &model.enums[*e];
+            let name = ident(&en.rust);
+            let v = ident(&en.by_value(0).expect("zero-decodable").rust);
+            quote!(#name::#v)
+        }
+        Ty::Record(r) => {
+            let name = ident(&model.records[*r].rust);
+            quote!(#name::ZEROED)
+        }
+        Ty::Array(inner, n) => {
+            let v = zero_value(model, inner);
+            let n = lit(*n);
+            quote!([#v; #n])
+        }
+    }
+}
+
+fn union_view(model: &Model, r: RecordId) -> TokenStream {
+    let rec: &Record = &model.records[r];
+    let id = ident(&rec.rust);
+    let size = lit(rec.size);
+    let docs = doc::with_comment(
+        rec.doc.as_deref(),
+        &format!(
+            "Typed view of the C union `{}` ({} bytes, declared at {}): the bytes, read through one member at a time.",
+            rec.c_name, rec.size, rec.loc
+        ),
+    );
+    let mut accessors = Vec::new();
+    for f in &rec.fields {
+        let getter = ident(&rust_field(&f.name));
+        let ctor = ident(&format!("from_{}", f.name));
+        let t = typed(model, &f.ty);
+        let d = doc::with_comment(
+            f.doc.as_deref(),
+            &format!("The union read as its `{}` member.", f.name),
+        );
+        let cd = format!(
+            " A union holding `value` as its `{}` member (remaining bytes zero).",
+            f.name
+        );
+        let enc = encode_value(model, &f.ty, quote!(0), quote!(value));
+        if fallible(model, &f.ty) {
+            let dec = decode_value(model, &f.ty, quote!(0), &f.name, 0);
+            accessors.push(quote! {
+                #d
+                pub fn #getter(&self) -> Result<#t, isa_core::DecodeError> { let b = &self.bytes[..]; Ok(#dec) }
+            });
+        } else {
+            let dec = decode_value(model, &f.ty, quote!(0), &f.name, 0);
+            accessors.push(quote! {
+                #d
+                pub fn #getter(&self) -> #t { let b = &self.bytes[..]; #dec }
+            });
+        }
+        accessors.push(quote! {
+            #[doc = #cd]
+            pub fn #ctor(value: #t) -> Self { let mut bytes = [0u8; #size]; { let b = &mut bytes[..]; #enc } Self { bytes } }
+        });
+    }
+    quote! {
+        #docs
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub struct #id {
+            /// The union's bytes, little-endian.
+            pub bytes: [u8; #size],
+        }
+        impl #id {
+            /// Encoded size in bytes.
+            pub const SIZE: usize = #size;
+            /// The all-zero union.
+            pub const ZEROED: Self = Self { bytes: [0u8; #size] };
+            /// The union holding `bytes`.
+            pub const fn from_bytes(bytes: [u8; #size]) -> Self { Self { bytes } }
+            #(#accessors)*
+            pub(crate) fn encode_at(&self, b: &mut [u8], at: usize) { isa_core::le::put_bytes::<#size>(b, at, &self.bytes); }
+            pub(crate) fn decode_at(b: &[u8], at: usize) -> Self { Self { bytes: isa_core::le::get_bytes::<#size>(b, at) } }
+        }
+        impl Default for #id {
+            fn default() -> Self { Self::ZEROED }
+        }
+    }
+}

@@ -1,0 +1,8 @@
+//! Reports: a serialisable summary of a generation's ISA surface, and the
+//! semantic diff between two summaries (what a header drop changed).
+
+pub mod diff;
+pub mod summary;
+
+pub use diff::{diff, Change};
+pub use summary::Summary;
