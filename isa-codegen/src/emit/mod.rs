@@ -131,14 +131,21 @@ pub fn rustfmt(source: &str) -> Result<String, String> {
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .map_err(|e| format!("cannot run `{binary}` ({e}); install it with `rustup component add rustfmt`"))?;
+        .map_err(|e| {
+            format!("cannot run `{binary}` ({e}); install it with `rustup component add rustfmt`")
+        })?;
     let mut stdin = child.stdin.take().ok_or("rustfmt: no stdin")?;
     let input = source.to_string();
     let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
-    let output = child.wait_with_output().map_err(|e| format!("rustfmt: {e}"))?;
+    let output = child
+        .wait_with_output()
+        .map_err(|e| format!("rustfmt: {e}"))?;
     let _ = writer.join();
     if !output.status.success() {
-        return Err(format!("rustfmt failed: {}", String::from_utf8_lossy(&output.stderr).trim()));
+        return Err(format!(
+            "rustfmt failed: {}",
+            String::from_utf8_lossy(&output.stderr).trim()
+        ));
     }
     String::from_utf8(output.stdout).map_err(|e| format!("rustfmt output: {e}"))
 }

@@ -15,6 +15,14 @@ use std::collections::BTreeMap;
 pub const OPCODE_ENUM: &str = "NEURON_ISA_TPB_OPCODE";
 /// C name of the instruction union (`aws_neuron_isa_tpb_util.h`).
 pub const INST_UNION: &str = "NEURON_ISA_TPB_INST_UNION";
+/// C name of the common instruction header.
+pub const HEADER: &str = "NEURON_ISA_TPB_HEADER";
+/// C name of the common-prefix view of an instruction (`i.common`).
+pub const INST_COMMON: &str = "NEURON_ISA_TPB_INST_COMMON";
+/// C name of the engine enum.
+pub const NEURON_ENGINE: &str = "NEURON_ISA_TPB_NEURON_ENGINE";
+/// C name of the core-version enum.
+pub const NEURON_CORE_VERSION: &str = "NEURON_ISA_TPB_NEURON_CORE_VERSION";
 /// C name of the instruction-size constant.
 pub const INST_NBYTES: &str = "NEURON_ISA_TPB_INST_NBYTES";
 
@@ -388,7 +396,9 @@ pub fn build(input: &TreeInput) -> Result<Model, crate::diag::Error> {
     // The opcode field: the field of type OPCODE at offset 0, reached through offset-0 fields.
     let discriminator = find_discriminator(&records, &shapes, opcode_enum, &mut sink);
 
-    let model = Model {
+    let engine_enum = enum_ix.get(NEURON_ENGINE).copied();
+    let version_enum = enum_ix.get(NEURON_CORE_VERSION).copied();
+    let mut model = Model {
         tree_name: input.tree_name.clone(),
         generation: input.generation.clone(),
         nc_version,
@@ -405,8 +415,113 @@ pub fn build(input: &TreeInput) -> Result<Model, crate::diag::Error> {
         inst_nbytes,
         inst_union,
         untranslated,
+        specs: Vec::new(),
+        validators: Vec::new(),
+        tables: Vec::new(),
+        engine_enum,
+        version_enum,
     };
+    if !sink.is_empty() {
+        return sink.finish(&input.tree_name, model);
+    }
+    model.specs = super::spec::resolve(&model, &input.specs, &mut sink);
+    if !sink.is_empty() {
+        return sink.finish(&input.tree_name, model);
+    }
+    model.validators = find_validators(&model, &mut sink);
+    model.tables = super::legality::derive(&model, &model.specs, &model.validators, &mut sink);
     sink.finish(&input.tree_name, model)
+}
+
+/// The validator of each mapped opcode: `is_valid_<opcode>`, else `is_valid_<shape>`.
+fn find_validators(model: &Model, sink: &mut Sink) -> Vec<(usize, Validator)> {
+    use super::spec::{ExprKind, InstKind, SpecTy};
+    let mut out = Vec::new();
+    for (k, o) in model.opcodes.iter().enumerate() {
+        let Some(shape) = o.shape else { continue };
+        let by_op = format!("is_valid_{}", o.short.to_ascii_lowercase());
+        let by_shape = format!("is_valid_{}", model.shapes[shape].code.to_ascii_lowercase());
+        let Some(func) = model
+            .specs
+            .iter()
+            .position(|f| f.name == by_op)
+            .or_else(|| model.specs.iter().position(|f| f.name == by_shape))
+        else {
+            continue;
+        };
+        let f = &model.specs[func];
+        let mut ok = true;
+        for (name, t) in &f.params {
+            let fine = match t {
+                SpecTy::Inst(InstKind::Any) => true,
+                SpecTy::Inst(InstKind::Shape(s)) => *s == shape,
+                SpecTy::Enum(e) => Some(*e) == model.engine_enum || Some(*e) == model.version_enum,
+                _ => false,
+            };
+            if !fine {
+                sink.push(
+                    f.loc.clone(),
+                    format!(
+                        "validator `{}` of {}: parameter `{name}` is neither the instruction, the engine nor the core version",
+                        f.name, o.short
+                    ),
+                );
+                ok = false;
+            }
+        }
+        if f.inst_param().is_none() {
+            sink.push(
+                f.loc.clone(),
+                format!("validator `{}` takes no `Inst`", f.name),
+            );
+            ok = false;
+        }
+        if !ok {
+            continue;
+        }
+        let has_engine = f
+            .params
+            .iter()
+            .any(|(_, t)| Some(t) == model.engine_enum.map(SpecTy::Enum).as_ref());
+        let mut implied = Vec::new();
+        if !has_engine {
+            if let Some(en) = model.engine_enum {
+                collect_engine_args(&f.body, en, &mut implied);
+            }
+        }
+        implied.sort();
+        implied.dedup();
+        let implied_engine = match implied.as_slice() {
+            [m] => Some(*m),
+            _ => None,
+        };
+        let _ = ExprKind::Bool(true);
+        out.push((
+            k,
+            Validator {
+                func,
+                implied_engine,
+            },
+        ));
+    }
+    out
+}
+
+/// Engine members passed directly as call arguments in `e`.
+fn collect_engine_args(e: &super::spec::Expr, engine: EnumId, out: &mut Vec<usize>) {
+    use super::spec::ExprKind;
+    if let ExprKind::Call(_, args) = &e.kind {
+        for a in args {
+            if let ExprKind::Member(en, m) = a.kind {
+                if en == engine {
+                    out.push(m);
+                }
+            }
+        }
+    }
+    for c in super::spec::children(e) {
+        collect_engine_args(c, engine, out);
+    }
 }
 
 fn unreachable_model() -> Model {
@@ -431,6 +546,11 @@ fn unreachable_model() -> Model {
         inst_nbytes: 64,
         inst_union: None,
         untranslated: Vec::new(),
+        specs: Vec::new(),
+        validators: Vec::new(),
+        tables: Vec::new(),
+        engine_enum: None,
+        version_enum: None,
     }
 }
 

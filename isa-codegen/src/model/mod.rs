@@ -4,7 +4,10 @@
 //! report read only this. Items refer to each other by index.
 
 pub mod build;
+pub mod eval;
+pub mod legality;
 pub mod names;
+pub mod spec;
 
 use crate::diag::{Diagnostic, Loc};
 use crate::read::cdecl::{CType, Prim, RecordKind};
@@ -225,6 +228,16 @@ pub struct Discriminator {
     pub path: Vec<String>,
 }
 
+/// The spec function that validates one opcode's typed instruction.
+#[derive(Clone, Debug)]
+pub struct Validator {
+    /// Index into [`Model::specs`].
+    pub func: usize,
+    /// For a validator without an engine parameter that passes one fixed engine to the
+    /// functions it calls (SUNDA/CAYMAN pass `NeuronEngine::Pool`): that member's index.
+    pub implied_engine: Option<usize>,
+}
+
 /// A generation, modelled.
 #[derive(Clone, Debug)]
 pub struct Model {
@@ -260,6 +273,16 @@ pub struct Model {
     pub inst_union: Option<RecordId>,
     /// Items the generator cannot represent; reported, never dropped silently.
     pub untranslated: Vec<Diagnostic>,
+    /// The spec functions, resolved (same order as the blocks were read).
+    pub specs: Vec<spec::SpecFn>,
+    /// Per mapped opcode (index into [`Model::opcodes`]) its validator.
+    pub validators: Vec<(usize, Validator)>,
+    /// Derived legality tables.
+    pub tables: Vec<legality::Table>,
+    /// `NEURON_ISA_TPB_NEURON_ENGINE`, when the tree has it.
+    pub engine_enum: Option<EnumId>,
+    /// `NEURON_ISA_TPB_NEURON_CORE_VERSION`, when the tree has it.
+    pub version_enum: Option<EnumId>,
 }
 
 impl Model {
@@ -303,6 +326,19 @@ impl Model {
             Ty::Record(r) => self.records[*r].align,
             Ty::Array(t, _) => self.align_of(t),
         }
+    }
+
+    /// The validator of opcode `op` (index), if any.
+    pub fn validator(&self, op: usize) -> Option<&Validator> {
+        self.validators
+            .iter()
+            .find(|(o, _)| *o == op)
+            .map(|(_, v)| v)
+    }
+
+    /// The legality table of opcode `op` (index), if any.
+    pub fn table(&self, op: usize) -> Option<&legality::Table> {
+        self.tables.iter().find(|t| t.opcode == op)
     }
 
     /// True when `(record, field)` is the opcode field, which typed structs leave out.

@@ -1,0 +1,594 @@
+//! A partial evaluator for resolved spec functions.
+//!
+//! Instruction fields may be *assigned* (the enum inputs of a legality table, say)
+//! or left *symbolic*; evaluation then yields a residual [`Formula`] over the
+//! symbolic fields. The legality table is the set of assignments whose residual
+//! is one element-count equation; the typed constructors use the equalities a
+//! validator's residual pins.
+
+use super::spec::{BinOp, ExprKind, InstRoot, SpecFn, SpecTy};
+use super::{EnumId, Model, RecordId, Ty};
+use std::collections::BTreeMap;
+
+/// One step of a field path below an instruction root.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Step {
+    /// Field (or union member) `field` of `record`.
+    Field(RecordId, usize),
+    /// Array element.
+    Index(u64),
+}
+
+/// A field of the instruction under evaluation.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Path {
+    /// Where the access starts.
+    pub root: Root,
+    /// The steps.
+    pub steps: Vec<Step>,
+}
+
+/// The start of a path (shape member or the common prefix; both name the same bytes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Root {
+    /// The operand struct.
+    Shape,
+    /// `i.header`.
+    Header,
+    /// `i.common`.
+    Common,
+}
+
+impl Path {
+    /// Dotted name relative to the operand struct (`src_mem_pattern.num_elem[0]`).
+    pub fn name(&self, model: &Model, shape_record: RecordId) -> String {
+        let mut out = String::new();
+        match self.root {
+            Root::Shape => {}
+            Root::Header => {
+                if let Some(f) = model.records[shape_record].fields.first() {
+                    out.push_str(&f.name);
+                }
+            }
+            Root::Common => {}
+        }
+        for s in &self.steps {
+            match s {
+                Step::Field(r, k) => {
+                    if !out.is_empty() {
+                        out.push('.');
+                    }
+                    out.push_str(&model.records[*r].fields[*k].name);
+                }
+                Step::Index(i) => out.push_str(&format!("[{i}]")),
+            }
+        }
+        out
+    }
+
+    /// The model type at the end of the path, given the record the root stands for.
+    pub fn ty(&self, model: &Model, root_record: RecordId) -> Ty {
+        let mut ty = Ty::Record(root_record);
+        for s in &self.steps {
+            ty = match (s, &ty) {
+                (Step::Field(r, k), _) => model.records[*r].fields[*k].ty.clone(),
+                (Step::Index(_), Ty::Array(inner, _)) => inner.as_ref().clone(),
+                (_, other) => other.clone(),
+            };
+        }
+        ty
+    }
+
+    /// The same field, spelled from the operand struct (header and common prefix resolved).
+    pub fn canonical(&self, model: &Model, shape_record: RecordId) -> Path {
+        match self.root {
+            Root::Shape => self.clone(),
+            Root::Header => {
+                let mut steps = vec![Step::Field(shape_record, 0)];
+                steps.extend(self.steps.iter().cloned());
+                Path {
+                    root: Root::Shape,
+                    steps,
+                }
+            }
+            Root::Common => {
+                let mut steps = self.steps.clone();
+                if let Some(Step::Field(r, k)) = steps.first().cloned() {
+                    let name = &model.records[r].fields[k].name;
+                    if let Some(j) = model.records[shape_record]
+                        .fields
+                        .iter()
+                        .position(|f| &f.name == name)
+                    {
+                        steps[0] = Step::Field(shape_record, j);
+                    }
+                }
+                Path {
+                    root: Root::Shape,
+                    steps,
+                }
+            }
+        }
+    }
+}
+
+/// A symbolic integer.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Sym {
+    /// A known value.
+    Int(i128),
+    /// An unassigned field.
+    Read(Path),
+    /// The opcode byte, when not known.
+    Opcode,
+    /// An enum parameter whose value is not fixed.
+    Param(usize),
+    /// Arithmetic.
+    Bin(BinOp, Box<Sym>, Box<Sym>),
+    /// Negation.
+    Neg(Box<Sym>),
+    /// `if c { a } else { b }`.
+    Ite(Box<Formula>, Box<Sym>, Box<Sym>),
+}
+
+/// A symbolic boolean.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Formula {
+    /// Known.
+    Const(bool),
+    /// A comparison of symbolic integers.
+    Cmp(BinOp, Sym, Sym),
+    /// All of.
+    And(Vec<Formula>),
+    /// Any of.
+    Or(Vec<Formula>),
+    /// Not.
+    Not(Box<Formula>),
+}
+
+impl Formula {
+    /// The value when known.
+    pub fn known(&self) -> Option<bool> {
+        match self {
+            Formula::Const(b) => Some(*b),
+            _ => None,
+        }
+    }
+
+    fn and(parts: Vec<Formula>) -> Formula {
+        let mut out = Vec::new();
+        for p in parts {
+            match p {
+                Formula::Const(true) => {}
+                Formula::Const(false) => return Formula::Const(false),
+                Formula::And(inner) => out.extend(inner),
+                other => out.push(other),
+            }
+        }
+        match out.len() {
+            0 => Formula::Const(true),
+            1 => out.pop().expect("one"),
+            _ => Formula::And(out),
+        }
+    }
+
+    fn or(parts: Vec<Formula>) -> Formula {
+        let mut out: Vec<Formula> = Vec::new();
+        for p in parts {
+            match p {
+                Formula::Const(false) => {}
+                Formula::Const(true) => return Formula::Const(true),
+                Formula::Or(inner) => out.extend(inner),
+                other => {
+                    if !out.contains(&other) {
+                        out.push(other)
+                    }
+                }
+            }
+        }
+        match out.len() {
+            0 => Formula::Const(false),
+            1 => out.pop().expect("one"),
+            _ => Formula::Or(out),
+        }
+    }
+
+    fn not(f: Formula) -> Formula {
+        match f {
+            Formula::Const(b) => Formula::Const(!b),
+            Formula::Not(inner) => *inner,
+            other => Formula::Not(Box::new(other)),
+        }
+    }
+
+    /// The top-level conjuncts.
+    pub fn conjuncts(&self) -> Vec<&Formula> {
+        match self {
+            Formula::And(parts) => parts.iter().collect(),
+            Formula::Const(true) => Vec::new(),
+            other => vec![other],
+        }
+    }
+}
+
+/// A value during evaluation.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Val {
+    /// A boolean.
+    Bool(Formula),
+    /// An integer or enum value.
+    Num(Sym),
+    /// A struct, union or array inside the instruction.
+    Ref(Path),
+    /// The instruction itself.
+    Inst,
+}
+
+/// Inputs of one evaluation.
+#[derive(Clone, Debug, Default)]
+pub struct Env {
+    /// Fixed field values (paths in canonical, shape-rooted form).
+    pub fields: BTreeMap<Path, i128>,
+    /// The opcode byte, when known.
+    pub opcode: Option<i128>,
+}
+
+/// Evaluation failed (a recursion, which the spec language does not allow).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EvalError(pub String);
+
+/// Evaluates spec functions of one model for instructions of one shape.
+pub struct Evaluator<'a> {
+    model: &'a Model,
+    fns: &'a [SpecFn],
+    shape_record: RecordId,
+    /// Enum-typed fields read while unassigned, with their enum (the domain finder uses these).
+    pub unassigned_enum_reads: BTreeMap<Path, EnumId>,
+}
+
+fn sym_bin(op: BinOp, a: Sym, b: Sym) -> Sym {
+    if let (Sym::Int(x), Sym::Int(y)) = (&a, &b) {
+        if let Some(v) = arith(op, *x, *y) {
+            return Sym::Int(v);
+        }
+    }
+    Sym::Bin(op, Box::new(a), Box::new(b))
+}
+
+/// Spec-language integer arithmetic (mirrors `isa_core::spec`).
+pub fn arith(op: BinOp, a: i128, b: i128) -> Option<i128> {
+    Some(match op {
+        BinOp::Add => a.saturating_add(b),
+        BinOp::Sub => a.saturating_sub(b),
+        BinOp::Mul => a.saturating_mul(b),
+        BinOp::Div => a.checked_div(b).unwrap_or(0),
+        BinOp::Rem => a.checked_rem(b).unwrap_or(0),
+        BinOp::BitAnd => a & b,
+        BinOp::BitOr => a | b,
+        BinOp::BitXor => a ^ b,
+        BinOp::Shl => {
+            if !(0..=126).contains(&b) {
+                0
+            } else {
+                a.checked_mul(1i128 << b).unwrap_or(0)
+            }
+        }
+        BinOp::Shr => {
+            if b < 0 {
+                0
+            } else if b > 126 {
+                if a < 0 {
+                    -1
+                } else {
+                    0
+                }
+            } else {
+                a >> b
+            }
+        }
+        _ => return None,
+    })
+}
+
+fn compare(op: BinOp, a: i128, b: i128) -> bool {
+    match op {
+        BinOp::Eq => a == b,
+        BinOp::Ne => a != b,
+        BinOp::Lt => a < b,
+        BinOp::Le => a <= b,
+        BinOp::Gt => a > b,
+        BinOp::Ge => a >= b,
+        _ => false,
+    }
+}
+
+impl<'a> Evaluator<'a> {
+    /// An evaluator for instructions whose operand struct is `shape_record`.
+    pub fn new(model: &'a Model, fns: &'a [SpecFn], shape_record: RecordId) -> Self {
+        Evaluator {
+            model,
+            fns,
+            shape_record,
+            unassigned_enum_reads: BTreeMap::new(),
+        }
+    }
+
+    /// Evaluates `fns[f]` applied to `args`.
+    pub fn call(&mut self, env: &Env, f: usize, args: Vec<Val>) -> Result<Val, EvalError> {
+        self.call_depth(env, f, args, 0)
+    }
+
+    fn call_depth(
+        &mut self,
+        env: &Env,
+        f: usize,
+        args: Vec<Val>,
+        depth: usize,
+    ) -> Result<Val, EvalError> {
+        if depth > 64 {
+            return Err(EvalError(format!("`{}` calls itself", self.fns[f].name)));
+        }
+        let body = self.fns[f].body.clone();
+        let v = self.eval(env, &args, &body, depth + 1)?;
+        // A function returning an integer narrows its result (saturation) when it is known.
+        Ok(match (&self.fns[f].ret, v) {
+            (SpecTy::Int(p), Val::Num(Sym::Int(x))) => Val::Num(Sym::Int(saturate(*p, x))),
+            (_, v) => v,
+        })
+    }
+
+    fn read(&mut self, env: &Env, path: Path) -> Val {
+        let canonical = path.canonical(self.model, self.shape_record);
+        let ty = canonical.ty(self.model, self.shape_record);
+        match ty {
+            Ty::Record(_) | Ty::Array(..) => Val::Ref(path),
+            Ty::Prim(crate::read::cdecl::Prim::Bool) => match env.fields.get(&canonical) {
+                Some(v) => Val::Bool(Formula::Const(*v != 0)),
+                None => Val::Bool(Formula::Cmp(BinOp::Ne, Sym::Read(canonical), Sym::Int(0))),
+            },
+            Ty::Enum(e) => match env.fields.get(&canonical) {
+                Some(v) => Val::Num(Sym::Int(*v)),
+                None => {
+                    self.unassigned_enum_reads.insert(canonical.clone(), e);
+                    Val::Num(Sym::Read(canonical))
+                }
+            },
+            Ty::Prim(_) => match env.fields.get(&canonical) {
+                Some(v) => Val::Num(Sym::Int(*v)),
+                None => Val::Num(Sym::Read(canonical)),
+            },
+        }
+    }
+
+    fn eval(
+        &mut self,
+        env: &Env,
+        args: &[Val],
+        e: &super::spec::Expr,
+        depth: usize,
+    ) -> Result<Val, EvalError> {
+        Ok(match &e.kind {
+            ExprKind::Bool(b) => Val::Bool(Formula::Const(*b)),
+            ExprKind::Int(v) => Val::Num(Sym::Int(*v)),
+            ExprKind::Param(k) => args.get(*k).cloned().unwrap_or(Val::Num(Sym::Int(0))),
+            ExprKind::Const(k) => Val::Num(Sym::Int(self.model.constants[*k].value)),
+            ExprKind::Member(en, m) => Val::Num(Sym::Int(self.model.enums[*en].members[*m].value)),
+            ExprKind::Opcode(_) => Val::Num(env.opcode.map_or(Sym::Opcode, Sym::Int)),
+            ExprKind::Inst(_, root) => Val::Ref(Path {
+                root: match root {
+                    InstRoot::Shape(_) => Root::Shape,
+                    InstRoot::Header => Root::Header,
+                    InstRoot::Common => Root::Common,
+                },
+                steps: Vec::new(),
+            }),
+            ExprKind::Field(base, r, k) => match self.eval(env, args, base, depth)? {
+                Val::Ref(mut p) => {
+                    p.steps.push(Step::Field(*r, *k));
+                    self.read(env, p)
+                }
+                other => other,
+            },
+            ExprKind::Index(base, i) => match self.eval(env, args, base, depth)? {
+                Val::Ref(mut p) => {
+                    p.steps.push(Step::Index(*i));
+                    self.read(env, p)
+                }
+                other => other,
+            },
+            ExprKind::Call(f, call_args) => {
+                let mut vals = Vec::new();
+                for a in call_args {
+                    vals.push(self.eval(env, args, a, depth)?);
+                }
+                self.call_depth(env, *f, vals, depth)?
+            }
+            ExprKind::IsValidEnum(en, arg) => {
+                if arg.ty == SpecTy::Enum(*en) {
+                    // A decoded enum field always holds a member.
+                    Val::Bool(Formula::Const(true))
+                } else {
+                    match self.eval(env, args, arg, depth)? {
+                        Val::Num(Sym::Int(v)) => {
+                            Val::Bool(Formula::Const(self.model.enums[*en].by_value(v).is_some()))
+                        }
+                        Val::Num(s) => Val::Bool(Formula::or(
+                            self.model.enums[*en]
+                                .distinct()
+                                .map(|m| Formula::Cmp(BinOp::Eq, s.clone(), Sym::Int(m.value)))
+                                .collect(),
+                        )),
+                        _ => Val::Bool(Formula::Const(false)),
+                    }
+                }
+            }
+            ExprKind::Not(a) => match self.eval(env, args, a, depth)? {
+                Val::Bool(f) => Val::Bool(Formula::not(f)),
+                other => other,
+            },
+            ExprKind::Neg(a) => match self.eval(env, args, a, depth)? {
+                Val::Num(Sym::Int(v)) => Val::Num(Sym::Int(v.saturating_neg())),
+                Val::Num(s) => Val::Num(Sym::Neg(Box::new(s))),
+                other => other,
+            },
+            ExprKind::Binary(op, l, r) => match op {
+                BinOp::And => {
+                    let a = self.bool(env, args, l, depth)?;
+                    if a == Formula::Const(false) {
+                        return Ok(Val::Bool(a));
+                    }
+                    let b = self.bool(env, args, r, depth)?;
+                    Val::Bool(Formula::and(vec![a, b]))
+                }
+                BinOp::Or => {
+                    let a = self.bool(env, args, l, depth)?;
+                    if a == Formula::Const(true) {
+                        return Ok(Val::Bool(a));
+                    }
+                    let b = self.bool(env, args, r, depth)?;
+                    Val::Bool(Formula::or(vec![a, b]))
+                }
+                op if op.is_comparison() => {
+                    let a = self.eval(env, args, l, depth)?;
+                    let b = self.eval(env, args, r, depth)?;
+                    match (a, b) {
+                        (Val::Num(Sym::Int(x)), Val::Num(Sym::Int(y))) => {
+                            Val::Bool(Formula::Const(compare(*op, x, y)))
+                        }
+                        (Val::Num(x), Val::Num(y)) => Val::Bool(Formula::Cmp(*op, x, y)),
+                        (Val::Bool(x), Val::Bool(y)) => {
+                            let same = match (x.known(), y.known()) {
+                                (Some(p), Some(q)) => Formula::Const(p == q),
+                                _ => Formula::or(vec![
+                                    Formula::and(vec![x.clone(), y.clone()]),
+                                    Formula::and(vec![Formula::not(x), Formula::not(y)]),
+                                ]),
+                            };
+                            Val::Bool(if *op == BinOp::Ne {
+                                Formula::not(same)
+                            } else {
+                                same
+                            })
+                        }
+                        _ => Val::Bool(Formula::Const(false)),
+                    }
+                }
+                op => {
+                    let a = self.num(env, args, l, depth)?;
+                    let b = self.num(env, args, r, depth)?;
+                    Val::Num(sym_bin(*op, a, b))
+                }
+            },
+            ExprKind::If(c, a, b) => {
+                let cond = self.bool(env, args, c, depth)?;
+                match cond.known() {
+                    Some(true) => self.eval(env, args, a, depth)?,
+                    Some(false) => self.eval(env, args, b, depth)?,
+                    None => match (
+                        self.eval(env, args, a, depth)?,
+                        self.eval(env, args, b, depth)?,
+                    ) {
+                        (Val::Bool(x), Val::Bool(y)) => Val::Bool(Formula::or(vec![
+                            Formula::and(vec![cond.clone(), x]),
+                            Formula::and(vec![Formula::not(cond), y]),
+                        ])),
+                        (Val::Num(x), Val::Num(y)) => {
+                            Val::Num(Sym::Ite(Box::new(cond), Box::new(x), Box::new(y)))
+                        }
+                        (x, _) => x,
+                    },
+                }
+            }
+        })
+    }
+
+    fn bool(
+        &mut self,
+        env: &Env,
+        args: &[Val],
+        e: &super::spec::Expr,
+        depth: usize,
+    ) -> Result<Formula, EvalError> {
+        Ok(match self.eval(env, args, e, depth)? {
+            Val::Bool(f) => f,
+            _ => Formula::Const(false),
+        })
+    }
+
+    fn num(
+        &mut self,
+        env: &Env,
+        args: &[Val],
+        e: &super::spec::Expr,
+        depth: usize,
+    ) -> Result<Sym, EvalError> {
+        Ok(match self.eval(env, args, e, depth)? {
+            Val::Num(s) => s,
+            _ => Sym::Int(0),
+        })
+    }
+}
+
+fn saturate(p: crate::read::cdecl::Prim, v: i128) -> i128 {
+    use crate::read::cdecl::Prim::*;
+    let (lo, hi): (i128, i128) = match p {
+        U8 => (0, u8::MAX.into()),
+        U16 => (0, u16::MAX.into()),
+        U32 => (0, u32::MAX.into()),
+        U64 => (0, u64::MAX.into()),
+        I8 => (i8::MIN.into(), i8::MAX.into()),
+        I16 => (i16::MIN.into(), i16::MAX.into()),
+        I32 => (i32::MIN.into(), i32::MAX.into()),
+        I64 => (i64::MIN.into(), i64::MAX.into()),
+        Bool => (0, 1),
+        F32 | F64 => (i128::MIN, i128::MAX),
+    };
+    v.clamp(lo, hi)
+}
+
+/// Renders a symbolic integer with field names relative to the operand struct.
+pub fn sym_text(model: &Model, shape_record: RecordId, s: &Sym) -> String {
+    match s {
+        Sym::Int(v) => v.to_string(),
+        Sym::Read(p) => p.name(model, shape_record),
+        Sym::Opcode => "opcode".into(),
+        Sym::Param(k) => format!("param{k}"),
+        Sym::Bin(op, a, b) => format!(
+            "{} {} {}",
+            sym_text(model, shape_record, a),
+            op.symbol(),
+            sym_text(model, shape_record, b)
+        ),
+        Sym::Neg(a) => format!("-{}", sym_text(model, shape_record, a)),
+        Sym::Ite(c, a, b) => format!(
+            "if {} {{ {} }} else {{ {} }}",
+            formula_text(model, shape_record, c),
+            sym_text(model, shape_record, a),
+            sym_text(model, shape_record, b)
+        ),
+    }
+}
+
+/// Renders a formula.
+pub fn formula_text(model: &Model, shape_record: RecordId, f: &Formula) -> String {
+    match f {
+        Formula::Const(b) => b.to_string(),
+        Formula::Cmp(op, a, b) => format!(
+            "{} {} {}",
+            sym_text(model, shape_record, a),
+            op.symbol(),
+            sym_text(model, shape_record, b)
+        ),
+        Formula::And(p) => p
+            .iter()
+            .map(|x| format!("({})", formula_text(model, shape_record, x)))
+            .collect::<Vec<_>>()
+            .join(" && "),
+        Formula::Or(p) => p
+            .iter()
+            .map(|x| format!("({})", formula_text(model, shape_record, x)))
+            .collect::<Vec<_>>()
+            .join(" || "),
+        Formula::Not(x) => format!("!({})", formula_text(model, shape_record, x)),
+    }
+}

@@ -1,0 +1,392 @@
+//! Legality tables, derived: each `<opcode>_legal_combinations` spec function is
+//! evaluated over every value of its enum inputs; an input tuple is a legal arm
+//! when the function reduces to exactly one element-count equation `count == N`.
+//! For every arm the opcode's validator is then evaluated under the arm to find
+//! the field values it pins (`inst_word_len == 16`, `imm_state[7] == 0`, ...),
+//! which the typed constructors write.
+
+use super::eval::{formula_text, sym_text, Env, Evaluator, Formula, Path, Sym, Val};
+use super::spec::{disjuncts, BinOp, SpecFn, SpecTy};
+use super::{EnumId, Model, RecordId};
+use crate::diag::Sink;
+
+/// Where a column's value goes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ColumnSource {
+    /// A parameter of the legality function (the engine).
+    Param(usize),
+    /// A field of the instruction.
+    Field(Path),
+}
+
+/// One input of a legality table.
+#[derive(Clone, Debug)]
+pub struct Column {
+    /// Column name: `engine` for the engine parameter, else the field path with `_` for `.`.
+    pub name: String,
+    /// Its enum.
+    pub enum_id: EnumId,
+    /// Where it comes from.
+    pub source: ColumnSource,
+}
+
+/// One legal arm.
+#[derive(Clone, Debug)]
+pub struct Arm {
+    /// Member index (into the column's enum) per column.
+    pub values: Vec<usize>,
+    /// State words (the `N` of `count == N`).
+    pub words: u32,
+    /// The element-count expression of this arm.
+    pub count: Sym,
+    /// Index of the disjunct of the legality function that admits it.
+    pub disjunct: usize,
+    /// Field values the opcode's validator pins under this arm (canonical paths).
+    pub pinned: Vec<(Path, i128)>,
+}
+
+/// The legality table of one opcode.
+#[derive(Clone, Debug)]
+pub struct Table {
+    /// Opcode index.
+    pub opcode: usize,
+    /// Shape index.
+    pub shape: usize,
+    /// The legality spec function.
+    pub func: usize,
+    /// Inputs.
+    pub columns: Vec<Column>,
+    /// Legal arms, in the order the function lists them.
+    pub arms: Vec<Arm>,
+    /// The element-count expression, as text (the same for every arm).
+    pub count_text: String,
+}
+
+impl Table {
+    /// The column for an enum (the first), if any.
+    pub fn column_of(&self, enum_id: EnumId) -> Option<usize> {
+        self.columns.iter().position(|c| c.enum_id == enum_id)
+    }
+}
+
+fn column_name(model: &Model, shape_record: RecordId, c: &ColumnSource, fns: &SpecFn) -> String {
+    match c {
+        ColumnSource::Param(k) => {
+            let (name, ty) = &fns.params[*k];
+            match ty {
+                SpecTy::Enum(e) if model.enums[*e].c_name == super::build::NEURON_ENGINE => {
+                    "engine".into()
+                }
+                _ => name.clone(),
+            }
+        }
+        ColumnSource::Field(p) => p
+            .name(model, shape_record)
+            .replace(['.', '['], "_")
+            .replace(']', ""),
+    }
+}
+
+/// Derives the tables of every `<opcode>_legal_combinations` function.
+pub fn derive(
+    model: &Model,
+    fns: &[SpecFn],
+    validators: &[(usize, super::Validator)],
+    sink: &mut Sink,
+) -> Vec<Table> {
+    let mut tables = Vec::new();
+    for (fk, f) in fns.iter().enumerate() {
+        let Some(prefix) = f.name.strip_suffix("_legal_combinations") else {
+            continue;
+        };
+        let Some(op) = model
+            .opcodes
+            .iter()
+            .position(|o| o.short.eq_ignore_ascii_case(prefix))
+        else {
+            sink.push(
+                f.loc.clone(),
+                format!(
+                    "`{}` names no opcode: `{}` is not an opcode of this tree",
+                    f.name,
+                    prefix.to_ascii_uppercase()
+                ),
+            );
+            continue;
+        };
+        let Some(shape) = model.opcodes[op].shape else {
+            sink.push(
+                f.loc.clone(),
+                format!(
+                    "`{}`: opcode {} has no operand struct",
+                    f.name, model.opcodes[op].short
+                ),
+            );
+            continue;
+        };
+        let shape_record = model.shapes[shape].record;
+        match table(model, fns, fk, op, shape, shape_record, validators) {
+            Ok(t) => tables.push(t),
+            Err(msg) => sink.push(f.loc.clone(), msg),
+        }
+    }
+    tables
+}
+
+fn initial_args(f: &SpecFn) -> Vec<Val> {
+    f.params
+        .iter()
+        .enumerate()
+        .map(|(k, (_, t))| match t {
+            SpecTy::Inst(_) => Val::Inst,
+            _ => Val::Num(Sym::Param(k)),
+        })
+        .collect()
+}
+
+fn table(
+    model: &Model,
+    fns: &[SpecFn],
+    fk: usize,
+    op: usize,
+    shape: usize,
+    shape_record: RecordId,
+    validators: &[(usize, super::Validator)],
+) -> Result<Table, String> {
+    let f = &fns[fk];
+    // Columns: enum parameters, then the enum fields the function reads.
+    let mut sources: Vec<(ColumnSource, EnumId)> = Vec::new();
+    for (k, (name, t)) in f.params.iter().enumerate() {
+        match t {
+            SpecTy::Inst(_) => {}
+            SpecTy::Enum(e) => sources.push((ColumnSource::Param(k), *e)),
+            _ => {
+                return Err(format!(
+                    "`{}`: parameter `{name}` is not an enum, so the table cannot be enumerated",
+                    f.name
+                ))
+            }
+        }
+    }
+    let mut discover = Evaluator::new(model, fns, shape_record);
+    discover
+        .call(&Env::default(), fk, initial_args(f))
+        .map_err(|e| e.0)?;
+    for (path, e) in &discover.unassigned_enum_reads {
+        sources.push((ColumnSource::Field(path.clone()), *e));
+    }
+    let columns: Vec<Column> = sources
+        .iter()
+        .map(|(s, e)| Column {
+            name: column_name(model, shape_record, s, f),
+            enum_id: *e,
+            source: s.clone(),
+        })
+        .collect();
+    let domains: Vec<Vec<usize>> = columns
+        .iter()
+        .map(|c| {
+            let en = &model.enums[c.enum_id];
+            en.members
+                .iter()
+                .enumerate()
+                .filter(|(_, m)| m.alias_of.is_none())
+                .map(|(k, _)| k)
+                .collect()
+        })
+        .collect();
+    let total: usize = domains.iter().map(Vec::len).product();
+    if total > 1_000_000 {
+        return Err(format!(
+            "`{}`: {total} input tuples is too many to enumerate",
+            f.name
+        ));
+    }
+    let body_disjuncts: Vec<&super::spec::Expr> = disjuncts(&f.body);
+    let mut arms = Vec::new();
+    let mut count_text: Option<String> = None;
+    let mut odometer = vec![0usize; columns.len()];
+    for _ in 0..total {
+        let values: Vec<usize> = odometer.iter().zip(&domains).map(|(k, d)| d[*k]).collect();
+        let (env, args) = bind(model, f, &columns, &values);
+        let mut ev = Evaluator::new(model, fns, shape_record);
+        let result = match ev.call(&env, fk, args.clone()).map_err(|e| e.0)? {
+            Val::Bool(r) => r,
+            _ => return Err(format!("`{}` does not return a boolean", f.name)),
+        };
+        let tuple = || describe(model, &columns, &values);
+        match &result {
+            Formula::Const(false) => {}
+            Formula::Cmp(BinOp::Eq, a, b) => {
+                let (count, n) = match (a, b) {
+                    (c, Sym::Int(n)) | (Sym::Int(n), c) => (c.clone(), *n),
+                    _ => {
+                        return Err(format!(
+                            "`{}` at {}: reduces to `{}`, not `<element count> == N`",
+                            f.name,
+                            tuple(),
+                            formula_text(model, shape_record, &result)
+                        ))
+                    }
+                };
+                let words = u32::try_from(n).map_err(|_| {
+                    format!("`{}` at {}: width {n} is not a word count", f.name, tuple())
+                })?;
+                let text = sym_text(model, shape_record, &count);
+                match &count_text {
+                    None => count_text = Some(text),
+                    Some(t) if *t != text => {
+                        return Err(format!(
+                            "`{}`: arms count different things (`{t}` and `{text}` at {})",
+                            f.name,
+                            tuple()
+                        ))
+                    }
+                    Some(_) => {}
+                }
+                // Which disjunct admits it: the first whose own evaluation is not false.
+                let mut disjunct = 0;
+                for (k, d) in body_disjuncts.iter().enumerate() {
+                    let mut probe_fns = fns.to_vec();
+                    probe_fns[fk].body = (*d).clone();
+                    let mut pev = Evaluator::new(model, &probe_fns, shape_record);
+                    if let Ok(Val::Bool(r)) = pev.call(&env, fk, args.clone()) {
+                        if r != Formula::Const(false) {
+                            disjunct = k;
+                            break;
+                        }
+                    }
+                }
+                arms.push(Arm {
+                    values,
+                    words,
+                    count,
+                    disjunct,
+                    pinned: Vec::new(),
+                });
+            }
+            Formula::Const(true) => {
+                return Err(format!(
+                    "`{}` at {}: no element-count clause (always true)",
+                    f.name,
+                    tuple()
+                ));
+            }
+            other => {
+                return Err(format!(
+                    "`{}` at {}: reduces to `{}`, not one `<element count> == N`",
+                    f.name,
+                    tuple(),
+                    formula_text(model, shape_record, other)
+                ))
+            }
+        }
+        // Advance the odometer (last column fastest).
+        for k in (0..odometer.len()).rev() {
+            odometer[k] += 1;
+            if odometer[k] < domains[k].len() {
+                break;
+            }
+            odometer[k] = 0;
+        }
+    }
+    arms.sort_by_key(|a| a.disjunct);
+    // Pinned fields: the validator of the opcode, evaluated under each arm.
+    if let Some((_, v)) = validators.iter().find(|(o, _)| *o == op) {
+        for arm in &mut arms {
+            arm.pinned = pinned(model, fns, v, shape_record, &columns, arm, op);
+        }
+    }
+    Ok(Table {
+        opcode: op,
+        shape,
+        func: fk,
+        columns,
+        arms,
+        count_text: count_text.unwrap_or_default(),
+    })
+}
+
+fn bind(model: &Model, f: &SpecFn, columns: &[Column], values: &[usize]) -> (Env, Vec<Val>) {
+    let mut env = Env::default();
+    let mut args = initial_args(f);
+    for (c, m) in columns.iter().zip(values) {
+        let v = model.enums[c.enum_id].members[*m].value;
+        match &c.source {
+            ColumnSource::Param(k) => args[*k] = Val::Num(Sym::Int(v)),
+            ColumnSource::Field(p) => {
+                env.fields.insert(p.clone(), v);
+            }
+        }
+    }
+    (env, args)
+}
+
+fn describe(model: &Model, columns: &[Column], values: &[usize]) -> String {
+    let parts: Vec<String> = columns
+        .iter()
+        .zip(values)
+        .map(|(c, m)| format!("{}={}", c.name, model.enums[c.enum_id].members[*m].short))
+        .collect();
+    format!("({})", parts.join(", "))
+}
+
+/// Equalities `field == value` among the top-level conjuncts of the validator's residual.
+fn pinned(
+    model: &Model,
+    fns: &[SpecFn],
+    v: &super::Validator,
+    shape_record: RecordId,
+    columns: &[Column],
+    arm: &Arm,
+    op: usize,
+) -> Vec<(Path, i128)> {
+    let f = &fns[v.func];
+    let mut env = Env {
+        opcode: Some(i128::from(model.opcodes[op].value)),
+        ..Env::default()
+    };
+    let mut args = initial_args(f);
+    for (c, m) in columns.iter().zip(&arm.values) {
+        let value = model.enums[c.enum_id].members[*m].value;
+        match &c.source {
+            ColumnSource::Field(p) => {
+                env.fields.insert(p.clone(), value);
+            }
+            ColumnSource::Param(_) => {
+                // The engine: bind the validator's own engine parameter, if it has one.
+                for (k, (_, t)) in f.params.iter().enumerate() {
+                    if *t == SpecTy::Enum(c.enum_id) {
+                        args[k] = Val::Num(Sym::Int(value));
+                    }
+                }
+            }
+        }
+    }
+    for (k, (_, t)) in f.params.iter().enumerate() {
+        if let SpecTy::Enum(e) = t {
+            if model.enums[*e].c_name == super::build::NEURON_CORE_VERSION {
+                args[k] = Val::Num(Sym::Int(i128::from(model.nc_version)));
+            }
+        }
+    }
+    let mut ev = Evaluator::new(model, fns, shape_record);
+    let Ok(Val::Bool(residual)) = ev.call(&env, v.func, args) else {
+        return Vec::new();
+    };
+    let mut out: Vec<(Path, i128)> = env.fields.iter().map(|(p, v)| (p.clone(), *v)).collect();
+    for c in residual.conjuncts() {
+        if let Formula::Cmp(BinOp::Eq, a, b) = c {
+            match (a, b) {
+                (Sym::Read(p), Sym::Int(x)) | (Sym::Int(x), Sym::Read(p)) => {
+                    if !out.iter().any(|(q, _)| q == p) {
+                        out.push((p.clone(), *x));
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    out.sort();
+    out
+}

@@ -1,0 +1,1193 @@
+//! The spec language, resolved: every `// fn` block becomes a typed function whose
+//! names all point into the model (fields, enum members, constants, other spec
+//! functions). A name that resolves to nothing is an error with `file:line`.
+//! See `docs/spec-language.md` for the language.
+
+use super::names::spec_key;
+use super::{EnumId, Model, RecordId, Ty};
+use crate::diag::{Loc, Sink};
+use crate::read::cdecl::{Prim, RecordKind};
+use crate::read::spec::SpecBlock;
+use std::collections::BTreeMap;
+
+/// What an `Inst` parameter may be.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum InstKind {
+    /// Only the common prefix (`header`, `common`) is read: any shape.
+    Any,
+    /// Fields of one shape (index into [`Model::shapes`]) are read.
+    Shape(usize),
+}
+
+/// The type of a spec value.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum SpecTy {
+    /// `bool`.
+    Bool,
+    /// An integer of a declared width (fields, parameters, constants, returns).
+    Int(Prim),
+    /// An integer literal or the result of arithmetic: a mathematical integer.
+    Wide,
+    /// A C enum.
+    Enum(EnumId),
+    /// A struct or union value.
+    Record(RecordId),
+    /// An array.
+    Array(Box<SpecTy>, u64),
+    /// An instruction.
+    Inst(InstKind),
+}
+
+impl SpecTy {
+    fn of(ty: &Ty) -> SpecTy {
+        match ty {
+            Ty::Prim(Prim::Bool) => SpecTy::Bool,
+            Ty::Prim(p) => SpecTy::Int(*p),
+            Ty::Enum(e) => SpecTy::Enum(*e),
+            Ty::Record(r) => SpecTy::Record(*r),
+            Ty::Array(t, n) => SpecTy::Array(Box::new(SpecTy::of(t)), *n),
+        }
+    }
+
+    /// True for integer types (declared or wide).
+    pub fn is_int(&self) -> bool {
+        matches!(self, SpecTy::Int(_) | SpecTy::Wide)
+    }
+}
+
+/// Where an instruction access starts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum InstRoot {
+    /// `i.<shape>`.
+    Shape(usize),
+    /// `i.header`.
+    Header,
+    /// `i.common`.
+    Common,
+}
+
+/// Binary operators.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BinOp {
+    And,
+    Or,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Rem,
+    BitAnd,
+    BitOr,
+    BitXor,
+    Shl,
+    Shr,
+}
+
+impl BinOp {
+    /// The spec-language spelling.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            BinOp::And => "&&",
+            BinOp::Or => "||",
+            BinOp::Eq => "==",
+            BinOp::Ne => "!=",
+            BinOp::Lt => "<",
+            BinOp::Le => "<=",
+            BinOp::Gt => ">",
+            BinOp::Ge => ">=",
+            BinOp::Add => "+",
+            BinOp::Sub => "-",
+            BinOp::Mul => "*",
+            BinOp::Div => "/",
+            BinOp::Rem => "%",
+            BinOp::BitAnd => "&",
+            BinOp::BitOr => "|",
+            BinOp::BitXor => "^",
+            BinOp::Shl => "<<",
+            BinOp::Shr => ">>",
+        }
+    }
+
+    /// True for comparisons.
+    pub fn is_comparison(self) -> bool {
+        matches!(
+            self,
+            BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge
+        )
+    }
+}
+
+/// A resolved expression node.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum ExprKind {
+    /// `true` / `false`.
+    Bool(bool),
+    /// An integer literal.
+    Int(i128),
+    /// The `k`-th parameter.
+    Param(usize),
+    /// A constant (index into [`Model::constants`]).
+    Const(usize),
+    /// An enum member: (enum, member index).
+    Member(EnumId, usize),
+    /// The opcode of an instruction parameter (`i.header.opcode`).
+    Opcode(usize),
+    /// The start of an instruction access (`i.s1_rand`, `i.header`, `i.common`) on parameter `param`.
+    Inst(usize, InstRoot),
+    /// Field `field` (index) of a record value (a union member for a union).
+    Field(Box<Expr>, RecordId, usize),
+    /// Element `index` of an array value.
+    Index(Box<Expr>, u64),
+    /// A call of spec function `func` (index into the resolved list).
+    Call(usize, Vec<Expr>),
+    /// `is_valid_enum(EnumList::E, v)`.
+    IsValidEnum(EnumId, Box<Expr>),
+    /// `!x`.
+    Not(Box<Expr>),
+    /// `-x`.
+    Neg(Box<Expr>),
+    /// `a op b`.
+    Binary(BinOp, Box<Expr>, Box<Expr>),
+    /// `if c { a } else { b }`.
+    If(Box<Expr>, Box<Expr>, Box<Expr>),
+}
+
+/// A typed expression with its spec-language text.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Expr {
+    /// What it is.
+    pub kind: ExprKind,
+    /// Its type.
+    pub ty: SpecTy,
+    /// Its text, as the spec writes it (normalised spacing).
+    pub text: String,
+}
+
+/// A resolved spec function.
+#[derive(Clone, Debug)]
+pub struct SpecFn {
+    /// Name.
+    pub name: String,
+    /// Parameters: name and type.
+    pub params: Vec<(String, SpecTy)>,
+    /// Return type (`Bool` or `Int`).
+    pub ret: SpecTy,
+    /// Body.
+    pub body: Expr,
+    /// The `// fn` line.
+    pub loc: Loc,
+    /// The block text.
+    pub source: String,
+}
+
+impl SpecFn {
+    /// Index of the first parameter of type `Inst`, if any.
+    pub fn inst_param(&self) -> Option<usize> {
+        self.params
+            .iter()
+            .position(|(_, t)| matches!(t, SpecTy::Inst(_)))
+    }
+
+    /// The kind of the instruction parameter (shape-bound or any).
+    pub fn inst_kind(&self) -> Option<InstKind> {
+        self.params.iter().find_map(|(_, t)| match t {
+            SpecTy::Inst(k) => Some(*k),
+            _ => None,
+        })
+    }
+}
+
+/// Resolves every spec block of a tree against `model`.
+pub fn resolve(model: &Model, blocks: &[SpecBlock], sink: &mut Sink) -> Vec<SpecFn> {
+    let names: BTreeMap<String, usize> = blocks
+        .iter()
+        .enumerate()
+        .map(|(k, b)| (b.name(), k))
+        .collect();
+    let mut r = Resolver {
+        model,
+        names: &names,
+        sink,
+        sigs: Vec::new(),
+    };
+    // Signatures first: calls are checked against them.
+    for b in blocks {
+        let sig = r.signature(b);
+        r.sigs.push(sig);
+    }
+    let mut fns = Vec::new();
+    for (k, b) in blocks.iter().enumerate() {
+        let Some((params, ret)) = r.sigs[k].clone() else {
+            continue;
+        };
+        let scope = Scope {
+            block: b,
+            params: &params,
+        };
+        let body = r.block_body(&scope, &b.item.block, &ret);
+        if let Some(body) = body {
+            fns.push((
+                k,
+                SpecFn {
+                    name: b.name(),
+                    params,
+                    ret,
+                    body,
+                    loc: b.loc.clone(),
+                    source: b.text.clone(),
+                },
+            ));
+        }
+    }
+    if fns.len() != blocks.len() {
+        return Vec::new();
+    }
+    let mut fns: Vec<SpecFn> = fns.into_iter().map(|(_, f)| f).collect();
+    infer_inst_kinds(model, &mut fns, r.sink);
+    fns
+}
+
+type Sig = Option<(Vec<(String, SpecTy)>, SpecTy)>;
+
+struct Resolver<'a> {
+    model: &'a Model,
+    names: &'a BTreeMap<String, usize>,
+    sink: &'a mut Sink,
+    sigs: Vec<Sig>,
+}
+
+struct Scope<'a> {
+    block: &'a SpecBlock,
+    params: &'a [(String, SpecTy)],
+}
+
+impl Scope<'_> {
+    fn loc(&self, span: proc_macro2::Span) -> Loc {
+        self.block.loc_of(span)
+    }
+}
+
+fn span_of<T: syn::spanned::Spanned>(t: &T) -> proc_macro2::Span {
+    t.span()
+}
+
+impl Resolver<'_> {
+    fn err(&mut self, loc: Loc, msg: impl Into<String>) {
+        self.sink.push(loc, msg);
+    }
+
+    /// A spec type name: a scalar, `Inst`, or a declaration of the tree.
+    fn type_named(&mut self, block: &SpecBlock, ty: &syn::Type) -> Option<SpecTy> {
+        let loc = block.loc_of(span_of(ty));
+        let syn::Type::Path(p) = ty else {
+            self.err(loc, "a spec parameter type must be a name");
+            return None;
+        };
+        let name = p
+            .path
+            .segments
+            .last()
+            .map(|s| s.ident.to_string())
+            .unwrap_or_default();
+        let scalar = match name.as_str() {
+            "bool" => Some(SpecTy::Bool),
+            "u8" => Some(SpecTy::Int(Prim::U8)),
+            "u16" => Some(SpecTy::Int(Prim::U16)),
+            "u32" => Some(SpecTy::Int(Prim::U32)),
+            "u64" => Some(SpecTy::Int(Prim::U64)),
+            "i8" => Some(SpecTy::Int(Prim::I8)),
+            "i16" => Some(SpecTy::Int(Prim::I16)),
+            "i32" => Some(SpecTy::Int(Prim::I32)),
+            "i64" => Some(SpecTy::Int(Prim::I64)),
+            "Inst" => Some(SpecTy::Inst(InstKind::Any)),
+            _ => None,
+        };
+        if scalar.is_some() {
+            return scalar;
+        }
+        match self.declaration(&name) {
+            Ok(Decl::Enum(e)) => Some(SpecTy::Enum(e)),
+            Ok(Decl::Record(r)) => Some(SpecTy::Record(r)),
+            Ok(Decl::Alias(t)) => Some(SpecTy::of(&t)),
+            Err(msg) => {
+                self.err(loc, msg);
+                None
+            }
+        }
+    }
+
+    /// Resolves a spec name to an enum, record or typedef of the tree.
+    fn declaration(&self, spec_name: &str) -> Result<Decl, String> {
+        let key = spec_key(spec_name);
+        let mut hits = Vec::new();
+        for (k, e) in self.model.enums.iter().enumerate() {
+            if spec_key(super::names::short(&e.c_name)) == key {
+                hits.push((e.c_name.clone(), Decl::Enum(k)));
+            }
+        }
+        for (k, r) in self.model.records.iter().enumerate() {
+            let s = super::names::short(&r.c_name);
+            if spec_key(s) == key || spec_key(s.strip_suffix("_STRUCT").unwrap_or(s)) == key {
+                hits.push((r.c_name.clone(), Decl::Record(k)));
+            }
+        }
+        for t in &self.model.typedefs {
+            if spec_key(super::names::short(&t.c_name)) == key {
+                hits.push((t.c_name.clone(), Decl::Alias(t.target.clone())));
+            }
+        }
+        match hits.len() {
+            0 => Err(format!(
+                "`{spec_name}` names no enum, struct, union or typedef of this tree"
+            )),
+            1 => Ok(hits.pop().map(|h| h.1).expect("one hit")),
+            _ => Err(format!(
+                "`{spec_name}` is ambiguous: it names {}",
+                hits.iter()
+                    .map(|h| h.0.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )),
+        }
+    }
+
+    fn signature(&mut self, b: &SpecBlock) -> Sig {
+        let sig = &b.item.sig;
+        let mut ok = true;
+        if !sig.generics.params.is_empty() || sig.asyncness.is_some() || sig.unsafety.is_some() {
+            self.err(
+                b.loc.clone(),
+                "a spec function has no generics or qualifiers",
+            );
+            ok = false;
+        }
+        let mut params = Vec::new();
+        for input in &sig.inputs {
+            let syn::FnArg::Typed(pt) = input else {
+                self.err(b.loc.clone(), "a spec function takes no `self`");
+                ok = false;
+                continue;
+            };
+            let syn::Pat::Ident(name) = &*pt.pat else {
+                self.err(
+                    b.loc_of(span_of(&pt.pat)),
+                    "a spec parameter must be a plain name",
+                );
+                ok = false;
+                continue;
+            };
+            match self.type_named(b, &pt.ty) {
+                Some(t) => params.push((name.ident.to_string(), t)),
+                None => ok = false,
+            }
+        }
+        let ret = match &sig.output {
+            syn::ReturnType::Default => {
+                self.err(
+                    b.loc.clone(),
+                    "a spec function must declare `-> bool` or an integer return type",
+                );
+                None
+            }
+            syn::ReturnType::Type(_, t) => match self.type_named(b, t) {
+                Some(r @ (SpecTy::Bool | SpecTy::Int(_))) => Some(r),
+                Some(_) => {
+                    self.err(
+                        b.loc_of(span_of(t)),
+                        "a spec function returns `bool` or an integer",
+                    );
+                    None
+                }
+                None => None,
+            },
+        };
+        if params
+            .iter()
+            .filter(|(_, t)| matches!(t, SpecTy::Inst(_)))
+            .count()
+            > 1
+        {
+            self.err(b.loc.clone(), "a spec function takes at most one `Inst`");
+            ok = false;
+        }
+        match (ok, ret) {
+            (true, Some(ret)) => Some((params, ret)),
+            _ => None,
+        }
+    }
+
+    fn block_body(&mut self, scope: &Scope<'_>, block: &syn::Block, ret: &SpecTy) -> Option<Expr> {
+        let loc = scope.loc(span_of(block));
+        let [syn::Stmt::Expr(e, None)] = block.stmts.as_slice() else {
+            self.err(
+                loc,
+                "a spec body is exactly one expression (no `let`, no `;`)",
+            );
+            return None;
+        };
+        let body = self.expr(scope, e)?;
+        let fits = match (ret, &body.ty) {
+            (SpecTy::Bool, SpecTy::Bool) => true,
+            (SpecTy::Int(_), t) => t.is_int(),
+            _ => false,
+        };
+        if !fits {
+            self.err(
+                scope.loc(span_of(e)),
+                format!(
+                    "the body has type {}, the function returns {}",
+                    self.ty_name(&body.ty),
+                    self.ty_name(ret)
+                ),
+            );
+            return None;
+        }
+        Some(body)
+    }
+
+    fn ty_name(&self, t: &SpecTy) -> String {
+        match t {
+            SpecTy::Bool => "bool".into(),
+            SpecTy::Int(p) => p.rust().into(),
+            SpecTy::Wide => "integer".into(),
+            SpecTy::Enum(e) => self.model.enums[*e].c_name.clone(),
+            SpecTy::Record(r) => self.model.records[*r].c_name.clone(),
+            SpecTy::Array(t, n) => format!("[{}; {n}]", self.ty_name(t)),
+            SpecTy::Inst(_) => "Inst".into(),
+        }
+    }
+
+    fn expr(&mut self, scope: &Scope<'_>, e: &syn::Expr) -> Option<Expr> {
+        let loc = scope.loc(span_of(e));
+        match e {
+            syn::Expr::Paren(p) => {
+                let inner = self.expr(scope, &p.expr)?;
+                Some(Expr {
+                    text: format!("({})", inner.text),
+                    ..inner
+                })
+            }
+            syn::Expr::Group(g) => self.expr(scope, &g.expr),
+            syn::Expr::Lit(l) => match &l.lit {
+                syn::Lit::Int(i) => {
+                    if !i.suffix().is_empty() {
+                        self.err(
+                            loc,
+                            format!("integer literal `{i}`: no suffix in the spec language"),
+                        );
+                        return None;
+                    }
+                    match i.base10_parse::<i128>() {
+                        Ok(v) => Some(Expr {
+                            kind: ExprKind::Int(v),
+                            ty: SpecTy::Wide,
+                            text: i.to_string(),
+                        }),
+                        Err(_) => {
+                            self.err(loc, format!("integer literal `{i}` is out of range"));
+                            None
+                        }
+                    }
+                }
+                syn::Lit::Bool(b) => Some(Expr {
+                    kind: ExprKind::Bool(b.value),
+                    ty: SpecTy::Bool,
+                    text: b.value.to_string(),
+                }),
+                _ => {
+                    self.err(
+                        loc,
+                        "only integer and boolean literals exist in the spec language",
+                    );
+                    None
+                }
+            },
+            syn::Expr::Path(p) => self.path(scope, &p.path, loc),
+            syn::Expr::Field(f) => self.field(scope, f, loc),
+            syn::Expr::Index(ix) => {
+                let base = self.expr(scope, &ix.expr)?;
+                let SpecTy::Array(elem, len) = base.ty.clone() else {
+                    self.err(loc, format!("`{}` is not an array", base.text));
+                    return None;
+                };
+                let index = match &*ix.index {
+                    syn::Expr::Lit(syn::ExprLit {
+                        lit: syn::Lit::Int(i),
+                        ..
+                    }) => i.base10_parse::<u64>().ok(),
+                    _ => None,
+                };
+                let Some(index) = index else {
+                    self.err(loc, "an array index must be an integer literal");
+                    return None;
+                };
+                if index >= len {
+                    self.err(
+                        loc,
+                        format!(
+                            "index {index} is out of bounds of `{}` ({len} elements)",
+                            base.text
+                        ),
+                    );
+                    return None;
+                }
+                let text = format!("{}[{index}]", base.text);
+                Some(Expr {
+                    kind: ExprKind::Index(Box::new(base), index),
+                    ty: *elem,
+                    text,
+                })
+            }
+            syn::Expr::Call(c) => self.call(scope, c, loc),
+            syn::Expr::Unary(u) => {
+                let arg = self.expr(scope, &u.expr)?;
+                match u.op {
+                    syn::UnOp::Not(_) if arg.ty == SpecTy::Bool => Some(Expr {
+                        text: format!("!{}", arg.text),
+                        kind: ExprKind::Not(Box::new(arg)),
+                        ty: SpecTy::Bool,
+                    }),
+                    syn::UnOp::Neg(_) if arg.ty.is_int() => Some(Expr {
+                        text: format!("-{}", arg.text),
+                        kind: ExprKind::Neg(Box::new(arg)),
+                        ty: SpecTy::Wide,
+                    }),
+                    _ => {
+                        self.err(loc, format!("operator not applicable to `{}`", arg.text));
+                        None
+                    }
+                }
+            }
+            syn::Expr::Binary(b) => self.binary(scope, b, loc),
+            syn::Expr::If(i) => self.if_expr(scope, i, loc),
+            syn::Expr::Block(b) if b.block.stmts.len() == 1 => match &b.block.stmts[0] {
+                syn::Stmt::Expr(inner, None) => self.expr(scope, inner),
+                _ => {
+                    self.err(loc, "a block holds exactly one expression");
+                    None
+                }
+            },
+            other => {
+                let what = match other {
+                    syn::Expr::MethodCall(_) => "method calls",
+                    syn::Expr::Cast(_) => "casts",
+                    syn::Expr::Match(_) => "`match`",
+                    syn::Expr::Closure(_) => "closures",
+                    syn::Expr::Let(_) => "`let`",
+                    syn::Expr::ForLoop(_) | syn::Expr::While(_) | syn::Expr::Loop(_) => "loops",
+                    _ => "this expression form",
+                };
+                self.err(loc, format!("{what} are not part of the spec language"));
+                None
+            }
+        }
+    }
+
+    fn path(&mut self, scope: &Scope<'_>, path: &syn::Path, loc: Loc) -> Option<Expr> {
+        let segs: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
+        match segs.as_slice() {
+            [name] => {
+                if let Some(k) = scope.params.iter().position(|(p, _)| p == name) {
+                    return Some(Expr {
+                        kind: ExprKind::Param(k),
+                        ty: scope.params[k].1.clone(),
+                        text: name.clone(),
+                    });
+                }
+                match self
+                    .model
+                    .constants
+                    .iter()
+                    .position(|c| c.short == *name || c.c_name == *name)
+                {
+                    Some(k) => Some(Expr {
+                        kind: ExprKind::Const(k),
+                        ty: SpecTy::Int(self.model.constants[k].ty),
+                        text: name.clone(),
+                    }),
+                    None => {
+                        self.err(loc, format!("`{name}` is neither a parameter nor a constant (NEURON_ISA_TPB_{name})"));
+                        None
+                    }
+                }
+            }
+            [ty, member] => {
+                if ty == "EnumList" {
+                    self.err(
+                        loc,
+                        "`EnumList::…` appears only as the first argument of `is_valid_enum`",
+                    );
+                    return None;
+                }
+                let e = match self.declaration(ty) {
+                    Ok(Decl::Enum(e)) => e,
+                    Ok(_) => {
+                        self.err(loc, format!("`{ty}` is not an enum"));
+                        return None;
+                    }
+                    Err(msg) => {
+                        self.err(loc, msg);
+                        return None;
+                    }
+                };
+                match self.member(e, member) {
+                    Ok(m) => Some(Expr {
+                        kind: ExprKind::Member(e, m),
+                        ty: SpecTy::Enum(e),
+                        text: format!("{ty}::{member}"),
+                    }),
+                    Err(msg) => {
+                        self.err(loc, msg);
+                        None
+                    }
+                }
+            }
+            _ => {
+                self.err(
+                    loc,
+                    format!("`{}` is not a name of the spec language", segs.join("::")),
+                );
+                None
+            }
+        }
+    }
+
+    fn member(&self, e: EnumId, name: &str) -> Result<usize, String> {
+        let en = &self.model.enums[e];
+        let key = spec_key(name);
+        let hits: Vec<usize> = en
+            .members
+            .iter()
+            .enumerate()
+            .filter(|(_, m)| spec_key(&m.short) == key)
+            .map(|(k, _)| k)
+            .collect();
+        match hits.as_slice() {
+            [k] => Ok(en.members[*k].alias_of.unwrap_or(*k)),
+            [] => Err(format!("`{name}` is not a member of {}", en.c_name)),
+            _ => Err(format!("`{name}` matches several members of {}", en.c_name)),
+        }
+    }
+
+    fn field(&mut self, scope: &Scope<'_>, f: &syn::ExprField, loc: Loc) -> Option<Expr> {
+        let syn::Member::Named(name) = &f.member else {
+            self.err(loc, "tuple fields are not part of the spec language");
+            return None;
+        };
+        let name = name.to_string();
+        let base = self.expr(scope, &f.base)?;
+        match &base.ty {
+            SpecTy::Inst(_) => {
+                let ExprKind::Param(param) = base.kind else {
+                    self.err(loc, "an instruction is read through its parameter");
+                    return None;
+                };
+                let text = format!("{}.{name}", base.text);
+                if name == "header" {
+                    let Some(r) = self.model.record_named(super::build::HEADER) else {
+                        self.err(loc, format!("`i.header` needs {}", super::build::HEADER));
+                        return None;
+                    };
+                    return Some(Expr {
+                        kind: ExprKind::Inst(param, InstRoot::Header),
+                        ty: SpecTy::Record(r),
+                        text,
+                    });
+                }
+                if name == "common" {
+                    let Some(r) = self.model.record_named(super::build::INST_COMMON) else {
+                        self.err(
+                            loc,
+                            format!("`i.common` needs {} in util.h", super::build::INST_COMMON),
+                        );
+                        return None;
+                    };
+                    return Some(Expr {
+                        kind: ExprKind::Inst(param, InstRoot::Common),
+                        ty: SpecTy::Record(r),
+                        text,
+                    });
+                }
+                match self.model.shapes.iter().position(|s| s.member == name) {
+                    Some(s) => Some(Expr {
+                        kind: ExprKind::Inst(param, InstRoot::Shape(s)),
+                        ty: SpecTy::Record(self.model.shapes[s].record),
+                        text,
+                    }),
+                    None => {
+                        self.err(
+                            loc,
+                            format!(
+                                "`{name}` is not a member of {} bound to an operand struct",
+                                super::build::INST_UNION
+                            ),
+                        );
+                        None
+                    }
+                }
+            }
+            SpecTy::Record(r) => {
+                let r = *r;
+                let rec = &self.model.records[r];
+                let Some(k) = rec.fields.iter().position(|fl| fl.name == name) else {
+                    let what = if rec.kind == RecordKind::Union {
+                        "member"
+                    } else {
+                        "field"
+                    };
+                    self.err(loc, format!("{} has no {what} `{name}`", rec.c_name));
+                    return None;
+                };
+                // `i.header.opcode` is the instruction's opcode.
+                if let ExprKind::Inst(param, InstRoot::Header | InstRoot::Common) = base.kind {
+                    if self.model.is_discriminator(r, k) {
+                        return Some(Expr {
+                            kind: ExprKind::Opcode(param),
+                            ty: SpecTy::Enum(self.model.opcode_enum),
+                            text: format!("{}.{name}", base.text),
+                        });
+                    }
+                }
+                let ty = SpecTy::of(&rec.fields[k].ty);
+                let text = format!("{}.{name}", base.text);
+                Some(Expr {
+                    kind: ExprKind::Field(Box::new(base), r, k),
+                    ty,
+                    text,
+                })
+            }
+            _ => {
+                self.err(loc, format!("`{}` has no fields", base.text));
+                None
+            }
+        }
+    }
+
+    fn call(&mut self, scope: &Scope<'_>, c: &syn::ExprCall, loc: Loc) -> Option<Expr> {
+        let syn::Expr::Path(p) = &*c.func else {
+            self.err(loc, "only named functions can be called");
+            return None;
+        };
+        let name = p
+            .path
+            .segments
+            .iter()
+            .map(|s| s.ident.to_string())
+            .collect::<Vec<_>>()
+            .join("::");
+        if name == "is_valid_enum" {
+            return self.is_valid_enum(scope, c, loc);
+        }
+        let Some(&k) = self.names.get(&name) else {
+            self.err(
+                loc,
+                format!("`{name}` is not a spec function of this tree (nor a builtin)"),
+            );
+            return None;
+        };
+        let Some((params, ret)) = self.sigs[k].clone() else {
+            return None; // its signature was already reported
+        };
+        if params.len() != c.args.len() {
+            self.err(
+                loc,
+                format!(
+                    "`{name}` takes {} arguments, given {}",
+                    params.len(),
+                    c.args.len()
+                ),
+            );
+            return None;
+        }
+        let mut args = Vec::new();
+        let mut ok = true;
+        for (arg, (pname, pty)) in c.args.iter().zip(&params) {
+            let aloc = scope.loc(span_of(arg));
+            let Some(a) = self.expr(scope, arg) else {
+                ok = false;
+                continue;
+            };
+            let fits = match (pty, &a.ty) {
+                (SpecTy::Inst(_), SpecTy::Inst(_)) => matches!(a.kind, ExprKind::Param(_)),
+                (SpecTy::Int(_), t) => t.is_int(),
+                (p, t) => p == t,
+            };
+            if !fits {
+                self.err(
+                    aloc,
+                    format!(
+                        "argument `{pname}` of `{name}` is {}, given `{}` of type {}",
+                        self.ty_name(pty),
+                        a.text,
+                        self.ty_name(&a.ty)
+                    ),
+                );
+                ok = false;
+            }
+            args.push(a);
+        }
+        if !ok {
+            return None;
+        }
+        let text = format!(
+            "{name}({})",
+            args.iter()
+                .map(|a| a.text.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        Some(Expr {
+            kind: ExprKind::Call(k, args),
+            ty: ret,
+            text,
+        })
+    }
+
+    fn is_valid_enum(&mut self, scope: &Scope<'_>, c: &syn::ExprCall, loc: Loc) -> Option<Expr> {
+        if c.args.len() != 2 {
+            self.err(loc, "`is_valid_enum` takes `EnumList::<Enum>` and a value");
+            return None;
+        }
+        let list = match &c.args[0] {
+            syn::Expr::Path(p) => {
+                let segs: Vec<String> = p
+                    .path
+                    .segments
+                    .iter()
+                    .map(|s| s.ident.to_string())
+                    .collect();
+                match segs.as_slice() {
+                    [l, e] if l == "EnumList" => Some(e.clone()),
+                    _ => None,
+                }
+            }
+            _ => None,
+        };
+        let Some(list) = list else {
+            self.err(
+                loc,
+                "the first argument of `is_valid_enum` is `EnumList::<Enum>`",
+            );
+            return None;
+        };
+        let e = match self.declaration(&list) {
+            Ok(Decl::Enum(e)) => e,
+            Ok(_) => {
+                self.err(loc, format!("`EnumList::{list}`: `{list}` is not an enum"));
+                return None;
+            }
+            Err(msg) => {
+                self.err(loc, msg);
+                return None;
+            }
+        };
+        let arg = self.expr(scope, &c.args[1])?;
+        if !(arg.ty == SpecTy::Enum(e) || arg.ty.is_int()) {
+            self.err(
+                loc,
+                format!(
+                    "`is_valid_enum(EnumList::{list}, …)` needs a {} or an integer",
+                    self.model.enums[e].c_name
+                ),
+            );
+            return None;
+        }
+        let text = format!("is_valid_enum(EnumList::{list}, {})", arg.text);
+        Some(Expr {
+            kind: ExprKind::IsValidEnum(e, Box::new(arg)),
+            ty: SpecTy::Bool,
+            text,
+        })
+    }
+
+    fn binary(&mut self, scope: &Scope<'_>, b: &syn::ExprBinary, loc: Loc) -> Option<Expr> {
+        let op = match b.op {
+            syn::BinOp::And(_) => BinOp::And,
+            syn::BinOp::Or(_) => BinOp::Or,
+            syn::BinOp::Eq(_) => BinOp::Eq,
+            syn::BinOp::Ne(_) => BinOp::Ne,
+            syn::BinOp::Lt(_) => BinOp::Lt,
+            syn::BinOp::Le(_) => BinOp::Le,
+            syn::BinOp::Gt(_) => BinOp::Gt,
+            syn::BinOp::Ge(_) => BinOp::Ge,
+            syn::BinOp::Add(_) => BinOp::Add,
+            syn::BinOp::Sub(_) => BinOp::Sub,
+            syn::BinOp::Mul(_) => BinOp::Mul,
+            syn::BinOp::Div(_) => BinOp::Div,
+            syn::BinOp::Rem(_) => BinOp::Rem,
+            syn::BinOp::BitAnd(_) => BinOp::BitAnd,
+            syn::BinOp::BitOr(_) => BinOp::BitOr,
+            syn::BinOp::BitXor(_) => BinOp::BitXor,
+            syn::BinOp::Shl(_) => BinOp::Shl,
+            syn::BinOp::Shr(_) => BinOp::Shr,
+            _ => {
+                self.err(loc, "compound assignment is not part of the spec language");
+                return None;
+            }
+        };
+        let l = self.expr(scope, &b.left);
+        let r = self.expr(scope, &b.right);
+        let (l, r) = (l?, r?);
+        let ty = match op {
+            BinOp::And | BinOp::Or => {
+                if l.ty != SpecTy::Bool || r.ty != SpecTy::Bool {
+                    self.err(loc, format!("`{}` needs two booleans", op.symbol()));
+                    return None;
+                }
+                SpecTy::Bool
+            }
+            op if op.is_comparison() => {
+                let ok = match (&l.ty, &r.ty) {
+                    (a, b) if a.is_int() && b.is_int() => true,
+                    (SpecTy::Enum(a), SpecTy::Enum(b)) => a == b,
+                    (SpecTy::Enum(_), b) | (b, SpecTy::Enum(_)) => b.is_int(),
+                    (SpecTy::Bool, SpecTy::Bool) => matches!(op, BinOp::Eq | BinOp::Ne),
+                    _ => false,
+                };
+                if !ok {
+                    self.err(
+                        loc,
+                        format!(
+                            "cannot compare `{}` ({}) with `{}` ({})",
+                            l.text,
+                            self.ty_name(&l.ty),
+                            r.text,
+                            self.ty_name(&r.ty)
+                        ),
+                    );
+                    return None;
+                }
+                SpecTy::Bool
+            }
+            _ => {
+                if !l.ty.is_int() || !r.ty.is_int() {
+                    self.err(loc, format!("`{}` needs two integers", op.symbol()));
+                    return None;
+                }
+                SpecTy::Wide
+            }
+        };
+        let text = format!("{} {} {}", l.text, op.symbol(), r.text);
+        Some(Expr {
+            kind: ExprKind::Binary(op, Box::new(l), Box::new(r)),
+            ty,
+            text,
+        })
+    }
+
+    fn if_expr(&mut self, scope: &Scope<'_>, i: &syn::ExprIf, loc: Loc) -> Option<Expr> {
+        let cond = self.expr(scope, &i.cond)?;
+        if cond.ty != SpecTy::Bool {
+            self.err(loc, "an `if` condition is a boolean");
+            return None;
+        }
+        let then = self.block_expr(scope, &i.then_branch)?;
+        let Some((_, els)) = &i.else_branch else {
+            self.err(loc, "an `if` needs an `else` (it is an expression)");
+            return None;
+        };
+        let els = self.expr(scope, els)?;
+        let ty = match (&then.ty, &els.ty) {
+            (SpecTy::Bool, SpecTy::Bool) => SpecTy::Bool,
+            (a, b) if a.is_int() && b.is_int() => {
+                if a == b {
+                    a.clone()
+                } else {
+                    SpecTy::Wide
+                }
+            }
+            _ => {
+                self.err(loc, "both arms of an `if` have the same type");
+                return None;
+            }
+        };
+        let text = format!(
+            "if {} {{ {} }} else {{ {} }}",
+            cond.text, then.text, els.text
+        );
+        Some(Expr {
+            kind: ExprKind::If(Box::new(cond), Box::new(then), Box::new(els)),
+            ty,
+            text,
+        })
+    }
+
+    fn block_expr(&mut self, scope: &Scope<'_>, block: &syn::Block) -> Option<Expr> {
+        match block.stmts.as_slice() {
+            [syn::Stmt::Expr(e, None)] => self.expr(scope, e),
+            _ => {
+                self.err(
+                    scope.loc(span_of(block)),
+                    "a block holds exactly one expression",
+                );
+                None
+            }
+        }
+    }
+}
+
+enum Decl {
+    Enum(EnumId),
+    Record(RecordId),
+    Alias(Ty),
+}
+
+/// Settles which shape each function's `Inst` parameter is bound to: the shape it reads
+/// directly, or the shape of a shape-bound function it passes the instruction to.
+fn infer_inst_kinds(model: &Model, fns: &mut [SpecFn], sink: &mut Sink) {
+    fn direct(e: &Expr, out: &mut Vec<usize>) {
+        if let ExprKind::Inst(_, InstRoot::Shape(s)) = e.kind {
+            out.push(s);
+        }
+        for c in children(e) {
+            direct(c, out);
+        }
+    }
+    fn passes(e: &Expr, out: &mut Vec<usize>) {
+        if let ExprKind::Call(f, args) = &e.kind {
+            if args.iter().any(|a| matches!(a.ty, SpecTy::Inst(_))) {
+                out.push(*f);
+            }
+        }
+        for c in children(e) {
+            passes(c, out);
+        }
+    }
+    let n = fns.len();
+    let mut kind: Vec<Option<usize>> = vec![None; n];
+    for (k, f) in fns.iter().enumerate() {
+        let mut shapes = Vec::new();
+        direct(&f.body, &mut shapes);
+        shapes.sort();
+        shapes.dedup();
+        if shapes.len() > 1 {
+            let names: Vec<&str> = shapes
+                .iter()
+                .map(|s| model.shapes[*s].member.as_str())
+                .collect();
+            sink.push(
+                f.loc.clone(),
+                format!(
+                    "`{}` reads through several shapes ({})",
+                    f.name,
+                    names.join(", ")
+                ),
+            );
+        }
+        kind[k] = shapes.first().copied();
+    }
+    // Propagate through calls until nothing changes.
+    loop {
+        let mut changed = false;
+        for k in 0..n {
+            let mut callees = Vec::new();
+            passes(&fns[k].body, &mut callees);
+            for c in callees {
+                if let Some(s) = kind[c] {
+                    match kind[k] {
+                        None => {
+                            kind[k] = Some(s);
+                            changed = true;
+                        }
+                        Some(t) if t != s => {
+                            sink.push(
+                                fns[k].loc.clone(),
+                                format!(
+                                    "`{}` passes an instruction of shape `{}` to `{}`, which reads shape `{}`",
+                                    fns[k].name, model.shapes[t].member, fns[c].name, model.shapes[s].member
+                                ),
+                            );
+                            kind[c] = None;
+                        }
+                        _ => {}
+                    }
+                }
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    for (k, f) in fns.iter_mut().enumerate() {
+        let ik = kind[k].map_or(InstKind::Any, InstKind::Shape);
+        for (_, t) in &mut f.params {
+            if let SpecTy::Inst(_) = t {
+                *t = SpecTy::Inst(ik);
+            }
+        }
+    }
+    retag_inst_args(fns);
+}
+
+/// Argument and parameter expressions of type `Inst` carry the kind of their function.
+fn retag_inst_args(fns: &mut [SpecFn]) {
+    fn walk(e: &mut Expr, kind: Option<InstKind>) {
+        if let (ExprKind::Param(_), SpecTy::Inst(_), Some(k)) = (&e.kind, &e.ty, kind) {
+            e.ty = SpecTy::Inst(k);
+        }
+        for c in children_mut(e) {
+            walk(c, kind);
+        }
+    }
+    for f in fns.iter_mut() {
+        let k = f.inst_kind();
+        walk(&mut f.body, k);
+    }
+}
+
+/// The direct sub-expressions of `e`.
+pub fn children(e: &Expr) -> Vec<&Expr> {
+    match &e.kind {
+        ExprKind::Field(b, _, _) | ExprKind::Index(b, _) | ExprKind::Not(b) | ExprKind::Neg(b) => {
+            vec![b]
+        }
+        ExprKind::IsValidEnum(_, b) => vec![b],
+        ExprKind::Call(_, args) => args.iter().collect(),
+        ExprKind::Binary(_, l, r) => vec![l, r],
+        ExprKind::If(c, a, b) => vec![c, a, b],
+        _ => Vec::new(),
+    }
+}
+
+fn children_mut(e: &mut Expr) -> Vec<&mut Expr> {
+    match &mut e.kind {
+        ExprKind::Field(b, _, _) | ExprKind::Index(b, _) | ExprKind::Not(b) | ExprKind::Neg(b) => {
+            vec![b]
+        }
+        ExprKind::IsValidEnum(_, b) => vec![b],
+        ExprKind::Call(_, args) => args.iter_mut().collect(),
+        ExprKind::Binary(_, l, r) => vec![l, r],
+        ExprKind::If(c, a, b) => vec![c, a, b],
+        _ => Vec::new(),
+    }
+}
+
+/// The operands of a top-level conjunction (`a && b && c` → `[a, b, c]`), parentheses looked through.
+pub fn conjuncts(e: &Expr) -> Vec<&Expr> {
+    match &e.kind {
+        ExprKind::Binary(BinOp::And, l, r) => {
+            let mut out = conjuncts(l);
+            out.extend(conjuncts(r));
+            out
+        }
+        _ => vec![e],
+    }
+}
+
+/// The operands of a top-level disjunction.
+pub fn disjuncts(e: &Expr) -> Vec<&Expr> {
+    match &e.kind {
+        ExprKind::Binary(BinOp::Or, l, r) => {
+            let mut out = disjuncts(l);
+            out.extend(disjuncts(r));
+            out
+        }
+        _ => vec![e],
+    }
+}
