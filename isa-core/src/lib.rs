@@ -26,7 +26,7 @@ mod violation;
 pub use decode::{DecodeError, DecodeErrorKind, InvalidEnumValue};
 pub use field::{FieldInfo, FieldKind};
 pub use status::OpcodeStatus;
-pub use violation::{InvolvedField, Violation, MAX_FIELDS, MAX_PATH};
+pub use violation::{FieldSpec, InvolvedField, Violation, MAX_FIELDS};
 
 /// Size in bytes of every TPB instruction word.
 pub const INST_NBYTES: usize = 64;

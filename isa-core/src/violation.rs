@@ -1,11 +1,19 @@
 use core::fmt;
 
-/// Deepest predicate chain a [`Violation`] records.
-pub const MAX_PATH: usize = 8;
-/// Most fields a [`Violation`] records.
-pub const MAX_FIELDS: usize = 12;
+/// Most field values a [`Violation`] carries.
+pub const MAX_FIELDS: usize = 10;
 
-/// An instruction field that a failed predicate read, with the value it held.
+/// A field a failing predicate reads: its name and, for an enum, how to name a value.
+#[derive(Clone, Copy, Debug)]
+pub struct FieldSpec {
+    /// Dotted path inside the operand struct (`src_mem_pattern.num_elem[0]`), or a
+    /// validator argument such as `engine`.
+    pub name: &'static str,
+    /// For an enum field: the vendor member name of a value.
+    pub member: Option<fn(u64) -> Option<&'static str>>,
+}
+
+/// A field a failed predicate read, with the value it held.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct InvolvedField {
     /// Dotted path inside the operand struct, or a validator argument such as `engine`.
@@ -20,107 +28,92 @@ pub struct InvolvedField {
 ///
 /// The path runs from the top-level validator down to the predicate that
 /// failed, the way the vendor's debug validators report
-/// `inst failed assertion check: '<name>'`. Recording is fixed-size and never
-/// allocates; a deeper chain or more fields than fit set [`Violation::is_truncated`].
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+/// `inst failed assertion check: '<name>'`. Paths and field names are static
+/// (the generator knows every path a validator can fail along); only the
+/// values are recorded at run time, so a violation is small, `Copy` and never
+/// allocates.
+#[derive(Clone, Copy)]
 pub struct Violation {
-    path: [&'static str; MAX_PATH],
-    depth: u8,
-    fields: [InvolvedField; MAX_FIELDS],
-    field_count: u8,
-    truncated: bool,
+    path: &'static [&'static str],
+    fields: &'static [FieldSpec],
+    values: [i64; MAX_FIELDS],
 }
 
-const NO_FIELD: InvolvedField = InvolvedField {
-    name: "",
-    value: 0,
-    member: None,
-};
-
 impl Violation {
-    /// A violation whose path starts at the top-level validator `root`.
-    pub const fn new(root: &'static str) -> Self {
-        let mut path = [""; MAX_PATH];
-        path[0] = root;
+    /// A violation along `path` (top-level validator first), reporting `fields` with `values`
+    /// (`values[k]` belongs to `fields[k]`; fields beyond [`MAX_FIELDS`] are not shown).
+    pub const fn new(
+        path: &'static [&'static str],
+        fields: &'static [FieldSpec],
+        values: [i64; MAX_FIELDS],
+    ) -> Self {
         Violation {
             path,
-            depth: 1,
-            fields: [NO_FIELD; MAX_FIELDS],
-            field_count: 0,
-            truncated: false,
-        }
-    }
-
-    /// Descends into `predicate`, the failing conjunct of the current one.
-    pub fn enter(&mut self, predicate: &'static str) {
-        if usize::from(self.depth) < MAX_PATH {
-            self.path[usize::from(self.depth)] = predicate;
-            self.depth += 1;
-        } else {
-            self.truncated = true;
-        }
-    }
-
-    /// Records a field the failing predicate read.
-    pub fn field(&mut self, name: &'static str, value: i64, member: Option<&'static str>) {
-        if self.fields[..usize::from(self.field_count)]
-            .iter()
-            .any(|f| f.name == name)
-        {
-            return;
-        }
-        if usize::from(self.field_count) < MAX_FIELDS {
-            self.fields[usize::from(self.field_count)] = InvolvedField {
-                name,
-                value,
-                member,
-            };
-            self.field_count += 1;
-        } else {
-            self.truncated = true;
+            fields,
+            values,
         }
     }
 
     /// The predicate chain, top-level validator first.
-    pub fn path(&self) -> &[&'static str] {
-        &self.path[..usize::from(self.depth)]
+    pub fn path(&self) -> &'static [&'static str] {
+        self.path
     }
 
     /// The predicate that failed: the last element of [`Violation::path`].
     pub fn predicate(&self) -> &'static str {
-        self.path[usize::from(self.depth) - 1]
+        self.path.last().copied().unwrap_or("")
     }
 
     /// The fields the failing predicate read, with their values.
-    pub fn fields(&self) -> &[InvolvedField] {
-        &self.fields[..usize::from(self.field_count)]
+    pub fn fields(&self) -> impl Iterator<Item = InvolvedField> + '_ {
+        self.fields
+            .iter()
+            .zip(self.values.iter())
+            .map(|(spec, &value)| InvolvedField {
+                name: spec.name,
+                value,
+                member: spec.member.and_then(|m| m(value as u64)),
+            })
     }
 
-    /// True when the chain or the field list did not fit and was cut.
+    /// The value recorded for the field `name`, if the violation reports it.
+    pub fn value_of(&self, name: &str) -> Option<i64> {
+        self.fields().find(|f| f.name == name).map(|f| f.value)
+    }
+
+    /// True when the predicate read more fields than a violation carries.
     pub fn is_truncated(&self) -> bool {
-        self.truncated
+        self.fields.len() > MAX_FIELDS
     }
 }
+
+impl PartialEq for Violation {
+    fn eq(&self, other: &Self) -> bool {
+        self.path == other.path && self.fields().eq(other.fields())
+    }
+}
+
+impl Eq for Violation {}
 
 impl fmt::Display for Violation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "inst failed assertion check: '{}' (", self.predicate())?;
-        for (k, step) in self.path().iter().enumerate() {
+        for (k, step) in self.path.iter().enumerate() {
             if k > 0 {
                 f.write_str(" -> ")?;
             }
             f.write_str(step)?;
         }
         f.write_str(")")?;
-        for (k, field) in self.fields().iter().enumerate() {
+        for (k, field) in self.fields().enumerate() {
             f.write_str(if k == 0 { "; " } else { ", " })?;
             match field.member {
                 Some(member) => write!(f, "{} = {} ({member})", field.name, field.value)?,
                 None => write!(f, "{} = {:#x}", field.name, field.value)?,
             }
         }
-        if self.truncated {
-            f.write_str(" [truncated]")?;
+        if self.is_truncated() {
+            f.write_str(" [more fields not shown]")?;
         }
         Ok(())
     }
@@ -129,10 +122,17 @@ impl fmt::Display for Violation {
 impl fmt::Debug for Violation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Violation")
-            .field("path", &self.path())
-            .field("fields", &self.fields())
-            .field("truncated", &self.truncated)
+            .field("path", &self.path)
+            .field("fields", &FieldsDebug(self))
             .finish()
+    }
+}
+
+struct FieldsDebug<'a>(&'a Violation);
+
+impl fmt::Debug for FieldsDebug<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.0.fields()).finish()
     }
 }
 
@@ -144,31 +144,37 @@ mod tests {
     use super::*;
     use std::string::ToString;
 
+    fn algo_name(v: u64) -> Option<&'static str> {
+        (v == 3).then_some("XORWOW")
+    }
+
+    static PATH: [&str; 2] = ["is_valid_s1_rand", "rand_set_state_legal_combinations"];
+    static FIELDS: [FieldSpec; 2] = [
+        FieldSpec {
+            name: "rand_algorithm",
+            member: Some(algo_name),
+        },
+        FieldSpec {
+            name: "src_mem_pattern.num_elem[0]",
+            member: None,
+        },
+    ];
+
     #[test]
-    fn records_path_and_fields_and_renders_like_the_vendor() {
-        let mut v = Violation::new("is_valid_s1_rand");
-        v.enter("rand_set_state_legal_combinations");
-        v.field("rand_algorithm", 3, Some("XORWOW"));
-        v.field("src_mem_pattern.num_elem[0]", 5, None);
-        v.field("rand_algorithm", 3, Some("XORWOW"));
+    fn renders_like_the_vendor_and_stays_small() {
+        let mut values = [0; MAX_FIELDS];
+        values[0] = 3;
+        values[1] = 5;
+        let v = Violation::new(&PATH, &FIELDS, values);
         assert_eq!(v.predicate(), "rand_set_state_legal_combinations");
-        assert_eq!(v.path().len(), 2);
-        assert_eq!(v.fields().len(), 2);
+        assert_eq!(v.value_of("src_mem_pattern.num_elem[0]"), Some(5));
         assert_eq!(
             v.to_string(),
             "inst failed assertion check: 'rand_set_state_legal_combinations' \
              (is_valid_s1_rand -> rand_set_state_legal_combinations); \
              rand_algorithm = 3 (XORWOW), src_mem_pattern.num_elem[0] = 0x5"
         );
-    }
-
-    #[test]
-    fn overflow_is_marked_not_panicking() {
-        let mut v = Violation::new("root");
-        for _ in 0..20 {
-            v.enter("deeper");
-        }
-        assert!(v.is_truncated());
-        assert_eq!(v.path().len(), MAX_PATH);
+        assert!(core::mem::size_of::<Violation>() <= 128);
+        assert!(!v.is_truncated());
     }
 }

@@ -65,6 +65,39 @@ pub mod inst {
     generated!("inst.rs");
 }
 
+/// The header's validator spec (`// fn` blocks), translated function by function.
+#[allow(
+    unused_parens,
+    clippy::nonminimal_bool,
+    clippy::absurd_extreme_comparisons,
+    clippy::identity_op,
+    clippy::overly_complex_bool_expr,
+    clippy::needless_bool,
+    clippy::precedence
+)]
+pub mod spec {
+    #[allow(unused_imports)]
+    use crate::*;
+    generated!("spec.rs");
+}
+
+/// `validate()` on the typed instructions.
+#[allow(
+    unused_parens,
+    clippy::nonminimal_bool,
+    clippy::absurd_extreme_comparisons,
+    clippy::identity_op,
+    clippy::overly_complex_bool_expr,
+    clippy::precedence
+)]
+mod validate {
+    #[allow(unused_imports)]
+    use crate::spec::*;
+    #[allow(unused_imports)]
+    use crate::*;
+    generated!("validate.rs");
+}
+
 /// The generation's identity (and, with rng-core, its model parameters).
 pub mod generation {
     generated!("generation.rs");

@@ -12,7 +12,9 @@ mod inst;
 mod lib_rs;
 mod raw;
 mod records;
+mod spec;
 mod ty;
+mod validate;
 
 pub use doc::doc_text;
 
@@ -113,6 +115,8 @@ pub fn emit(model: &Model) -> Files {
     put("consts.rs", enums::emit_consts(model));
     put("inst.rs", inst::emit(model));
     put("generation.rs", generation::emit(model));
+    put("spec.rs", spec::emit(model));
+    put("validate.rs", validate::emit(model));
     put("headers.lock", model.fingerprint.to_manifest());
     files.insert("src/lib.rs".into(), lib_rs::emit(model));
     files.insert("build.rs".into(), lib_rs::build_rs());

@@ -31,6 +31,14 @@ pub fn reachable(model: &Model) -> Vec<RecordId> {
             walk(model, &f.ty, &mut seen);
         }
     }
+    // Records spec functions take as parameters need a typed form too.
+    for f in &model.specs {
+        for (_, t) in &f.params {
+            if let crate::model::spec::SpecTy::Record(r) = t {
+                walk(model, &Ty::Record(*r), &mut seen);
+            }
+        }
+    }
     let shape_records: Vec<RecordId> = model.shapes.iter().map(|s| s.record).collect();
     (0..model.records.len())
         .filter(|r| seen[*r] && !shape_records.contains(r))

@@ -337,6 +337,24 @@ impl<'a> Evaluator<'a> {
         })
     }
 
+    /// The value of `e` when it reads no instruction field and no parameter (a constant
+    /// after inlining); `None` otherwise.
+    pub fn constant_bool(&mut self, e: &super::spec::Expr) -> Option<bool> {
+        fn pure(e: &super::spec::Expr) -> bool {
+            !matches!(
+                e.kind,
+                ExprKind::Param(_) | ExprKind::Inst(..) | ExprKind::Opcode(_) | ExprKind::Field(..)
+            ) && super::spec::children(e).into_iter().all(pure)
+        }
+        if !pure(e) {
+            return None;
+        }
+        match self.eval(&Env::default(), &[], e, 0) {
+            Ok(Val::Bool(Formula::Const(b))) => Some(b),
+            _ => None,
+        }
+    }
+
     fn read(&mut self, env: &Env, path: Path) -> Val {
         let canonical = path.canonical(self.model, self.shape_record);
         let ty = canonical.ty(self.model, self.shape_record);

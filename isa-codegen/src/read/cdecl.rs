@@ -320,6 +320,9 @@ fn clang_failure(root: &Path, header: &SourceFile, message: &str) -> Diagnostic 
         .find(|l| l.contains("error"))
         .unwrap_or(message)
         .replace(&root_prefix, "");
+    let first = first
+        .strip_prefix("clang diagnosed error: ")
+        .unwrap_or(&first);
     // clang prints `path:line:col: error: text`.
     let mut parts = first.splitn(4, ':');
     if let (Some(file), Some(line), Some(_col), Some(rest)) =

@@ -2033,6 +2033,55 @@ impl Default for Tensor1d {
         Self::ZEROED
     }
 }
+/// Typed form of `NEURON_ISA_TPB_TENSOR2D` (12 bytes, declared at tpb/aws_neuron_isa_tpb_common.h:449).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Tensor2d {
+    /// first element
+    ///
+    /// Bytes 0..4 (`start_addr`).
+    pub start_addr: Addr4,
+    /// strides in elements
+    ///
+    /// Bytes 4..8 (`step_elem`).
+    pub step_elem: [i16; 2],
+    /// element counts
+    ///
+    /// Bytes 8..12 (`num_elem`).
+    pub num_elem: [u16; 2],
+}
+impl Tensor2d {
+    /// Encoded size in bytes.
+    pub const SIZE: usize = 12;
+    /// The value an all-zero encoding decodes to.
+    pub const ZEROED: Self = Self {
+        start_addr: Addr4::ZEROED,
+        step_elem: [0; 2],
+        num_elem: [0; 2],
+    };
+    #[allow(dead_code)]
+    pub(crate) fn encode_at(&self, b: &mut [u8], at: usize) {
+        (self.start_addr).encode_at(b, at);
+        for (k, item) in (self.step_elem).iter().enumerate() {
+            isa_core::le::put_i16(b, at + 4 + k * 2, *item);
+        }
+        for (k, item) in (self.num_elem).iter().enumerate() {
+            isa_core::le::put_u16(b, at + 8 + k * 2, *item);
+        }
+    }
+    #[allow(dead_code)]
+    pub(crate) fn decode_at(b: &[u8], at: usize) -> Self {
+        Self {
+            start_addr: Addr4::decode_at(b, at),
+            step_elem: core::array::from_fn(|k| isa_core::le::get_i16(b, at + 4 + k * 2)),
+            num_elem: core::array::from_fn(|k| isa_core::le::get_u16(b, at + 8 + k * 2)),
+        }
+    }
+}
+impl Default for Tensor2d {
+    fn default() -> Self {
+        Self::ZEROED
+    }
+}
 /// Typed form of `NEURON_ISA_TPB_TENSOR3D` (16 bytes, declared at tpb/aws_neuron_isa_tpb_common.h:456).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Tensor3d {

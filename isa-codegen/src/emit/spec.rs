@@ -1,0 +1,571 @@
+//! The `spec` module: every `// fn` spec block translated into a Rust function of
+//! the same name, over the typed instructions. Names were resolved by the model;
+//! here they only become Rust paths.
+
+use super::{banner, doc, ident, lit, render};
+use crate::model::names::rust_field;
+use crate::model::spec::{children, BinOp, Expr, ExprKind, InstKind, InstRoot, SpecFn, SpecTy};
+use crate::model::{Model, RecordId};
+use crate::read::cdecl::{Prim, RecordKind};
+use proc_macro2::TokenStream;
+use quote::quote;
+
+/// How a translated expression is represented in Rust.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum Repr {
+    /// `bool`.
+    Bool,
+    /// A value of this Rust integer type.
+    Prim(Prim),
+    /// An `i128` (spec arithmetic).
+    Wide,
+    /// An integer literal (fits wherever its value fits).
+    Literal(i128),
+    /// A typed enum.
+    Enum(usize),
+    /// A struct, union or array value.
+    Value,
+}
+
+/// A translated expression.
+#[derive(Clone, Debug)]
+pub(crate) struct Code {
+    pub tokens: TokenStream,
+    pub repr: Repr,
+    /// True for operator expressions (parenthesised when they become operands).
+    pub compound: bool,
+}
+
+impl Code {
+    fn atom(tokens: TokenStream, repr: Repr) -> Code {
+        Code {
+            tokens,
+            repr,
+            compound: false,
+        }
+    }
+
+    pub(crate) fn operand(&self) -> TokenStream {
+        let t = &self.tokens;
+        if self.compound {
+            quote!((#t))
+        } else {
+            t.clone()
+        }
+    }
+}
+
+fn prim_fits(p: Prim, v: i128) -> bool {
+    let (lo, hi): (i128, i128) = match p {
+        Prim::U8 => (0, u8::MAX.into()),
+        Prim::U16 => (0, u16::MAX.into()),
+        Prim::U32 => (0, u32::MAX.into()),
+        Prim::U64 => (0, u64::MAX.into()),
+        Prim::I8 => (i8::MIN.into(), i8::MAX.into()),
+        Prim::I16 => (i16::MIN.into(), i16::MAX.into()),
+        Prim::I32 => (i32::MIN.into(), i32::MAX.into()),
+        Prim::I64 => (i64::MIN.into(), i64::MAX.into()),
+        _ => return false,
+    };
+    (lo..=hi).contains(&v)
+}
+
+/// Translation of the expressions of one function (or of an inlined chain rooted at one).
+pub(crate) struct Translator<'a> {
+    pub model: &'a Model,
+    /// Rust names of the parameters of the function whose body is translated.
+    pub params: Vec<(String, SpecTy)>,
+    /// Inst parameters are spelled `op` / `i` in the function the tokens end up in.
+    pub op_name: TokenStream,
+    pub inst_name: TokenStream,
+    /// The instruction parameter is a concrete shape (`&S1Rand`) rather than generic.
+    pub concrete: bool,
+}
+
+impl Translator<'_> {
+    pub(crate) fn wide(&self, c: &Code) -> TokenStream {
+        match &c.repr {
+            Repr::Wide => c.tokens.clone(),
+            Repr::Literal(v) => {
+                let l = lit(*v);
+                quote!(#l)
+            }
+            Repr::Prim(_) => {
+                let t = &c.tokens;
+                quote!(i128::from(#t))
+            }
+            Repr::Enum(_) => {
+                let t = c.operand();
+                quote!(i128::from(#t.value()))
+            }
+            Repr::Bool => {
+                let t = &c.tokens;
+                quote!(i128::from(#t))
+            }
+            Repr::Value => c.tokens.clone(),
+        }
+    }
+
+    fn to_prim(&self, c: &Code, p: Prim) -> TokenStream {
+        match &c.repr {
+            Repr::Prim(q) if *q == p => c.tokens.clone(),
+            Repr::Literal(v) if prim_fits(p, *v) => lit(*v),
+            _ => {
+                let f = ident(&format!("to_{}", p.rust()));
+                let w = self.wide(c);
+                quote!(isa_core::spec::#f(#w))
+            }
+        }
+    }
+
+    /// Converts an argument to the representation parameter type `t` expects.
+    fn arg(&self, c: &Code, t: &SpecTy) -> TokenStream {
+        match t {
+            SpecTy::Int(p) => self.to_prim(c, *p),
+            _ => c.tokens.clone(),
+        }
+    }
+
+    pub(crate) fn expr(&self, e: &Expr) -> Code {
+        let m = self.model;
+        match &e.kind {
+            ExprKind::Bool(b) => Code::atom(quote!(#b), Repr::Bool),
+            ExprKind::Int(v) => Code::atom(lit(*v), Repr::Literal(*v)),
+            ExprKind::Param(k) => {
+                let (name, ty) = &self.params[*k];
+                let id = ident(name);
+                let repr = match ty {
+                    SpecTy::Bool => Repr::Bool,
+                    SpecTy::Int(p) => Repr::Prim(*p),
+                    SpecTy::Enum(e) => Repr::Enum(*e),
+                    _ => Repr::Value,
+                };
+                Code::atom(quote!(#id), repr)
+            }
+            ExprKind::Const(k) => {
+                let c = &m.constants[*k];
+                let id = ident(&c.short);
+                Code::atom(quote!(crate::consts::#id), Repr::Prim(c.ty))
+            }
+            ExprKind::Member(en, mk) => {
+                let e = &m.enums[*en];
+                let t = ident(&e.rust);
+                let v = ident(&e.members[*mk].rust);
+                Code::atom(quote!(#t::#v), Repr::Enum(*en))
+            }
+            ExprKind::Opcode(_) => {
+                let op = &self.op_name;
+                Code::atom(quote!(#op), Repr::Enum(m.opcode_enum))
+            }
+            ExprKind::Inst(..) => {
+                let i = &self.inst_name;
+                Code::atom(quote!(#i), Repr::Value)
+            }
+            ExprKind::Field(base, r, k) => self.field(base, *r, *k, &e.ty),
+            ExprKind::Index(base, k) => {
+                let b = self.expr(base);
+                let bt = b.operand();
+                let k = lit(*k);
+                Code::atom(quote!(#bt[#k]), repr_of(&e.ty))
+            }
+            ExprKind::Call(f, args) => {
+                let callee = &m.specs[*f];
+                let name = ident(&callee.name);
+                let mut toks = Vec::new();
+                for (a, (_, pt)) in args.iter().zip(&callee.params) {
+                    if let SpecTy::Inst(_) = pt {
+                        let (op, i) = (&self.op_name, &self.inst_name);
+                        toks.push(quote!(#op));
+                        toks.push(quote!(#i));
+                    } else {
+                        let c = self.expr(a);
+                        toks.push(self.arg(&c, pt));
+                    }
+                }
+                Code::atom(quote!(#name(#(#toks),*)), repr_of(&callee.ret))
+            }
+            ExprKind::IsValidEnum(en, arg) => {
+                if arg.ty == SpecTy::Enum(*en) {
+                    // A decoded enum field always holds a member of its enum.
+                    Code::atom(quote!(true), Repr::Bool)
+                } else {
+                    let c = self.expr(arg);
+                    let e = &m.enums[*en];
+                    let t = ident(&e.rust);
+                    let repr = e.repr;
+                    let f = ident(&format!("to_{}", repr.rust()));
+                    let w = self.wide(&c);
+                    let rt = super::ty::prim(repr);
+                    Code::atom(
+                        quote!((#w >= i128::from(#rt::MIN) && #w <= i128::from(#rt::MAX) && #t::from_value(isa_core::spec::#f(#w)).is_some())),
+                        Repr::Bool,
+                    )
+                }
+            }
+            ExprKind::Not(a) => {
+                let c = self.expr(a);
+                let t = c.operand();
+                Code {
+                    tokens: quote!(!#t),
+                    repr: Repr::Bool,
+                    compound: true,
+                }
+            }
+            ExprKind::Neg(a) => {
+                let c = self.expr(a);
+                let w = self.wide(&c);
+                Code::atom(quote!(#w.saturating_neg()), Repr::Wide)
+            }
+            ExprKind::Binary(op, l, r) => self.binary(*op, l, r),
+            ExprKind::If(c, a, b) => {
+                let cond = self.expr(c).tokens;
+                let (x, y) = (self.expr(a), self.expr(b));
+                let (xt, yt, repr) = match (&x.repr, &y.repr) {
+                    (Repr::Bool, _) => (x.tokens.clone(), y.tokens.clone(), Repr::Bool),
+                    (Repr::Prim(p), Repr::Prim(q)) if p == q => {
+                        (x.tokens.clone(), y.tokens.clone(), Repr::Prim(*p))
+                    }
+                    _ => (self.wide(&x), self.wide(&y), Repr::Wide),
+                };
+                Code {
+                    tokens: quote!(if #cond { #xt } else { #yt }),
+                    repr,
+                    compound: true,
+                }
+            }
+        }
+    }
+
+    fn field(&self, base: &Expr, r: RecordId, k: usize, ty: &SpecTy) -> Code {
+        let m = self.model;
+        let rec = &m.records[r];
+        let fname = ident(&rust_field(&rec.fields[k].name));
+        let repr = repr_of(ty);
+        if let ExprKind::Inst(_, root) = base.kind {
+            let i = &self.inst_name;
+            let tokens = match (root, self.concrete) {
+                (InstRoot::Shape(_), _) => quote!(#i.#fname),
+                (InstRoot::Header, true) => {
+                    let h = ident(&m.discriminator.path[0]);
+                    quote!(#i.#h.#fname)
+                }
+                (InstRoot::Header, false) => {
+                    let h = ident(&m.discriminator.path[0]);
+                    quote!(#i.#h().#fname)
+                }
+                (InstRoot::Common, true) => quote!(#i.#fname),
+                (InstRoot::Common, false) => quote!(#i.#fname()),
+            };
+            return Code::atom(tokens, repr);
+        }
+        let b = self.expr(base);
+        let bt = b.operand();
+        if rec.kind == RecordKind::Union {
+            Code::atom(quote!(#bt.#fname()), repr)
+        } else {
+            Code::atom(quote!(#bt.#fname), repr)
+        }
+    }
+
+    fn binary(&self, op: BinOp, l: &Expr, r: &Expr) -> Code {
+        match op {
+            BinOp::And | BinOp::Or => {
+                // Flatten chains of the same operator: `a && b && c`.
+                let mut parts = Vec::new();
+                flatten(op, l, &mut parts);
+                flatten(op, r, &mut parts);
+                let toks: Vec<TokenStream> = parts.iter().map(|p| self.expr(p).operand()).collect();
+                let tokens = if op == BinOp::And {
+                    quote!(#(#toks)&&*)
+                } else {
+                    quote!(#(#toks)||*)
+                };
+                Code {
+                    tokens,
+                    repr: Repr::Bool,
+                    compound: true,
+                }
+            }
+            op if op.is_comparison() => {
+                let (a, b) = (self.expr(l), self.expr(r));
+                let sym: TokenStream = op.symbol().parse().expect("operator token");
+                let direct = match (&a.repr, &b.repr) {
+                    (Repr::Prim(p), Repr::Prim(q)) if p == q => true,
+                    (Repr::Prim(p), Repr::Literal(v)) | (Repr::Literal(v), Repr::Prim(p)) => {
+                        prim_fits(*p, *v)
+                    }
+                    (Repr::Enum(x), Repr::Enum(y)) => x == y && matches!(op, BinOp::Eq | BinOp::Ne),
+                    (Repr::Bool, Repr::Bool) => true,
+                    _ => false,
+                };
+                let tokens = if direct {
+                    let (x, y) = (a.operand(), b.operand());
+                    quote!(#x #sym #y)
+                } else {
+                    let (x, y) = (self.wide(&a), self.wide(&b));
+                    quote!(#x #sym #y)
+                };
+                Code {
+                    tokens,
+                    repr: Repr::Bool,
+                    compound: true,
+                }
+            }
+            op => {
+                let (a, b) = (self.expr(l), self.expr(r));
+                let (x, y) = (self.wide(&a), self.wide(&b));
+                let x = if a.compound || matches!(a.repr, Repr::Literal(_)) {
+                    quote!((#x))
+                } else {
+                    x
+                };
+                let x = match a.repr {
+                    Repr::Literal(v) => {
+                        let l = lit(v);
+                        quote!(#l as i128)
+                    }
+                    _ => x,
+                };
+                let tokens = match op {
+                    BinOp::Add => quote!(#x.saturating_add(#y)),
+                    BinOp::Sub => quote!(#x.saturating_sub(#y)),
+                    BinOp::Mul => quote!(#x.saturating_mul(#y)),
+                    BinOp::Div => quote!(isa_core::spec::div(#x, #y)),
+                    BinOp::Rem => quote!(isa_core::spec::rem(#x, #y)),
+                    BinOp::Shl => quote!(isa_core::spec::shl(#x, #y)),
+                    BinOp::Shr => quote!(isa_core::spec::shr(#x, #y)),
+                    BinOp::BitAnd => quote!((#x & #y)),
+                    BinOp::BitOr => quote!((#x | #y)),
+                    BinOp::BitXor => quote!((#x ^ #y)),
+                    _ => unreachable!("handled above"),
+                };
+                Code::atom(tokens, Repr::Wide)
+            }
+        }
+    }
+}
+
+fn flatten<'e>(op: BinOp, e: &'e Expr, out: &mut Vec<&'e Expr>) {
+    match &e.kind {
+        ExprKind::Binary(o, l, r) if *o == op => {
+            flatten(op, l, out);
+            flatten(op, r, out);
+        }
+        _ => out.push(e),
+    }
+}
+
+pub(crate) fn repr_of(t: &SpecTy) -> Repr {
+    match t {
+        SpecTy::Bool => Repr::Bool,
+        SpecTy::Int(p) => Repr::Prim(*p),
+        SpecTy::Wide => Repr::Wide,
+        SpecTy::Enum(e) => Repr::Enum(*e),
+        _ => Repr::Value,
+    }
+}
+
+/// Rust type of a spec parameter (the instruction expands to two parameters elsewhere).
+pub(crate) fn param_type(model: &Model, t: &SpecTy) -> TokenStream {
+    match t {
+        SpecTy::Bool => quote!(bool),
+        SpecTy::Int(p) => super::ty::prim(*p),
+        SpecTy::Wide => quote!(i128),
+        SpecTy::Enum(e) => {
+            let i = ident(&model.enums[*e].rust);
+            quote!(#i)
+        }
+        SpecTy::Record(r) => {
+            let i = ident(&model.records[*r].rust);
+            quote!(#i)
+        }
+        SpecTy::Array(inner, n) => {
+            let t = param_type(model, inner);
+            let n = lit(*n);
+            quote!([#t; #n])
+        }
+        SpecTy::Inst(_) => quote!(()),
+    }
+}
+
+/// True when evaluating `e` (or a function it calls with the instruction) reads the opcode.
+fn reads_opcode(model: &Model, e: &Expr, memo: &mut Vec<Option<bool>>) -> bool {
+    if let ExprKind::Opcode(_) = e.kind {
+        return true;
+    }
+    if is_trivially_valid_enum(e) {
+        return false;
+    }
+    if let ExprKind::Call(f, args) = &e.kind {
+        if args.iter().any(|a| matches!(a.ty, SpecTy::Inst(_))) && fn_reads_opcode(model, *f, memo)
+        {
+            return true;
+        }
+    }
+    children(e)
+        .into_iter()
+        .any(|c| reads_opcode(model, c, memo))
+}
+
+fn fn_reads_opcode(model: &Model, f: usize, memo: &mut Vec<Option<bool>>) -> bool {
+    if let Some(v) = memo[f] {
+        return v;
+    }
+    memo[f] = Some(false);
+    let v = reads_opcode(model, &model.specs[f].body, memo);
+    memo[f] = Some(v);
+    v
+}
+
+/// `is_valid_enum` of an enum-typed value: translated as `true`, its argument unread.
+fn is_trivially_valid_enum(e: &Expr) -> bool {
+    matches!(&e.kind, ExprKind::IsValidEnum(en, arg) if arg.ty == SpecTy::Enum(*en))
+}
+
+/// True when the translation of `e` mentions parameter `k` (the opcode of an instruction
+/// parameter is its own Rust parameter, `op`).
+fn uses_param(e: &Expr, k: usize) -> bool {
+    match &e.kind {
+        ExprKind::Param(j) | ExprKind::Inst(j, _) => *j == k,
+        ExprKind::Opcode(_) => false,
+        _ if is_trivially_valid_enum(e) => false,
+        _ => children(e).into_iter().any(|c| uses_param(c, k)),
+    }
+}
+
+/// Fields of the common prefix every operand struct has at the same place: (name, typed record).
+pub(crate) fn common_fields(model: &Model) -> Vec<(String, RecordId)> {
+    let Some(common) = model.record_named(crate::model::build::INST_COMMON) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for f in &model.records[common].fields {
+        let crate::model::Ty::Record(r) = f.ty else {
+            continue;
+        };
+        let everywhere = model.shapes.iter().all(|s| {
+            model.records[s.record]
+                .fields
+                .iter()
+                .any(|g| g.name == f.name && g.offset == f.offset && g.ty == f.ty)
+        });
+        if everywhere {
+            out.push((f.name.clone(), r));
+        }
+    }
+    out
+}
+
+/// Rust signature parts of spec function `f`: generics and parameter list.
+pub(crate) fn signature(
+    model: &Model,
+    f: &SpecFn,
+    memo: &mut Vec<Option<bool>>,
+    fk: usize,
+) -> (TokenStream, Vec<TokenStream>) {
+    let mut generics = quote!();
+    let mut params = Vec::new();
+    for (k, (name, t)) in f.params.iter().enumerate() {
+        match t {
+            SpecTy::Inst(kind) => {
+                let op = if fn_reads_opcode(model, fk, memo) {
+                    ident("op")
+                } else {
+                    ident("_op")
+                };
+                let i = if uses_param(&f.body, k) {
+                    ident("i")
+                } else {
+                    ident("_i")
+                };
+                match kind {
+                    InstKind::Shape(s) => {
+                        let st = ident(&model.shapes[*s].rust);
+                        params.push(quote!(#op: crate::Opcode));
+                        params.push(quote!(#i: &crate::inst::#st));
+                    }
+                    InstKind::Any => {
+                        generics = quote!(<S: InstFields + ?Sized>);
+                        params.push(quote!(#op: crate::Opcode));
+                        params.push(quote!(#i: &S));
+                    }
+                }
+            }
+            other => {
+                let id = if uses_param(&f.body, k) {
+                    ident(name)
+                } else {
+                    ident(&format!("_{name}"))
+                };
+                let ty = param_type(model, other);
+                params.push(quote!(#id: #ty));
+            }
+        }
+    }
+    (generics, params)
+}
+
+pub fn emit(model: &Model) -> String {
+    let mut items = Vec::new();
+    // The trait generic helpers read the common prefix through.
+    let common = common_fields(model);
+    let methods = common.iter().map(|(name, r)| {
+        let id = ident(&rust_field(name));
+        let t = ident(&model.records[*r].rust);
+        let d = format!(" The `{name}` every operand struct begins with.");
+        quote! { #[doc = #d] fn #id(&self) -> &#t; }
+    });
+    let impls = model.shapes.iter().map(|s| {
+        let st = ident(&s.rust);
+        let ms = common.iter().map(|(name, r)| {
+            let id = ident(&rust_field(name));
+            let t = ident(&model.records[*r].rust);
+            quote! { fn #id(&self) -> &#t { &self.#id } }
+        });
+        quote! { impl InstFields for crate::inst::#st { #(#ms)* } }
+    });
+    items.push(quote! {
+        /// The operand fields every instruction shares (`NEURON_ISA_TPB_INST_COMMON` without its
+        /// payload and opcode): what spec functions that read only `i.header` / `i.common` see.
+        pub trait InstFields { #(#methods)* }
+        #(#impls)*
+    });
+    let mut memo = vec![None; model.specs.len()];
+    for (fk, f) in model.specs.iter().enumerate() {
+        let (generics, params) = signature(model, f, &mut memo, fk);
+        let name = ident(&f.name);
+        let op_name = if fn_reads_opcode(model, fk, &mut memo) {
+            quote!(op)
+        } else {
+            quote!(_op)
+        };
+        let tr = Translator {
+            model,
+            params: f.params.clone(),
+            op_name,
+            inst_name: quote!(i),
+            concrete: matches!(f.inst_kind(), Some(InstKind::Shape(_))),
+        };
+        let body = tr.expr(&f.body);
+        let (ret, body) = match &f.ret {
+            SpecTy::Int(p) => (super::ty::prim(*p), tr.to_prim(&body, *p)),
+            _ => (quote!(bool), body.tokens),
+        };
+        let mut text = format!("Spec function `{}`, {}:\n\n```text\n", f.name, f.loc);
+        for line in f.source.lines() {
+            text.push_str(line.strip_prefix(' ').unwrap_or(line));
+            text.push('\n');
+        }
+        text.push_str("```");
+        let docs = doc::attrs(&text);
+        items.push(quote! {
+            #docs
+            #[inline]
+            pub fn #name #generics (#(#params),*) -> #ret { #body }
+        });
+    }
+    render(
+        &banner(model, "the header's validator spec, translated."),
+        quote!(#(#items)*),
+    )
+}
