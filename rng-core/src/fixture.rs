@@ -242,8 +242,8 @@ pub(crate) fn decode(
             let tensor = pattern(w, 16, 1);
             let words: [u32; 8] = core::array::from_fn(|k| le32(w, 32 + 4 * k));
             if update == StateUpdate::SrcTensor && words != [0; 8] {
-                let mut v = Violation::new("is_valid_s1_rand");
-                v.enter("rand_set_state_imm_zero");
+                const PATH: &[&str] = &["is_valid_s1_rand", "rand_set_state_imm_zero"];
+                let v = Violation::new(PATH, &[], [0; isa_core::MAX_FIELDS]);
                 return Err(InstructionError::Invalid(v));
             }
             Ok(CheckpointInstruction {
