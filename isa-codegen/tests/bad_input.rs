@@ -1,0 +1,555 @@
+//! Bad input (issue 3, "Bad input"): one fixture test per kind of broken header tree.
+//!
+//! Each test copies a good tree (the tiny fixture, or a real tree from `headers/`) into a scratch
+//! workspace and breaks one thing. It then checks three things:
+//!
+//! * `generate` returns an error (and does not panic) whose diagnostic names the right file, the
+//!   right line and what is wrong;
+//! * `workspace::plan` on the scratch workspace fails with that same diagnostic;
+//! * the `isa-codegen` binary run on the scratch workspace exits with status 2, prints the
+//!   diagnostic and "nothing was written", and leaves every file of the workspace as it was,
+//!   including the stale crate of a second, good tree next to the broken one (a failure in any
+//!   tree writes nothing at all).
+
+mod common;
+
+use common::{copy_tree, edit, edit_line, line_of, real_tree, snapshot, tiny_tree, Scratch};
+use isa_codegen::diag::Error;
+use std::fs;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const TREE: &str = "neuron_tiny_arch_isa";
+const COMMON: &str = "tpb/aws_neuron_isa_tpb_common.h";
+const FILL: &str = "tpb/aws_neuron_isa_tpb_s1_fill.h";
+const UTIL: &str = "tpb/aws_neuron_isa_tpb_util.h";
+const MAPPING: &str = "tpb/instruction_mapping.json";
+/// What the scratch crates hold before a run; any write would replace it.
+const COMMITTED: &str = "// committed copy, must survive a failed run\n";
+
+/// A scratch workspace: `headers/<tree>` (the tree under test, to be broken) with its crate
+/// `isa-<gen>/`, and a good neighbour `headers/neuron_spare_arch_isa` with a stale crate `isa-spare/`.
+struct Workspace {
+    scratch: Scratch,
+    tree: PathBuf,
+}
+
+impl Workspace {
+    /// A workspace whose tree under test is a copy of `base` named `name`.
+    fn new(tag: &str, base: &Path, name: &str) -> Workspace {
+        let scratch = Scratch::new(&format!("bad-{tag}"));
+        let headers = scratch.path().join("headers");
+        let tree = copy_tree(base, &headers, name);
+        copy_tree(&tiny_tree(), &headers, "neuron_spare_arch_isa");
+        let gen = name
+            .strip_prefix("neuron_")
+            .and_then(|n| n.strip_suffix("_arch_isa"))
+            .unwrap_or("none");
+        for krate in [format!("isa-{gen}"), "isa-spare".to_string()] {
+            let dir = scratch.path().join(&krate);
+            fs::create_dir_all(dir.join("src/generated")).unwrap();
+            fs::write(
+                dir.join("Cargo.toml"),
+                format!("[package]\nname = \"{krate}\"\n"),
+            )
+            .unwrap();
+            fs::write(dir.join("src/generated/opcode.rs"), COMMITTED).unwrap();
+        }
+        Workspace { scratch, tree }
+    }
+
+    /// A workspace around a copy of the tiny fixture.
+    fn tiny(tag: &str) -> Workspace {
+        Workspace::new(tag, &tiny_tree(), TREE)
+    }
+
+    fn root(&self) -> &Path {
+        self.scratch.path()
+    }
+
+    fn file(&self, rel: &str) -> PathBuf {
+        self.tree.join(rel)
+    }
+}
+
+/// Runs `generate` on a tree that must be rejected; a panic or a success fails the test.
+fn generate_err(tree: &Path) -> Error {
+    match catch_unwind(AssertUnwindSafe(|| isa_codegen::generate(tree))) {
+        Err(_) => panic!("generate panicked on {}", tree.display()),
+        Ok(Ok(_)) => panic!("generate accepted the broken tree {}", tree.display()),
+        Ok(Err(e)) => e,
+    }
+}
+
+/// `err` has a diagnostic at `file:line` whose message contains every one of `words`.
+fn assert_reports(err: &Error, file: &str, line: u32, words: &[&str]) {
+    let hit = err.diagnostics.iter().any(|d| {
+        d.loc.file == file && d.loc.line == line && words.iter().all(|w| d.message.contains(w))
+    });
+    assert!(
+        hit,
+        "expected a diagnostic at {file}:{line} mentioning {words:?}, got:\n{err}"
+    );
+    let shown = err.to_string();
+    let place = if line == 0 {
+        format!("{}/{file}", err.tree)
+    } else {
+        format!("{}/{file}:{line}", err.tree)
+    };
+    assert!(shown.contains(&place), "`{place}` not in:\n{shown}");
+}
+
+/// The broken tree of `ws` fails through `workspace::plan` and through the binary, and the
+/// binary writes nothing. `shown` is text the binary must print (the diagnostic).
+fn assert_nothing_written(ws: &Workspace, shown: &str) {
+    let before = snapshot(ws.root());
+    let headers = ws.root().join("headers");
+    let planned = catch_unwind(AssertUnwindSafe(|| {
+        isa_codegen::workspace::plan(ws.root(), &headers, &[])
+    }))
+    .expect("workspace::plan panicked");
+    let errors = planned.expect_err("workspace::plan accepted a workspace with a broken tree");
+    let all: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
+    assert!(
+        all.iter().any(|e| e.contains(shown)),
+        "plan errors do not mention `{shown}`: {all:#?}"
+    );
+    assert!(
+        before == snapshot(ws.root()),
+        "workspace::plan changed files"
+    );
+
+    let out = Command::new(env!("CARGO_BIN_EXE_isa-codegen"))
+        .arg("--root")
+        .arg(ws.root())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "isa-codegen exit status; stderr:\n{stderr}"
+    );
+    assert!(stderr.contains(shown), "stderr lacks `{shown}`:\n{stderr}");
+    assert!(stderr.contains("nothing was written"), "{stderr}");
+    assert!(
+        before == snapshot(ws.root()),
+        "isa-codegen wrote into the workspace after an error"
+    );
+    assert_eq!(
+        fs::read_to_string(ws.root().join("isa-spare/src/generated/opcode.rs")).unwrap(),
+        COMMITTED
+    );
+}
+
+/// The common check: `generate` reports `file:line` with `words`, and the workspace run writes nothing.
+fn check(ws: &Workspace, file: &str, line: u32, words: &[&str]) -> Error {
+    let err = generate_err(&ws.tree);
+    assert_reports(&err, file, line, words);
+    let place = if line == 0 {
+        format!("{TREE}/{file}")
+    } else {
+        format!("{TREE}/{file}:{line}")
+    };
+    assert_nothing_written(ws, &place);
+    err
+}
+
+#[test]
+fn the_tiny_fixture_itself_generates() {
+    // The baseline every broken copy starts from.
+    let ws = Workspace::tiny("baseline");
+    isa_codegen::generate(&ws.tree).expect("the pristine fixture generates");
+}
+
+#[test]
+fn c_syntax_error_is_reported_at_the_clang_location() {
+    let ws = Workspace::tiny("syntax");
+    let f = ws.file(FILL);
+    let line = line_of(&f, "uint8_t               lanes;");
+    edit(
+        &f,
+        "uint8_t               lanes;",
+        "uint8_t               lanes @;",
+    );
+    let err = check(&ws, FILL, line, &["C error:", "expected"]);
+    // util.h includes the broken header: its run reports the same place, never another one.
+    assert!(
+        err.diagnostics
+            .iter()
+            .all(|d| d.loc.file == FILL && d.loc.line == line),
+        "{err}"
+    );
+}
+
+#[test]
+fn c_error_in_a_real_tree_names_the_file_and_line() {
+    let ws = Workspace::new(
+        "syntax-real",
+        &real_tree("mariana"),
+        "neuron_mariana_arch_isa",
+    );
+    let rel = "tpb/aws_neuron_isa_tpb_d3_rand.h";
+    let f = ws.file(rel);
+    let line = edit_line(&f, "min_src;", "min_src;", "min_src");
+    let err = generate_err(&ws.tree);
+    // clang reports a missing `;` at the end of the line it belongs to (or the next token's line).
+    assert!(
+        err.diagnostics.iter().any(|d| d.loc.file == rel
+            && (d.loc.line == line || d.loc.line == line + 1)
+            && d.message.starts_with("C error:")),
+        "{err}"
+    );
+    // The mariana copy has a crate name of its own here, so the workspace check applies as is.
+    assert_nothing_written(&ws, &format!("neuron_mariana_arch_isa/{rel}:"));
+}
+
+#[test]
+fn shrunk_operand_struct_fails_the_static_assert_in_clang() {
+    let ws = Workspace::tiny("shrunk-assert");
+    let f = ws.file(FILL);
+    let line = line_of(
+        &f,
+        "ISA_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_S1_FILL_STRUCT)",
+    );
+    edit(
+        &f,
+        "reserved[39]; // 39 (25 - 63)",
+        "reserved[35]; // 35 (25 - 59)",
+    );
+    check(
+        &ws,
+        FILL,
+        line,
+        &["C error:", "NEURON_ISA_TPB_S1_FILL_STRUCT is NOT 64B"],
+    );
+}
+
+#[test]
+fn shrunk_operand_struct_without_the_assert_fails_the_model_size_check() {
+    let ws = Workspace::tiny("shrunk-model");
+    let f = ws.file(FILL);
+    let line = line_of(&f, "typedef struct NEURON_ISA_TPB_S1_FILL_STRUCT {");
+    edit(
+        &f,
+        "reserved[39]; // 39 (25 - 63)",
+        "reserved[35]; // 35 (25 - 59)",
+    );
+    // Blank the assert (same line count), so only the generator's own check can catch it.
+    edit(
+        &f,
+        "ISA_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_S1_FILL_STRUCT) == 64, \"Error: NEURON_ISA_TPB_S1_FILL_STRUCT is NOT 64B.\");",
+        "",
+    );
+    check(
+        &ws,
+        FILL,
+        line,
+        &["NEURON_ISA_TPB_S1_FILL_STRUCT", "is 60 bytes", "must be 64"],
+    );
+}
+
+#[test]
+fn mapping_entry_naming_an_unknown_struct() {
+    let ws = Workspace::tiny("unknown-struct");
+    let f = ws.file(MAPPING);
+    let line = line_of(&f, "\"NEURON_ISA_TPB_S1_FILL_STRUCT\"");
+    edit(
+        &f,
+        "\"NEURON_ISA_TPB_S1_FILL_STRUCT\"",
+        "\"NEURON_ISA_TPB_S9_NOPE_STRUCT\"",
+    );
+    check(
+        &ws,
+        MAPPING,
+        line,
+        &["NEURON_ISA_TPB_S9_NOPE_STRUCT", "no header declares"],
+    );
+}
+
+#[test]
+fn mapping_entry_naming_an_unknown_opcode() {
+    let ws = Workspace::tiny("unknown-opcode");
+    let f = ws.file(MAPPING);
+    // The diagnostic sits on the line of the entry's key and names the opcode and the entry.
+    let line = line_of(&f, "\"NEURON_ISA_TPB_S1_FILL_STRUCT\"");
+    edit(
+        &f,
+        "\"NEURON_ISA_TPB_OPCODE_FILL_OLD\"",
+        "\"NEURON_ISA_TPB_OPCODE_FILL_NEW\"",
+    );
+    check(
+        &ws,
+        MAPPING,
+        line,
+        &[
+            "NEURON_ISA_TPB_OPCODE_FILL_NEW",
+            "NEURON_ISA_TPB_S1_FILL_STRUCT",
+            "OPCODE enum lacks",
+        ],
+    );
+}
+
+/// Finding (reported to the lead): the unknown-opcode diagnostic points at the entry's key line,
+/// not at the line of the bad opcode string, because `read/mapping.rs` keeps one line per entry.
+#[test]
+#[ignore = "generator limitation: read/mapping.rs records no line per opcode string"]
+fn mapping_unknown_opcode_names_the_line_of_the_opcode_string() {
+    let ws = Workspace::tiny("unknown-opcode-line");
+    let f = ws.file(MAPPING);
+    let line = line_of(&f, "\"NEURON_ISA_TPB_OPCODE_FILL_OLD\"");
+    edit(
+        &f,
+        "\"NEURON_ISA_TPB_OPCODE_FILL_OLD\"",
+        "\"NEURON_ISA_TPB_OPCODE_FILL_NEW\"",
+    );
+    let err = generate_err(&ws.tree);
+    assert_reports(&err, MAPPING, line, &["NEURON_ISA_TPB_OPCODE_FILL_NEW"]);
+}
+
+#[test]
+fn two_opcodes_with_one_value() {
+    let ws = Workspace::tiny("dup-value");
+    let f = ws.file(COMMON);
+    let line = line_of(&f, "NEURON_ISA_TPB_OPCODE_FILL_OLD  = 0x03");
+    edit(
+        &f,
+        "NEURON_ISA_TPB_OPCODE_FILL_OLD  = 0x03",
+        "NEURON_ISA_TPB_OPCODE_FILL_OLD  = 0x02",
+    );
+    check(
+        &ws,
+        COMMON,
+        line,
+        &[
+            "NEURON_ISA_TPB_OPCODE_FILL_OLD",
+            "0x02",
+            "NEURON_ISA_TPB_OPCODE_FILL`",
+        ],
+    );
+}
+
+#[test]
+fn two_opcodes_with_one_value_in_a_real_tree() {
+    let ws = Workspace::new("dup-real", &real_tree("sunda"), "neuron_sunda_arch_isa");
+    let f = ws.file("tpb/aws_neuron_isa_tpb_common.h");
+    let line = edit_line(&f, "NEURON_ISA_TPB_OPCODE_RAND_GET_STATE ", "0x77", "0x78");
+    let err = generate_err(&ws.tree);
+    // RAND_GET_STATE comes first in the enum, so RAND_SET_STATE (0x78) is the duplicate.
+    let set = line_of(&f, "NEURON_ISA_TPB_OPCODE_RAND_SET_STATE ");
+    assert_eq!(set, line + 1);
+    assert_reports(
+        &err,
+        COMMON,
+        set,
+        &[
+            "NEURON_ISA_TPB_OPCODE_RAND_SET_STATE",
+            "0x78",
+            "NEURON_ISA_TPB_OPCODE_RAND_GET_STATE",
+        ],
+    );
+    assert_nothing_written(&ws, &format!("neuron_sunda_arch_isa/{COMMON}:{set}"));
+}
+
+#[test]
+fn unparsable_spec_block_names_its_line() {
+    let ws = Workspace::tiny("spec-parse");
+    let f = ws.file(FILL);
+    let line = line_of(&f, "(i.s1_fill.count >= 1)");
+    edit(&f, "(i.s1_fill.count >= 1)", "(i.s1_fill.count >= )");
+    check(&ws, FILL, line, &["spec block does not parse"]);
+}
+
+#[test]
+fn unclosed_spec_block_names_its_first_line() {
+    let ws = Workspace::tiny("spec-open");
+    let f = ws.file(FILL);
+    let line = line_of(&f, "// fn fill_lanes_ok(");
+    edit(&f, "(n <= MAX_LANES)\n// }\n", "(n <= MAX_LANES)\n\n");
+    check(&ws, FILL, line, &["spec block is not closed"]);
+}
+
+#[test]
+fn duplicate_spec_function() {
+    let ws = Workspace::tiny("spec-dup");
+    let f = ws.file(UTIL);
+    edit(
+        &f,
+        "#endif",
+        "// fn fill_lanes_ok(n: u8, e: NeuronEngine) -> bool {\n//     (n <= MAX_LANES)\n// }\n\n#endif",
+    );
+    let first = line_of(&ws.file(FILL), "// fn fill_lanes_ok(");
+    let line = line_of(&f, "// fn fill_lanes_ok(");
+    check(
+        &ws,
+        UTIL,
+        line,
+        &[
+            "spec function `fill_lanes_ok`",
+            &format!("already defined at {FILL}:{first}"),
+        ],
+    );
+}
+
+#[test]
+fn missing_tree() {
+    let scratch = Scratch::new("bad-missing");
+    let gone = scratch.path().join("headers/neuron_gone_arch_isa");
+    let err = generate_err(&gone);
+    assert_eq!(err.diagnostics.len(), 1, "{err}");
+    assert_eq!(err.diagnostics[0].loc.file, gone.display().to_string());
+    assert!(
+        err.diagnostics[0].message.contains("header tree not found"),
+        "{err}"
+    );
+    assert!(err.to_string().contains("neuron_gone_arch_isa"), "{err}");
+
+    // A workspace without headers/: plan names the directory, the binary exits 2 and writes nothing.
+    let headers = scratch.path().join("headers");
+    let errors = isa_codegen::workspace::plan(scratch.path(), &headers, &[]).unwrap_err();
+    assert!(
+        errors[0]
+            .to_string()
+            .contains(&headers.display().to_string()),
+        "{errors:?}"
+    );
+    let out = Command::new(env!("CARGO_BIN_EXE_isa-codegen"))
+        .arg("--root")
+        .arg(scratch.path())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("nothing was written"));
+    assert!(snapshot(scratch.path()).is_empty());
+}
+
+#[test]
+fn tree_without_tpb() {
+    let ws = Workspace::tiny("no-tpb");
+    let tpb = ws.file("tpb");
+    fs::rename(&tpb, ws.tree.join("include")).unwrap();
+    check(&ws, "tpb", 0, &["no tpb/ directory"]);
+}
+
+#[test]
+fn tree_without_common_header() {
+    let ws = Workspace::tiny("no-common");
+    fs::remove_file(ws.file(COMMON)).unwrap();
+    check(&ws, COMMON, 0, &["missing", "aws_neuron_isa_tpb_common.h"]);
+}
+
+#[test]
+fn invalid_json_in_the_mapping() {
+    let ws = Workspace::tiny("json");
+    let f = ws.file(MAPPING);
+    edit(
+        &f,
+        "\"NEURON_ISA_TPB_OPCODE_FILL\",",
+        "\"NEURON_ISA_TPB_OPCODE_FILL\"",
+    );
+    // serde_json notices the missing comma at the next string.
+    let line = line_of(&f, "\"NEURON_ISA_TPB_OPCODE_FILL_OLD\"");
+    check(
+        &ws,
+        MAPPING,
+        line,
+        &["not valid JSON", "expected `,` or `]`"],
+    );
+}
+
+#[test]
+fn mapping_with_a_wrong_shape() {
+    let ws = Workspace::tiny("json-shape");
+    let f = ws.file(MAPPING);
+    edit(&f, "\"NEURON_ISA_TPB_OPCODE_FILL\",", "7,");
+    let line = line_of(&f, "\"NEURON_ISA_TPB_S1_FILL_STRUCT\"");
+    check(&ws, MAPPING, line, &["every opcode must be a string"]);
+}
+
+#[test]
+fn banner_without_the_nc_version() {
+    let ws = Workspace::tiny("banner");
+    let f = ws.file(COMMON);
+    edit(
+        &f,
+        " * ISA header for NC-v9",
+        " * ISA header, ninth generation",
+    );
+    check(&ws, COMMON, 3, &["ISA header for NC-vN"]);
+}
+
+#[test]
+fn banner_with_a_version_that_is_not_a_number() {
+    let ws = Workspace::tiny("banner-nan");
+    let f = ws.file(COMMON);
+    edit(&f, " * ISA header for NC-v9", " * ISA header for NC-vX");
+    check(&ws, COMMON, 3, &["not followed by a version number"]);
+}
+
+#[test]
+fn tree_directory_not_named_neuron_gen_arch_isa() {
+    let scratch = Scratch::new("bad-name");
+    let tree = copy_tree(&tiny_tree(), scratch.path(), "tiny_isa");
+    let err = generate_err(&tree);
+    assert_reports(&err, ".", 0, &["`tiny_isa`", "neuron_<gen>_arch_isa"]);
+    // Under headers/ such a directory is not a tree at all: plan skips it and writes nothing.
+    let headers = scratch.path().join("headers");
+    copy_tree(&tiny_tree(), &headers, "neuron-tiny-arch-isa");
+    copy_tree(&tiny_tree(), &headers, "neuron_Tiny_arch_isa");
+    let run = isa_codegen::workspace::plan(scratch.path(), &headers, &[]).unwrap();
+    assert!(run.plans.is_empty() && run.missing.is_empty(), "{run:?}");
+    let generated = isa_codegen::generate(&headers.join("neuron_Tiny_arch_isa"));
+    assert!(
+        generated.is_err(),
+        "an upper-case generation name is not a tree name"
+    );
+}
+
+#[test]
+fn tree_without_a_crate_is_reported_and_the_others_still_generate() {
+    let ws = Workspace::tiny("no-crate");
+    fs::remove_dir_all(ws.root().join("isa-tiny")).unwrap();
+    let headers = ws.root().join("headers");
+    let run = isa_codegen::workspace::plan(ws.root(), &headers, &[]).unwrap();
+    assert_eq!(run.missing.len(), 1);
+    let message = run.missing[0].report();
+    let crate_dir = ws.root().join("isa-tiny");
+    for part in [
+        "headers/neuron_tiny_arch_isa has no crate: create ".to_string(),
+        format!("{}/Cargo.toml", crate_dir.display()),
+        "name = \"isa-tiny\"".to_string(),
+        "add \"isa-tiny\" to the workspace members".to_string(),
+        "cargo run -p isa-codegen".to_string(),
+    ] {
+        assert!(message.contains(&part), "`{part}` not in: {message}");
+    }
+    assert_eq!(run.plans.len(), 1);
+    assert_eq!(run.plans[0].tree_name, "neuron_spare_arch_isa");
+    assert!(!run.plans[0].is_fresh());
+
+    // The binary prints the message and regenerates the crate that exists.
+    let out = Command::new(env!("CARGO_BIN_EXE_isa-codegen"))
+        .arg("--root")
+        .arg(ws.root())
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.contains(&message), "{stdout}");
+    let opcode = fs::read_to_string(ws.root().join("isa-spare/src/generated/opcode.rs")).unwrap();
+    assert_ne!(opcode, COMMITTED);
+    assert!(opcode.contains("pub enum Opcode"));
+    assert!(ws.root().join("isa-spare/src/generated/inst.rs").is_file());
+    assert!(
+        !crate_dir.exists(),
+        "no crate is created for the tree without one"
+    );
+    // Once written, the spare crate is fresh: a second run writes nothing more.
+    let again = isa_codegen::workspace::plan(ws.root(), &headers, &[]).unwrap();
+    assert!(again.plans[0].is_fresh());
+}

@@ -1,0 +1,131 @@
+//! Helpers shared by the fixture tests: scratch directories, tree copies and one-place edits.
+#![allow(dead_code)]
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+/// The workspace root.
+pub fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("isa-codegen sits in the workspace")
+        .to_path_buf()
+}
+
+/// The small fixture tree.
+pub fn tiny_tree() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/neuron_tiny_arch_isa")
+}
+
+/// A real tree under `headers/` (`"mariana"` → `headers/neuron_mariana_arch_isa`).
+pub fn real_tree(gen: &str) -> PathBuf {
+    workspace_root().join(format!("headers/neuron_{gen}_arch_isa"))
+}
+
+/// A fresh, empty scratch directory, removed when dropped.
+pub struct Scratch(pub PathBuf);
+
+impl Scratch {
+    pub fn new(tag: &str) -> Scratch {
+        let dir =
+            std::env::temp_dir().join(format!("isa-codegen-test-{tag}-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        Scratch(dir)
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = fs::remove_dir_all(&self.0);
+    }
+}
+
+/// Copies the directory `from` to `to` (created), recursively.
+pub fn copy_dir(from: &Path, to: &Path) {
+    fs::create_dir_all(to).unwrap();
+    for e in fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let target = to.join(e.file_name());
+        if e.file_type().unwrap().is_dir() {
+            copy_dir(&e.path(), &target);
+        } else {
+            fs::copy(e.path(), &target).unwrap();
+        }
+    }
+}
+
+/// Copies `tree` into `dir` under the name `name` and returns the copy.
+pub fn copy_tree(tree: &Path, dir: &Path, name: &str) -> PathBuf {
+    let to = dir.join(name);
+    copy_dir(tree, &to);
+    to
+}
+
+/// Replaces the one occurrence of `old` in `file` with `new` (panics unless there is exactly one).
+pub fn edit(file: &Path, old: &str, new: &str) {
+    let text = fs::read_to_string(file).unwrap();
+    assert_eq!(
+        text.matches(old).count(),
+        1,
+        "`{old}` must occur exactly once in {}",
+        file.display()
+    );
+    fs::write(file, text.replacen(old, new, 1)).unwrap();
+}
+
+/// The 1-based line of the one line of `file` containing `needle`.
+pub fn line_of(file: &Path, needle: &str) -> u32 {
+    let text = fs::read_to_string(file).unwrap();
+    let hits: Vec<usize> = text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| l.contains(needle))
+        .map(|(k, _)| k + 1)
+        .collect();
+    assert_eq!(hits.len(), 1, "`{needle}` in {}: {hits:?}", file.display());
+    hits[0] as u32
+}
+
+/// Every file under `dir` with its bytes, by path relative to `dir`, sorted.
+pub fn snapshot(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    fn walk(base: &Path, dir: &Path, out: &mut Vec<(PathBuf, Vec<u8>)>) {
+        let mut entries: Vec<_> = fs::read_dir(dir).unwrap().flatten().collect();
+        entries.sort_by_key(|e| e.file_name());
+        for e in entries {
+            let p = e.path();
+            if p.is_dir() {
+                walk(base, &p, out);
+            } else {
+                out.push((
+                    p.strip_prefix(base).unwrap().to_path_buf(),
+                    fs::read(&p).unwrap(),
+                ));
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(dir, dir, &mut out);
+    out
+}
+
+/// On the one line of `file` containing `needle`, replaces `old` (once) with `new`; returns the line.
+pub fn edit_line(file: &Path, needle: &str, old: &str, new: &str) -> u32 {
+    let line = line_of(file, needle);
+    let text = fs::read_to_string(file).unwrap();
+    let mut out = String::new();
+    for (k, l) in text.split_inclusive('\n').enumerate() {
+        if k + 1 == line as usize {
+            assert!(l.contains(old), "`{old}` not on line {line}: {l}");
+            out.push_str(&l.replacen(old, new, 1));
+        } else {
+            out.push_str(l);
+        }
+    }
+    fs::write(file, out).unwrap();
+    line
+}
