@@ -24,6 +24,8 @@ pub struct Generated {
     pub files: emit::Files,
     /// The ISA summary (also among `files` as `src/generated/isa.json`).
     pub summary: report::Summary,
+    /// What could not be emitted, with the reason (reported, never silent).
+    pub notes: Vec<String>,
 }
 
 /// Path (inside a crate) of the committed ISA summary.
@@ -33,7 +35,7 @@ pub const SUMMARY_FILE: &str = "src/generated/isa.json";
 pub fn generate(tree: &Path) -> Result<Generated, diag::Error> {
     let input = read::read_tree(tree)?;
     let model = model::build::build(&input)?;
-    let mut files = emit::emit(&model);
+    let (mut files, notes) = emit::emit_with_notes(&model);
     emit::format_all(&mut files)
         .map_err(|e| diag::Error::single(input.tree_name.clone(), diag::Loc::new(".", 0), e))?;
     let summary = report::Summary::of(&model, input.specs.iter().map(|s| s.name()).collect());
@@ -42,6 +44,7 @@ pub fn generate(tree: &Path) -> Result<Generated, diag::Error> {
         model,
         files,
         summary,
+        notes,
     })
 }
 

@@ -228,6 +228,16 @@ impl Plan {
                 }
             }
         }
+        for note in &self.generated.notes {
+            let _ = writeln!(out, "    not emitted: {note}");
+        }
+        if m.runtime.is_none() {
+            let _ = writeln!(
+                out,
+                "    note: headers/{}/rng-runtime.json is absent: no firmware-wired set, rng-core's default model",
+                self.tree_name
+            );
+        }
         for note in &m.untranslated {
             let _ = writeln!(out, "    not translated: {}/{note}", self.tree_name);
         }

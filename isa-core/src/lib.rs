@@ -18,6 +18,7 @@ mod decode;
 mod field;
 #[cfg(feature = "std")]
 pub mod fingerprint;
+mod isa;
 pub mod le;
 pub mod spec;
 mod status;
@@ -25,6 +26,7 @@ mod violation;
 
 pub use decode::{DecodeError, DecodeErrorKind, InvalidEnumValue};
 pub use field::{FieldInfo, FieldKind};
+pub use isa::{Isa, OpcodeInfo, VendorEnum};
 pub use status::OpcodeStatus;
 pub use violation::{FieldSpec, InvolvedField, Violation, MAX_FIELDS};
 

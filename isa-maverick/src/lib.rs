@@ -98,6 +98,18 @@ mod validate {
     generated!("validate.rs");
 }
 
+/// Legality tables derived from the spec, the typed constructors, and [`StateTensor`].
+pub mod legality {
+    #[allow(unused_imports)]
+    use crate::*;
+    generated!("legality.rs");
+}
+
+/// Marker types of the compile-time legality layer (engines, generators, algorithms, update modes).
+pub mod arm {
+    generated!("arm.rs");
+}
+
 /// The generation's identity (and, with rng-core, its model parameters).
 pub mod generation {
     generated!("generation.rs");
@@ -105,5 +117,6 @@ pub mod generation {
 
 pub use generation::*;
 pub use inst::*;
+pub use legality::StateTensor;
 pub use opcode::Opcode;
 pub use types::*;

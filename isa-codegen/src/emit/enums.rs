@@ -119,6 +119,13 @@ pub fn typed_enum(model: &Model, e: &Enum) -> TokenStream {
         impl core::fmt::Display for #name {
             fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result { f.write_str(self.vendor_name()) }
         }
+        impl isa_core::VendorEnum for #name {
+            const C_NAME: &'static str = #c_name;
+            fn all() -> &'static [Self] { Self::ALL }
+            fn vendor_name(self) -> &'static str { #name::vendor_name(self) }
+            fn from_vendor_name(name: &str) -> Option<Self> { #name::from_vendor_name(name) }
+            fn value_u64(self) -> u64 { self as u64 }
+        }
     }
 }
 
@@ -259,6 +266,19 @@ pub fn emit_opcode(model: &Model) -> String {
         }
         impl core::fmt::Display for #name {
             fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result { f.write_str(self.name()) }
+        }
+        impl isa_core::VendorEnum for #name {
+            const C_NAME: &'static str = "NEURON_ISA_TPB_OPCODE";
+            fn all() -> &'static [Self] { Self::ALL }
+            fn vendor_name(self) -> &'static str { self.name() }
+            fn from_vendor_name(name: &str) -> Option<Self> { Self::from_name(name) }
+            fn value_u64(self) -> u64 { self as u64 }
+        }
+        impl isa_core::OpcodeInfo for #name {
+            fn byte(self) -> u8 { self as u8 }
+            fn status(self) -> isa_core::OpcodeStatus { #name::status(self) }
+            fn is_pseudo(self) -> bool { #name::is_pseudo(self) }
+            fn operand_struct(self) -> Option<&'static str> { #name::operand_struct(self) }
         }
     };
     render(&banner(model, "the opcode enum."), tokens)

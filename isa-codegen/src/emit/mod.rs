@@ -9,6 +9,7 @@ mod doc;
 mod enums;
 mod generation;
 mod inst;
+mod legality;
 mod lib_rs;
 mod raw;
 mod records;
@@ -105,6 +106,12 @@ pub(crate) fn banner(model: &Model, what: &str) -> String {
 
 /// Emits every file of the crate for `model`.
 pub fn emit(model: &Model) -> Files {
+    emit_with_notes(model).0
+}
+
+/// Emits every file, and says what could not be emitted (by name, with the reason).
+pub fn emit_with_notes(model: &Model) -> (Files, Vec<String>) {
+    let mut notes = Vec::new();
     let mut files = Files::new();
     let mut put = |name: &str, content: String| {
         files.insert(format!("{GENERATED_DIR}/{name}"), content);
@@ -114,13 +121,27 @@ pub fn emit(model: &Model) -> Files {
     put("opcode.rs", enums::emit_opcode(model));
     put("consts.rs", enums::emit_consts(model));
     put("inst.rs", inst::emit(model));
-    put("generation.rs", generation::emit(model));
+    let (gen, problem) = generation::emit(model);
+    put("generation.rs", gen);
+    if let Some(why) = problem {
+        notes.push(format!("no rng_core::Generation impl: {why}"));
+    }
     put("spec.rs", spec::emit(model));
     put("validate.rs", validate::emit(model));
+    let firmware = |t: &crate::model::legality::Table, k: usize| -> Option<bool> {
+        let rt = model.runtime.as_ref()?;
+        let e = t.column_of(model.engine_enum?)?;
+        let a = t.column_of(model.enum_named(crate::model::runtime::RAND_ALGORITHM)?)?;
+        let arm = &t.arms[k];
+        Some(rt.is_wired(t.opcode, arm.values[e], arm.values[a]))
+    };
+    let (legality, arm) = legality::emit(model, &firmware);
+    put("legality.rs", legality);
+    put("arm.rs", arm);
     put("headers.lock", model.fingerprint.to_manifest());
     files.insert("src/lib.rs".into(), lib_rs::emit(model));
     files.insert("build.rs".into(), lib_rs::build_rs());
-    files
+    (files, notes)
 }
 
 /// Formats Rust source with the toolchain's `rustfmt` (edition 2021), so the committed

@@ -332,7 +332,7 @@ pub fn emit(model: &Model) -> String {
                 concrete: true,
             },
         };
-        let body = ex.explain(&f.body, &[f.name.clone()], 0);
+        let body = ex.explain(&f.body, std::slice::from_ref(&f.name), 0);
         items.push(quote! {
             #[allow(unused_variables, unreachable_code, clippy::needless_return)]
             fn #explain_name(#(#sig),*) -> isa_core::Violation {

@@ -420,6 +420,7 @@ pub fn build(input: &TreeInput) -> Result<Model, crate::diag::Error> {
         tables: Vec::new(),
         engine_enum,
         version_enum,
+        runtime: None,
     };
     if !sink.is_empty() {
         return sink.finish(&input.tree_name, model);
@@ -430,6 +431,11 @@ pub fn build(input: &TreeInput) -> Result<Model, crate::diag::Error> {
     }
     model.validators = find_validators(&model, &mut sink);
     model.tables = super::legality::derive(&model, &model.specs, &model.validators, &mut sink);
+    if let Some(rt) = &input.runtime {
+        let text = std::fs::read_to_string(input.root.join(crate::read::runtime::RUNTIME_FILE))
+            .unwrap_or_default();
+        model.runtime = Some(super::runtime::resolve(&model, rt, &text, &mut sink));
+    }
     sink.finish(&input.tree_name, model)
 }
 
@@ -551,6 +557,7 @@ fn unreachable_model() -> Model {
         tables: Vec::new(),
         engine_enum: None,
         version_enum: None,
+        runtime: None,
     }
 }
 

@@ -242,8 +242,8 @@ pub struct Evaluator<'a> {
     model: &'a Model,
     fns: &'a [SpecFn],
     shape_record: RecordId,
-    /// Enum-typed fields read while unassigned, with their enum (the domain finder uses these).
-    pub unassigned_enum_reads: BTreeMap<Path, EnumId>,
+    /// Enum-typed fields read while unassigned, with their enum, in first-read order (the domain finder uses these).
+    pub unassigned_enum_reads: Vec<(Path, EnumId)>,
 }
 
 fn sym_bin(op: BinOp, a: Sym, b: Sym) -> Sym {
@@ -309,7 +309,7 @@ impl<'a> Evaluator<'a> {
             model,
             fns,
             shape_record,
-            unassigned_enum_reads: BTreeMap::new(),
+            unassigned_enum_reads: Vec::new(),
         }
     }
 
@@ -367,7 +367,13 @@ impl<'a> Evaluator<'a> {
             Ty::Enum(e) => match env.fields.get(&canonical) {
                 Some(v) => Val::Num(Sym::Int(*v)),
                 None => {
-                    self.unassigned_enum_reads.insert(canonical.clone(), e);
+                    if !self
+                        .unassigned_enum_reads
+                        .iter()
+                        .any(|(p, _)| *p == canonical)
+                    {
+                        self.unassigned_enum_reads.push((canonical.clone(), e));
+                    }
                     Val::Num(Sym::Read(canonical))
                 }
             },

@@ -291,6 +291,25 @@ fn table(
         }
     }
     arms.sort_by_key(|a| a.disjunct);
+    // The type-level layer keys arms by every input but the state element type; two arms
+    // with one key and one width would be the same trait impl.
+    let dtype = model.enum_named("NEURON_ISA_TPB_DTYPE");
+    for (k, a) in arms.iter().enumerate() {
+        for b in &arms[..k] {
+            let same_key = columns
+                .iter()
+                .enumerate()
+                .all(|(c, col)| Some(col.enum_id) == dtype || a.values[c] == b.values[c]);
+            if same_key && a.words == b.words {
+                return Err(format!(
+                    "`{}`: arms {} and {} differ only in the element type, which the arm must fix",
+                    f.name,
+                    describe(model, &columns, &a.values),
+                    describe(model, &columns, &b.values)
+                ));
+            }
+        }
+    }
     // Pinned fields: the validator of the opcode, evaluated under each arm.
     if let Some((_, v)) = validators.iter().find(|(o, _)| *o == op) {
         for arm in &mut arms {
@@ -378,10 +397,10 @@ fn pinned(
     for c in residual.conjuncts() {
         if let Formula::Cmp(BinOp::Eq, a, b) = c {
             match (a, b) {
-                (Sym::Read(p), Sym::Int(x)) | (Sym::Int(x), Sym::Read(p)) => {
-                    if !out.iter().any(|(q, _)| q == p) {
-                        out.push((p.clone(), *x));
-                    }
+                (Sym::Read(p), Sym::Int(x)) | (Sym::Int(x), Sym::Read(p))
+                    if !out.iter().any(|(q, _)| q == p) =>
+                {
+                    out.push((p.clone(), *x));
                 }
                 _ => {}
             }

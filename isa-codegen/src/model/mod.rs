@@ -7,6 +7,7 @@ pub mod build;
 pub mod eval;
 pub mod legality;
 pub mod names;
+pub mod runtime;
 pub mod spec;
 
 use crate::diag::{Diagnostic, Loc};
@@ -283,6 +284,8 @@ pub struct Model {
     pub engine_enum: Option<EnumId>,
     /// `NEURON_ISA_TPB_NEURON_CORE_VERSION`, when the tree has it.
     pub version_enum: Option<EnumId>,
+    /// The project's runtime data (`rng-runtime.json`), when the tree has it.
+    pub runtime: Option<runtime::RuntimeModel>,
 }
 
 impl Model {

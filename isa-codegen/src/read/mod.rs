@@ -4,6 +4,7 @@
 
 pub mod cdecl;
 pub mod mapping;
+pub mod runtime;
 pub mod source;
 pub mod spec;
 
@@ -30,6 +31,8 @@ pub struct TreeInput {
     pub specs: Vec<spec::SpecBlock>,
     /// `tpb/instruction_mapping.json`.
     pub mapping: mapping::Mapping,
+    /// `rng-runtime.json`, when the tree has it.
+    pub runtime: Option<runtime::Runtime>,
 }
 
 /// Splits `neuron_<gen>_arch_isa` into its generation name.
@@ -95,7 +98,12 @@ pub fn read_tree(root: &Path) -> Result<TreeInput, Error> {
         tree: tree_name.clone(),
         diagnostics: vec![d],
     })?;
+    let runtime = runtime::read(root).map_err(|d| Error {
+        tree: tree_name.clone(),
+        diagnostics: vec![d],
+    })?;
     Ok(TreeInput {
+        runtime,
         tree_name,
         generation,
         root: root.to_path_buf(),

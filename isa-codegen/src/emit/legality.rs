@@ -1,0 +1,713 @@
+//! The `legality` and `arm` modules: the derived legality tables as public data,
+//! and the type-level layer generated from the same tables — marker types, a
+//! sealed trait implemented only for legal arms (with the state width as a const
+//! generic), and typed constructors that accept only legal arms.
+//!
+//! What the constructors write comes from the model: the arm's enum values, the
+//! fields the opcode's validator pins under that arm (header length, reserved
+//! bytes, ...), and the state tensor the element-count clause constrains. The
+//! only names assumed here are the RNG checkpoint conventions the headers
+//! document: the `num_active_channels` field, the `imm_state` inline words, the
+//! `SRC_TENSOR` / `IMM_SINGLE` update modes, and the tensor descriptor fields
+//! `start_addr` / `step_elem` / `num_elem`; a tree without them gets the tables
+//! but no constructors.
+
+use super::{banner, doc, ident, lit, render};
+use crate::model::eval::{Path, Root, Step, Sym};
+use crate::model::legality::{ColumnSource, Table};
+use crate::model::names::rust_field;
+use crate::model::{Model, Ty};
+use proc_macro2::TokenStream;
+use quote::quote;
+
+/// Name of the `const` slice of a table (`RAND_SET_STATE_ARMS`).
+pub fn table_const(model: &Model, t: &Table) -> String {
+    format!("{}_ARMS", model.opcodes[t.opcode].short)
+}
+
+/// Name of the row struct of a table (`RandSetStateArm`).
+pub fn row_struct(model: &Model, t: &Table) -> String {
+    format!("{}Arm", model.opcodes[t.opcode].rust)
+}
+
+/// Name of the legality trait of a table (`LegalRandSetState`).
+pub fn trait_name(model: &Model, t: &Table) -> String {
+    format!("Legal{}", model.opcodes[t.opcode].rust)
+}
+
+/// Columns chosen by type (the arm key): every column but the state element type, which
+/// each arm fixes.
+pub fn key_columns(model: &Model, t: &Table) -> Vec<usize> {
+    let dtype = model.enum_named("NEURON_ISA_TPB_DTYPE");
+    (0..t.columns.len())
+        .filter(|k| Some(t.columns[*k].enum_id) != dtype)
+        .collect()
+}
+
+/// Marker type name of an enum member in the `arm` module.
+pub fn marker_name(model: &Model, enum_id: usize, member: usize, clashes: &[String]) -> String {
+    let e = &model.enums[enum_id];
+    let m = &e.members[member];
+    if clashes.contains(&m.rust) {
+        format!("{}{}", e.rust, m.rust)
+    } else {
+        m.rust.clone()
+    }
+}
+
+/// Enums whose members get markers, and marker names that two of them would share.
+fn marker_enums(model: &Model) -> (Vec<usize>, Vec<String>) {
+    let mut enums = Vec::new();
+    for t in &model.tables {
+        for k in key_columns(model, t) {
+            let e = t.columns[k].enum_id;
+            if !enums.contains(&e) {
+                enums.push(e);
+            }
+        }
+    }
+    let mut seen: Vec<String> = Vec::new();
+    let mut clashes = Vec::new();
+    for &e in &enums {
+        for m in model.enums[e].distinct() {
+            if seen.contains(&m.rust) {
+                clashes.push(m.rust.clone());
+            }
+            seen.push(m.rust.clone());
+        }
+    }
+    (enums, clashes)
+}
+
+fn member_of(model: &Model, enum_id: usize, member: usize) -> TokenStream {
+    let e = &model.enums[enum_id];
+    let t = ident(&e.rust);
+    let v = ident(&e.members[member].rust);
+    quote!(crate::#t::#v)
+}
+
+/// Markdown table of the arms (for rustdoc).
+pub fn markdown(
+    model: &Model,
+    t: &Table,
+    firmware: &dyn Fn(&Table, usize) -> Option<bool>,
+) -> String {
+    let mut out = String::new();
+    let mut header: Vec<String> = t.columns.iter().map(|c| c.name.clone()).collect();
+    header.push("words".into());
+    let show_fw = t
+        .arms
+        .iter()
+        .enumerate()
+        .any(|(k, _)| firmware(t, k).is_some());
+    if show_fw {
+        header.push("firmware wired".into());
+    }
+    out.push_str(&format!("| {} |\n", header.join(" | ")));
+    out.push_str(&format!("|{}\n", "---|".repeat(header.len())));
+    for (k, arm) in t.arms.iter().enumerate() {
+        let mut cells: Vec<String> = t
+            .columns
+            .iter()
+            .zip(&arm.values)
+            .map(|(c, m)| format!("`{}`", model.enums[c.enum_id].members[*m].short))
+            .collect();
+        cells.push(arm.words.to_string());
+        if show_fw {
+            cells.push(match firmware(t, k) {
+                Some(true) => "yes".into(),
+                Some(false) => "no".into(),
+                None => "?".into(),
+            });
+        }
+        out.push_str(&format!("| {} |\n", cells.join(" | ")));
+    }
+    out
+}
+
+/// Rust place of a shape field path on a typed value `f`, and the union-member step if it ends in one.
+fn place(model: &Model, shape_record: usize, p: &Path) -> (TokenStream, Option<(usize, usize)>) {
+    place_from(model, shape_record, p, quote!(f))
+}
+
+fn place_from(
+    model: &Model,
+    shape_record: usize,
+    p: &Path,
+    root: TokenStream,
+) -> (TokenStream, Option<(usize, usize)>) {
+    let mut toks = root;
+    let mut union_member = None;
+    let mut parent_union: Option<usize> = None;
+    let _ = shape_record;
+    for s in &p.steps {
+        match s {
+            Step::Field(r, k) => {
+                if model.records[*r].kind == crate::read::cdecl::RecordKind::Union {
+                    union_member = Some((*r, *k));
+                    parent_union = Some(*r);
+                    break;
+                }
+                let id = ident(&rust_field(&model.records[*r].fields[*k].name));
+                toks = quote!(#toks.#id);
+            }
+            Step::Index(i) => {
+                let i = lit(*i);
+                toks = quote!(#toks[#i]);
+            }
+        }
+    }
+    let _ = parent_union;
+    (toks, union_member)
+}
+
+/// A literal of Rust type `p`.
+fn typed_lit(v: i128, p: crate::read::cdecl::Prim) -> Option<TokenStream> {
+    use crate::read::cdecl::Prim;
+    use proc_macro2::Literal;
+    let l = match p {
+        Prim::U8 => Literal::u8_suffixed(u8::try_from(v).ok()?),
+        Prim::U16 => Literal::u16_suffixed(u16::try_from(v).ok()?),
+        Prim::U32 => Literal::u32_suffixed(u32::try_from(v).ok()?),
+        Prim::U64 => Literal::u64_suffixed(u64::try_from(v).ok()?),
+        Prim::I8 => Literal::i8_suffixed(i8::try_from(v).ok()?),
+        Prim::I16 => Literal::i16_suffixed(i16::try_from(v).ok()?),
+        Prim::I32 => Literal::i32_suffixed(i32::try_from(v).ok()?),
+        Prim::I64 => Literal::i64_suffixed(i64::try_from(v).ok()?),
+        _ => return None,
+    };
+    Some(quote!(#l))
+}
+
+/// Statement assigning `value` to the field at `p` of the typed shape `f`.
+fn assign(model: &Model, shape_record: usize, p: &Path, value: i128) -> Option<TokenStream> {
+    let canonical = p.canonical(model, shape_record);
+    // The opcode is supplied by the instruction type.
+    if let Some(Step::Field(r, k)) = canonical.steps.get(1) {
+        if model.is_discriminator(*r, *k) {
+            return None;
+        }
+    }
+    let (place, union_member) = place(model, shape_record, &canonical);
+    let ty = canonical.ty(model, shape_record);
+    if let Some((u, k)) = union_member {
+        // Only a whole-union write through a scalar member is supported.
+        let member = &model.records[u].fields[k];
+        let Ty::Prim(p) = member.ty else { return None };
+        let un = ident(&model.records[u].rust);
+        let ctor = ident(&format!("from_{}", member.name));
+        let v = typed_lit(value, p)?;
+        return Some(quote!(#place = crate::#un::#ctor(#v);));
+    }
+    Some(match ty {
+        Ty::Enum(e) => {
+            let en = &model.enums[e];
+            let m = en.by_value(value)?;
+            let t = ident(&en.rust);
+            let v = ident(&m.rust);
+            quote!(#place = crate::#t::#v;)
+        }
+        Ty::Prim(crate::read::cdecl::Prim::Bool) => {
+            let b = value != 0;
+            quote!(#place = #b;)
+        }
+        Ty::Prim(_) => {
+            let v = lit(value);
+            quote!(#place = #v;)
+        }
+        _ => return None,
+    })
+}
+
+/// The state tensor a table's element count constrains, and the paths of its counts.
+struct TensorBinding {
+    /// Path to the tensor record.
+    tensor: Path,
+    /// Rank of the descriptor.
+    rank: u64,
+}
+
+fn count_reads(s: &Sym, out: &mut Vec<Path>) {
+    match s {
+        Sym::Read(p) => out.push(p.clone()),
+        Sym::Bin(_, a, b) => {
+            count_reads(a, out);
+            count_reads(b, out);
+        }
+        _ => {}
+    }
+}
+
+fn tensor_binding(model: &Model, t: &Table) -> Option<TensorBinding> {
+    let arm = t.arms.first()?;
+    let mut reads = Vec::new();
+    count_reads(&arm.count, &mut reads);
+    let first = reads.first()?;
+    // `<tensor>.num_elem[k]`: drop the index and the field.
+    if first.steps.len() < 3 {
+        return None;
+    }
+    let tensor = Path {
+        root: Root::Shape,
+        steps: first.steps[..first.steps.len() - 2].to_vec(),
+    };
+    let shape_record = model.shapes[t.shape].record;
+    let Ty::Record(r) = tensor.ty(model, shape_record) else {
+        return None;
+    };
+    let rec = &model.records[r];
+    let field = |n: &str| rec.fields.iter().find(|f| f.name == n);
+    let (start, step, num) = (
+        field("start_addr")?,
+        field("step_elem")?,
+        field("num_elem")?,
+    );
+    let rank = match (&step.ty, &num.ty) {
+        (Ty::Array(_, a), Ty::Array(_, b)) if a == b => *a,
+        _ => return None,
+    };
+    let _ = start;
+    // Every count read must be a num_elem of that tensor.
+    if !reads.iter().all(|p| {
+        p.steps.len() == tensor.steps.len() + 2 && p.steps[..tensor.steps.len()] == tensor.steps[..]
+    }) {
+        return None;
+    }
+    Some(TensorBinding { tensor, rank })
+}
+
+/// The state tensor of a table as a place on `inst`, its rank, and the Rust type of its start address.
+pub fn tensor_path(model: &Model, t: &Table) -> Option<(TokenStream, usize, proc_macro2::Ident)> {
+    let b = tensor_binding(model, t)?;
+    let shape_record = model.shapes[t.shape].record;
+    let (place, _) = place_from(model, shape_record, &b.tensor, quote!(inst));
+    let Ty::Record(r) = b.tensor.ty(model, shape_record) else {
+        return None;
+    };
+    let start = model.records[r]
+        .fields
+        .iter()
+        .find(|f| f.name == "start_addr")?;
+    let Ty::Record(a) = start.ty else { return None };
+    Some((place, b.rank as usize, ident(&model.records[a].rust)))
+}
+
+/// The `StateTensor<N>` argument of the typed constructors, when a table binds a tensor.
+fn state_tensor(model: &Model) -> TokenStream {
+    let Some((t, b)) = model
+        .tables
+        .iter()
+        .find_map(|t| tensor_binding(model, t).map(|b| (t, b)))
+    else {
+        return quote!();
+    };
+    let shape_record = model.shapes[t.shape].record;
+    let Ty::Record(r) = b.tensor.ty(model, shape_record) else {
+        return quote!();
+    };
+    let Some(start) = model.records[r]
+        .fields
+        .iter()
+        .find(|f| f.name == "start_addr")
+    else {
+        return quote!();
+    };
+    let Ty::Record(addr) = start.ty else {
+        return quote!();
+    };
+    let addr_rec = &model.records[addr];
+    let addr_ty = ident(&addr_rec.rust);
+    let has_imm = addr_rec
+        .fields
+        .iter()
+        .any(|f| f.name == "addr_immediate" && f.ty == Ty::Prim(crate::read::cdecl::Prim::U32));
+    let at = if has_imm {
+        quote! {
+            /// The tensor at immediate address `addr`, words contiguous (`step` 1).
+            pub fn at(addr: u32) -> Self {
+                Self { start_addr: crate::#addr_ty::from_addr_immediate(addr), step: 1 }
+            }
+        }
+    } else {
+        quote!()
+    };
+    let sbuf = match (
+        model.constant("STATE_BUF_OFFSET"),
+        model.constant("STATE_BUF_PARTITION_SIZE"),
+    ) {
+        (Some(_), Some(_)) if has_imm => quote! {
+            /// The tensor starting at SBUF partition `partition`, byte `byte_offset` of it, words contiguous.
+            pub fn sbuf(partition: u32, byte_offset: u32) -> Self {
+                Self::at(crate::consts::STATE_BUF_OFFSET + partition * crate::consts::STATE_BUF_PARTITION_SIZE + byte_offset)
+            }
+        },
+        _ => quote!(),
+    };
+    quote! {
+        /// Where a checkpoint instruction reads or writes its state: per partition, `N` u32
+        /// words starting at `start_addr`, `step` elements apart. The partition count is the
+        /// instruction's `num_active_channels`; `N` is checked against the arm at compile time.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub struct StateTensor<const N: usize> {
+            /// Start address (partition and byte offset, or an address register).
+            pub start_addr: crate::#addr_ty,
+            /// Element stride between state words.
+            pub step: i16,
+        }
+        impl<const N: usize> StateTensor<N> {
+            /// State words per partition.
+            pub const WORDS: usize = N;
+            #at
+            #sbuf
+            /// The same tensor with another element stride.
+            pub fn with_step(self, step: i16) -> Self { Self { step, ..self } }
+        }
+    }
+}
+
+/// The `legality` module (tables, traits, constructors) and the `arm` module (markers).
+pub fn emit(model: &Model, firmware: &dyn Fn(&Table, usize) -> Option<bool>) -> (String, String) {
+    let gen = &model.generation;
+    let (marker_enums, clashes) = marker_enums(model);
+    let mut items = vec![state_tensor(model)];
+
+    // Markers.
+    let mut marker_items = Vec::new();
+    for &e in &marker_enums {
+        let en = &model.enums[e];
+        let tr = ident(&format!("{}Marker", en.rust));
+        let et = ident(&en.rust);
+        let d = format!(" A type standing for a member of `{}` ({gen}).", en.c_name);
+        marker_items.push(quote! {
+            #[doc = #d]
+            pub trait #tr: sealed::Sealed {
+                /// The member this type stands for.
+                const VALUE: crate::#et;
+            }
+        });
+        for (k, m) in en
+            .members
+            .iter()
+            .enumerate()
+            .filter(|(_, m)| m.alias_of.is_none())
+        {
+            let name = ident(&marker_name(model, e, k, &clashes));
+            let v = member_of(model, e, k);
+            let d = format!(" Marker for `{}` ({gen}).", m.c_name);
+            marker_items.push(quote! {
+                #[doc = #d]
+                #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+                pub struct #name;
+                impl sealed::Sealed for #name {}
+                impl #tr for #name { const VALUE: crate::#et = #v; }
+            });
+        }
+    }
+
+    let mut sealed_tuples: Vec<String> = Vec::new();
+    for t in &model.tables {
+        let o = &model.opcodes[t.opcode];
+        let shape = &model.shapes[t.shape];
+        let shape_record = shape.record;
+        let row = ident(&row_struct(model, t));
+        let konst = ident(&table_const(model, t));
+        let fname = &model.specs[t.func].name;
+        let floc = &model.specs[t.func].loc;
+        let fields = t.columns.iter().map(|c| {
+            let name = ident(&c.name);
+            let ty = ident(&model.enums[c.enum_id].rust);
+            let d = match &c.source {
+                ColumnSource::Param(_) => " The executing engine.".to_string(),
+                ColumnSource::Field(p) => format!(" Field `{}`.", p.name(model, shape_record)),
+            };
+            quote! { #[doc = #d] pub #name: crate::#ty, }
+        });
+        let rows = t.arms.iter().map(|a| {
+            let vals = t.columns.iter().zip(&a.values).map(|(c, m)| {
+                let name = ident(&c.name);
+                let v = member_of(model, c.enum_id, *m);
+                quote! { #name: #v, }
+            });
+            let words = lit(a.words);
+            quote! { #row { #(#vals)* words: #words } }
+        });
+        let table_md = markdown(model, t, firmware);
+        let row_doc = format!(
+            " One legal arm of `{}` on {gen}: the inputs of `{fname}` and the state width in u32 words (`{}`).",
+            o.short, t.count_text
+        );
+        let konst_doc = format!(
+            "The legal arms of `{}` on {gen}, derived by evaluating `{fname}` ({floc}) over every value of its enum inputs; `words` solves its element-count clause `{} == N`.\n\n{table_md}",
+            o.short, t.count_text
+        );
+        let konst_docs = doc::attrs(&konst_doc);
+        items.push(quote! {
+            #[doc = #row_doc]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub struct #row { #(#fields)* /// State words per partition.
+                pub words: u32, }
+            #konst_docs
+            pub const #konst: &[#row] = &[#(#rows),*];
+        });
+
+        // The sealed legality trait and its impls.
+        let key = key_columns(model, t);
+        let trait_id = ident(&trait_name(model, t));
+        let arm_list: Vec<String> = t
+            .arms
+            .iter()
+            .map(|a| {
+                let names: Vec<String> = key
+                    .iter()
+                    .map(|k| marker_name(model, t.columns[*k].enum_id, a.values[*k], &clashes))
+                    .collect();
+                format!("({}) -> {}", names.join(", "), a.words)
+            })
+            .collect();
+        let key_names: Vec<&str> = key.iter().map(|k| t.columns[*k].name.as_str()).collect();
+        let message = format!(
+            "`{{Self}}` with {{N}} state words is not a legal {} arm on {gen}",
+            o.short
+        );
+        let label = format!(
+            "not a legal ({}) arm of {} on {gen}",
+            key_names.join(", "),
+            o.short
+        );
+        let note = format!(
+            "legal {} arms on {gen} (arm -> words): {}",
+            o.short,
+            arm_list.join("; ")
+        );
+        let trait_doc = format!(
+            " Implemented exactly for the legal ({}) arms of `{}` on {gen}, with the arm's state width `N`: a constructor bounded by it accepts nothing else, at compile time. Sealed.",
+            key_names.join(", "),
+            o.short
+        );
+        let sid = ident(&shape.rust);
+        items.push(quote! {
+            #[doc = #trait_doc]
+            #[diagnostic::on_unimplemented(message = #message, label = #label, note = #note)]
+            pub trait #trait_id<const N: usize>: crate::arm::sealed::Sealed {
+                /// The arm's row of the table.
+                const ARM: #row;
+                /// Writes the fields the validator pins under this arm.
+                fn pin(f: &mut crate::inst::#sid);
+            }
+        });
+        for (k, a) in t.arms.iter().enumerate() {
+            let tys: Vec<TokenStream> = key
+                .iter()
+                .map(|c| {
+                    let n = ident(&marker_name(
+                        model,
+                        t.columns[*c].enum_id,
+                        a.values[*c],
+                        &clashes,
+                    ));
+                    quote!(crate::arm::#n)
+                })
+                .collect();
+            let tuple = quote!((#(#tys,)*));
+            let n = lit(a.words);
+            let kk = lit(k as u64);
+            // Constructors start from the all-zero encoding; only non-zero pins need writing.
+            let pins: Vec<TokenStream> = a
+                .pinned
+                .iter()
+                .filter(|(_, v)| *v != 0)
+                .filter_map(|(p, v)| assign(model, shape_record, p, *v))
+                .collect();
+            let sealed = if sealed_tuples.contains(&tuple.to_string()) {
+                quote!()
+            } else {
+                sealed_tuples.push(tuple.to_string());
+                quote! { impl crate::arm::sealed::Sealed for #tuple {} }
+            };
+            items.push(quote! {
+                #sealed
+                impl #trait_id<#n> for #tuple {
+                    const ARM: #row = #konst[#kk];
+                    fn pin(f: &mut crate::inst::#sid) { #(#pins)* }
+                }
+            });
+        }
+
+        // Typed constructors.
+        items.push(constructors(model, t, &key, &clashes));
+    }
+    let legality = render(
+        &banner(model, "derived legality tables and the type-level layer."),
+        quote!(#(#items)*),
+    );
+    let arm = render(
+        &banner(model, "marker types of the type-level legality layer."),
+        quote! {
+            pub(crate) mod sealed {
+                /// Seals the legality traits: only this crate implements them.
+                pub trait Sealed {}
+            }
+            #(#marker_items)*
+        },
+    );
+    (legality, arm)
+}
+
+fn constructors(model: &Model, t: &Table, key: &[usize], clashes: &[String]) -> TokenStream {
+    let _ = clashes;
+    let o = &model.opcodes[t.opcode];
+    let shape = &model.shapes[t.shape];
+    let shape_record = shape.record;
+    let rec = &model.records[shape_record];
+    let names = super::inst::instruction_names(model);
+    let Some(inst_name) = &names[t.opcode] else {
+        return quote!();
+    };
+    let inst = ident(inst_name);
+    let sid = ident(&shape.rust);
+    let trait_id = ident(&trait_name(model, t));
+    let Some(binding) = tensor_binding(model, t) else {
+        return quote!();
+    };
+    let has_channels = rec
+        .fields
+        .iter()
+        .any(|f| f.name == "num_active_channels" && f.ty == Ty::Prim(crate::read::cdecl::Prim::U8));
+    if !has_channels || !super::ty::zero_decodable(model, &Ty::Record(shape_record)) {
+        return quote!();
+    }
+    let (tensor_place, _) = place(model, shape_record, &binding.tensor);
+    let rank = binding.rank as usize;
+    let ones: Vec<TokenStream> = (1..rank).map(|_| quote!(1)).collect();
+    let fill_tensor = quote! {
+        #tensor_place.start_addr = src.start_addr;
+        #tensor_place.step_elem = [src.step #(, #ones)*];
+        #tensor_place.num_elem = [N as u16 #(, #ones)*];
+    };
+    // Type parameters: one per key column; the update column (if any) is fixed per constructor.
+    let update_col = key
+        .iter()
+        .copied()
+        .find(|k| model.enums[t.columns[*k].enum_id].c_name == "NEURON_ISA_TPB_RAND_STATE_UPDATE");
+    let params: Vec<(usize, proc_macro2::Ident)> = key
+        .iter()
+        .filter(|k| Some(**k) != update_col)
+        .map(|k| {
+            // `rand_generator` → `Generator`: the column's last word names the type parameter.
+            let name = &t.columns[*k].name;
+            let last = name.rsplit('_').next().unwrap_or(name);
+            (*k, ident(&crate::model::names::camel(last)))
+        })
+        .collect();
+    let generic_names: Vec<&proc_macro2::Ident> = params.iter().map(|(_, i)| i).collect();
+    let tuple_for = |fixed: Option<TokenStream>| -> TokenStream {
+        let parts: Vec<TokenStream> = key
+            .iter()
+            .map(|k| {
+                if Some(*k) == update_col {
+                    fixed.clone().expect("update column fixed")
+                } else {
+                    let id = &params.iter().find(|(c, _)| c == k).expect("param").1;
+                    quote!(#id)
+                }
+            })
+            .collect();
+        quote!((#(#parts,)*))
+    };
+    let mut fns = Vec::new();
+    let gen = &model.generation;
+    match update_col {
+        None => {
+            let tuple = tuple_for(None);
+            let d = format!(
+                " A legal `{}` on {gen}: saves the arm's `N` state words per partition into `dst` for `num_active_channels` partitions.\n\n The arm is the type parameters ({}); an illegal arm or a wrong `N` does not compile.",
+                o.short,
+                params.iter().map(|(k, _)| t.columns[*k].name.as_str()).collect::<Vec<_>>().join(", ")
+            );
+            fns.push(quote! {
+                #[doc = #d]
+                pub fn save<#(#generic_names,)* const N: usize>(dst: crate::StateTensor<N>, num_active_channels: u8) -> Self
+                where #tuple: crate::legality::#trait_id<N>
+                {
+                    let src = dst;
+                    let mut f = crate::inst::#sid::ZEROED;
+                    #fill_tensor
+                    f.num_active_channels = num_active_channels;
+                    <#tuple as crate::legality::#trait_id<N>>::pin(&mut f);
+                    Self(f)
+                }
+            });
+        }
+        Some(uc) => {
+            let en = t.columns[uc].enum_id;
+            let e = &model.enums[en];
+            let arm_members: Vec<usize> = t.arms.iter().map(|a| a.values[uc]).collect();
+            if let Some(m) = e.members.iter().position(|m| m.short == "SRC_TENSOR") {
+                if arm_members.contains(&m) {
+                    let marker = ident(&marker_name(model, en, m, clashes));
+                    let tuple = tuple_for(Some(quote!(crate::arm::#marker)));
+                    let d = format!(
+                        " A legal `{}` on {gen} restoring from a tensor (`SRC_TENSOR`): the arm's `N` state words per partition read from `src` for `num_active_channels` partitions.\n\n The arm is the type parameters ({}); an illegal arm or a wrong `N` does not compile.",
+                        o.short,
+                        params.iter().map(|(k, _)| t.columns[*k].name.as_str()).collect::<Vec<_>>().join(", ")
+                    );
+                    fns.push(quote! {
+                        #[doc = #d]
+                        pub fn restore<#(#generic_names,)* const N: usize>(src: crate::StateTensor<N>, num_active_channels: u8) -> Self
+                        where #tuple: crate::legality::#trait_id<N>
+                        {
+                            let mut f = crate::inst::#sid::ZEROED;
+                            #fill_tensor
+                            f.num_active_channels = num_active_channels;
+                            <#tuple as crate::legality::#trait_id<N>>::pin(&mut f);
+                            Self(f)
+                        }
+                    });
+                }
+            }
+            let imm = rec.fields.iter().find(|f| f.name == "imm_state" && matches!(&f.ty, Ty::Array(inner, _) if **inner == Ty::Prim(crate::read::cdecl::Prim::U32)));
+            if let (Some(m), Some(imm)) =
+                (e.members.iter().position(|m| m.short == "IMM_SINGLE"), imm)
+            {
+                if arm_members.contains(&m) {
+                    let marker = ident(&marker_name(model, en, m, clashes));
+                    let tuple = tuple_for(Some(quote!(crate::arm::#marker)));
+                    let cap = match &imm.ty {
+                        Ty::Array(_, n) => lit(*n),
+                        _ => lit(0),
+                    };
+                    let d = format!(
+                        " A legal `{}` on {gen} loading one inline state for every lane (`IMM_SINGLE`): `state` goes into `imm_state[0..N]`.\n\n The arm is the type parameters ({}); an illegal arm or a wrong `N` does not compile.",
+                        o.short,
+                        params.iter().map(|(k, _)| t.columns[*k].name.as_str()).collect::<Vec<_>>().join(", ")
+                    );
+                    fns.push(quote! {
+                        #[doc = #d]
+                        pub fn seed_immediate<#(#generic_names,)* const N: usize>(state: [u32; N], num_active_channels: u8) -> Self
+                        where #tuple: crate::legality::#trait_id<N>
+                        {
+                            let mut f = crate::inst::#sid::ZEROED;
+                            let src = crate::StateTensor::<N>::at(0);
+                            #fill_tensor
+                            f.num_active_channels = num_active_channels;
+                            for (slot, word) in f.imm_state.iter_mut().zip(state).take(#cap) {
+                                *slot = word;
+                            }
+                            <#tuple as crate::legality::#trait_id<N>>::pin(&mut f);
+                            Self(f)
+                        }
+                    });
+                }
+            }
+        }
+    }
+    let konst = ident(&table_const(model, t));
+    let row = ident(&row_struct(model, t));
+    quote! {
+        impl crate::inst::#inst {
+            /// The legal arms of this instruction on this generation (derived from the header spec).
+            pub const LEGAL_ARMS: &'static [#row] = #konst;
+            #(#fns)*
+        }
+    }
+}

@@ -1,0 +1,89 @@
+//! `rng-runtime.json` at the root of a tree: project data that no vendor header
+//! carries — the checkpoint bodies the firmware ships (the runtime-wired set)
+//! and the rng-core model choices of the generation — with their sources.
+//! Optional: a vendor tree dropped in without it generates with an empty wired
+//! set and rng-core's default model, and the report says so.
+
+use crate::diag::{Diagnostic, Loc};
+use serde::Deserialize;
+use std::path::Path;
+
+/// File name, relative to the tree root.
+pub const RUNTIME_FILE: &str = "rng-runtime.json";
+
+/// One wired body.
+#[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct Wired {
+    /// Opcode name (`RAND_SET_STATE`).
+    pub instruction: String,
+    /// Engine member (`POOL`).
+    pub engine: String,
+    /// Algorithm member (`XORWOW`).
+    pub algorithm: String,
+    /// How it is known (`observed`, `inferred`, ...).
+    pub evidence: String,
+    /// Where it is documented.
+    pub source: String,
+}
+
+/// A model choice that overrides rng-core's default, with its source.
+#[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct Choice<T> {
+    /// The value.
+    pub value: T,
+    /// Where it comes from.
+    pub source: String,
+}
+
+/// Model overrides (each optional; absent fields keep `ModelChoices::RECONSTRUCTED`).
+#[derive(Clone, Debug, Default, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct ModelOverrides {
+    /// XORWOW power-on state, x..d.
+    pub xorwow_default_seed: Option<Choice<[u32; 6]>>,
+    /// `"force_word_to_one:<k>"` or `"disabled"`.
+    pub zero_guard: Option<Choice<String>>,
+    /// `"sub_generator_major"` or `"word_major"`.
+    pub dve_xorwow_layout: Option<Choice<String>>,
+    /// `"round_robin"` or `"lockstep"`.
+    pub lane_interleave: Option<Choice<String>>,
+    /// `"word_in_block"` or `"words_from_start"`.
+    pub philox_offset: Option<Choice<String>>,
+    /// LFSR taps, width first.
+    pub lfsr_taps: Option<Choice<[u8; 4]>>,
+    /// Which PCG32 word is the low half.
+    pub pcg32_low_word: Option<Choice<u8>>,
+    /// The PCG32 increment.
+    pub pcg32_increment: Option<Choice<u64>>,
+}
+
+/// The file.
+#[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct Runtime {
+    /// What the file is.
+    pub about: String,
+    /// Wired bodies.
+    pub firmware: Vec<Wired>,
+    /// Why the set is what it is.
+    #[serde(default)]
+    pub firmware_note: String,
+    /// Model overrides.
+    #[serde(default)]
+    pub model: ModelOverrides,
+}
+
+/// Reads the file when the tree has one.
+pub fn read(root: &Path) -> Result<Option<Runtime>, Diagnostic> {
+    let path = root.join(RUNTIME_FILE);
+    if !path.is_file() {
+        return Ok(None);
+    }
+    let text = std::fs::read_to_string(&path)
+        .map_err(|e| Diagnostic::new(Loc::new(RUNTIME_FILE, 0), format!("cannot read: {e}")))?;
+    serde_json::from_str(&text)
+        .map(Some)
+        .map_err(|e| Diagnostic::new(Loc::new(RUNTIME_FILE, e.line() as u32), format!("{e}")))
+}

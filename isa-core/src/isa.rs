@@ -1,0 +1,57 @@
+//! Traits every generated crate implements, so tools can serve all generations
+//! with one generic code path (`neuron-isa decode --gen …`).
+
+use crate::{DecodeError, FieldInfo, GenerationInfo, OpcodeStatus, Violation, INST_NBYTES};
+use core::fmt::{Debug, Display};
+
+/// A typed C enum of a generation.
+pub trait VendorEnum: Copy + Eq + Debug + Display + Send + Sync + 'static {
+    /// Vendor name of the C enum (`"NEURON_ISA_TPB_RAND_ALGORITHM"`).
+    const C_NAME: &'static str;
+    /// Every member, in header order.
+    fn all() -> &'static [Self];
+    /// Vendor member name without prefix (`"XORWOW"`).
+    fn vendor_name(self) -> &'static str;
+    /// The member with this vendor name (without prefix).
+    fn from_vendor_name(name: &str) -> Option<Self>;
+    /// The member's value.
+    fn value_u64(self) -> u64;
+}
+
+/// The opcode enum of a generation.
+pub trait OpcodeInfo: VendorEnum {
+    /// The opcode byte.
+    fn byte(self) -> u8;
+    /// Maintenance flag.
+    fn status(self) -> OpcodeStatus;
+    /// A pseudo opcode (lowered by the runtime).
+    fn is_pseudo(self) -> bool;
+    /// The operand struct the mapping binds it to.
+    fn operand_struct(self) -> Option<&'static str>;
+}
+
+/// One generation's instruction set, as tools see it.
+pub trait Isa: Copy + Default + Debug + Send + Sync + 'static {
+    /// Name, NC version, fingerprint.
+    const INFO: GenerationInfo;
+    /// The opcode enum.
+    type Opcode: OpcodeInfo;
+    /// The engine enum (`NEURON_ISA_TPB_NEURON_ENGINE`).
+    type Engine: VendorEnum;
+    /// Any typed instruction.
+    type Instruction: Copy + Debug;
+    /// Every opcode.
+    fn opcodes() -> &'static [Self::Opcode];
+    /// The opcode with this byte.
+    fn opcode(byte: u8) -> Option<Self::Opcode>;
+    /// The leaf fields of an opcode's operand struct.
+    fn fields_of(op: Self::Opcode) -> Option<&'static [FieldInfo]>;
+    /// Decodes a word by its opcode byte.
+    fn decode(word: &[u8; INST_NBYTES]) -> Result<Self::Instruction, DecodeError>;
+    /// Encodes an instruction.
+    fn encode(inst: &Self::Instruction) -> [u8; INST_NBYTES];
+    /// The opcode of an instruction.
+    fn opcode_of(inst: &Self::Instruction) -> Self::Opcode;
+    /// Runs the spec validator of the instruction's opcode as executed by `engine`.
+    fn validate(inst: &Self::Instruction, engine: Self::Engine) -> Result<(), Violation>;
+}
