@@ -70,6 +70,15 @@ pub const RAND_GET_STATE_ARMS: &[RandGetStateArm] = &[
         words: 6,
     },
 ];
+impl RandGetStateArm {
+    /// Whether the firmware ships a body for this arm (the runtime-wired set, distinct from validator legality), from `headers/neuron_cayman_arch_isa/rng-runtime.json`.
+    pub const fn firmware_wired(&self) -> Option<bool> {
+        Some(matches!(
+            (self.engine, self.rand_algorithm),
+            (crate::NeuronEngine::Pool, crate::RandAlgorithm::Xorwow)
+        ))
+    }
+}
 /// Implemented exactly for the legal (engine, rand_generator, rand_algorithm) arms of `RAND_GET_STATE` on CAYMAN, with the arm's state width `N`: a constructor bounded by it accepts nothing else, at compile time. Sealed.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` with {N} state words is not a legal RAND_GET_STATE arm on CAYMAN",
@@ -174,6 +183,15 @@ pub const RAND_SET_STATE_ARMS: &[RandSetStateArm] = &[
         words: 6,
     },
 ];
+impl RandSetStateArm {
+    /// Whether the firmware ships a body for this arm (the runtime-wired set, distinct from validator legality), from `headers/neuron_cayman_arch_isa/rng-runtime.json`.
+    pub const fn firmware_wired(&self) -> Option<bool> {
+        Some(matches!(
+            (self.engine, self.rand_algorithm),
+            (crate::NeuronEngine::Pool, crate::RandAlgorithm::Xorwow)
+        ))
+    }
+}
 /// Implemented exactly for the legal (engine, rand_generator, rand_algorithm, update_state) arms of `RAND_SET_STATE` on CAYMAN, with the arm's state width `N`: a constructor bounded by it accepts nothing else, at compile time. Sealed.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` with {N} state words is not a legal RAND_SET_STATE arm on CAYMAN",

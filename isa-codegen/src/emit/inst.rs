@@ -35,7 +35,10 @@ fn fields_const(shape: &Shape) -> proc_macro2::Ident {
     ident(&format!("{}_FIELDS", shape.code))
 }
 
-pub fn emit(model: &Model) -> String {
+pub fn emit(
+    model: &Model,
+    firmware: &dyn Fn(&crate::model::legality::Table, usize) -> Option<bool>,
+) -> String {
     let names = instruction_names(model);
     let mut items = Vec::new();
     for shape in &model.shapes {
@@ -43,7 +46,7 @@ pub fn emit(model: &Model) -> String {
     }
     for (k, o) in model.opcodes.iter().enumerate() {
         if let (Some(name), Some(s)) = (&names[k], o.shape) {
-            items.push(instruction(model, o, name, &model.shapes[s]));
+            items.push(instruction(model, k, o, name, &model.shapes[s], firmware));
         }
     }
     items.push(instruction_enum(model, &names));
@@ -242,7 +245,14 @@ fn padding_checks(model: &Model, r: RecordId) -> Vec<TokenStream> {
     out
 }
 
-fn instruction(model: &Model, o: &Opcode, name: &str, shape: &Shape) -> TokenStream {
+fn instruction(
+    model: &Model,
+    op_index: usize,
+    o: &Opcode,
+    name: &str,
+    shape: &Shape,
+    firmware: &dyn Fn(&crate::model::legality::Table, usize) -> Option<bool>,
+) -> TokenStream {
     let id = ident(name);
     let sid = ident(&shape.rust);
     let op = ident(&o.rust);
@@ -272,6 +282,16 @@ fn instruction(model: &Model, o: &Opcode, name: &str, shape: &Shape) -> TokenStr
             ""
         }
     );
+    let mut facts = facts;
+    if let Some(t) = model.table(op_index) {
+        facts.push_str(&format!(
+            "\n\n# Legal arms on {}\n\nDerived from `{}` ({}); `words` is the state width per partition. Validator-legal is not firmware-wired: the last column says whether the firmware ships a body.\n\n{}",
+            model.generation,
+            model.specs[t.func].name,
+            model.specs[t.func].loc,
+            super::legality::markdown(model, t, firmware)
+        ));
+    }
     let docs = doc::with_comment(rec.doc.as_deref(), &facts);
     let fc = fields_const(shape);
     let disc = &model.discriminator;

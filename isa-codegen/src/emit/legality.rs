@@ -292,6 +292,53 @@ pub fn tensor_path(model: &Model, t: &Table) -> Option<(TokenStream, usize, proc
     Some((place, b.rank as usize, ident(&model.records[a].rust)))
 }
 
+/// `firmware_wired()` on a row: whether the firmware ships a body for its (engine, algorithm),
+/// from the tree's `rng-runtime.json` (`None` when the tree has no such data).
+fn firmware_fn(model: &Model, t: &Table) -> TokenStream {
+    let row = ident(&row_struct(model, t));
+    let (Some(rt), Some(engine), Some(algo)) = (
+        &model.runtime,
+        model.engine_enum.and_then(|e| t.column_of(e)),
+        model
+            .enum_named(crate::model::runtime::RAND_ALGORITHM)
+            .and_then(|a| t.column_of(a)),
+    ) else {
+        return quote! {
+            impl #row {
+                /// Whether the firmware ships a body for this arm: unknown for this tree (no `rng-runtime.json`).
+                pub const fn firmware_wired(&self) -> Option<bool> { None }
+            }
+        };
+    };
+    let (ec, ac) = (&t.columns[engine], &t.columns[algo]);
+    let (en, an) = (ident(&ec.name), ident(&ac.name));
+    let pairs: Vec<TokenStream> = rt
+        .wired
+        .iter()
+        .filter(|w| w.opcode == t.opcode)
+        .map(|w| {
+            let e = member_of(model, ec.enum_id, w.engine);
+            let a = member_of(model, ac.enum_id, w.algorithm);
+            quote!((#e, #a))
+        })
+        .collect();
+    let body = if pairs.is_empty() {
+        quote!(Some(false))
+    } else {
+        quote!(Some(matches!((self.#en, self.#an), #(#pairs)|*)))
+    };
+    let doc = format!(
+        " Whether the firmware ships a body for this arm (the runtime-wired set, distinct from validator legality), from `headers/{}/rng-runtime.json`.",
+        model.tree_name
+    );
+    quote! {
+        impl #row {
+            #[doc = #doc]
+            pub const fn firmware_wired(&self) -> Option<bool> { #body }
+        }
+    }
+}
+
 /// The `StateTensor<N>` argument of the typed constructors, when a table binds a tensor.
 fn state_tensor(model: &Model) -> TokenStream {
     let Some((t, b)) = model
@@ -441,6 +488,7 @@ pub fn emit(model: &Model, firmware: &dyn Fn(&Table, usize) -> Option<bool>) -> 
             o.short, t.count_text
         );
         let konst_docs = doc::attrs(&konst_doc);
+        let wired = firmware_fn(model, t);
         items.push(quote! {
             #[doc = #row_doc]
             #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -448,6 +496,7 @@ pub fn emit(model: &Model, firmware: &dyn Fn(&Table, usize) -> Option<bool>) -> 
                 pub words: u32, }
             #konst_docs
             pub const #konst: &[#row] = &[#(#rows),*];
+            #wired
         });
 
         // The sealed legality trait and its impls.

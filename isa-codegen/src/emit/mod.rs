@@ -116,18 +116,6 @@ pub fn emit_with_notes(model: &Model) -> (Files, Vec<String>) {
     let mut put = |name: &str, content: String| {
         files.insert(format!("{GENERATED_DIR}/{name}"), content);
     };
-    put("raw.rs", raw::emit(model));
-    put("types.rs", records::emit(model));
-    put("opcode.rs", enums::emit_opcode(model));
-    put("consts.rs", enums::emit_consts(model));
-    put("inst.rs", inst::emit(model));
-    let (gen, problem) = generation::emit(model);
-    put("generation.rs", gen);
-    if let Some(why) = problem {
-        notes.push(format!("no rng_core::Generation impl: {why}"));
-    }
-    put("spec.rs", spec::emit(model));
-    put("validate.rs", validate::emit(model));
     let firmware = |t: &crate::model::legality::Table, k: usize| -> Option<bool> {
         let rt = model.runtime.as_ref()?;
         let e = t.column_of(model.engine_enum?)?;
@@ -135,6 +123,18 @@ pub fn emit_with_notes(model: &Model) -> (Files, Vec<String>) {
         let arm = &t.arms[k];
         Some(rt.is_wired(t.opcode, arm.values[e], arm.values[a]))
     };
+    put("raw.rs", raw::emit(model));
+    put("types.rs", records::emit(model));
+    put("opcode.rs", enums::emit_opcode(model));
+    put("consts.rs", enums::emit_consts(model));
+    put("inst.rs", inst::emit(model, &firmware));
+    let (gen, problem) = generation::emit(model);
+    put("generation.rs", gen);
+    if let Some(why) = problem {
+        notes.push(format!("no rng_core::Generation impl: {why}"));
+    }
+    put("spec.rs", spec::emit(model));
+    put("validate.rs", validate::emit(model));
     let (legality, arm) = legality::emit(model, &firmware);
     put("legality.rs", legality);
     put("arm.rs", arm);

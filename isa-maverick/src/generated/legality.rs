@@ -102,6 +102,17 @@ pub const RAND_GET_STATE_ARMS: &[RandGetStateArm] = &[
         words: 4,
     },
 ];
+impl RandGetStateArm {
+    /// Whether the firmware ships a body for this arm (the runtime-wired set, distinct from validator legality), from `headers/neuron_maverick_arch_isa/rng-runtime.json`.
+    pub const fn firmware_wired(&self) -> Option<bool> {
+        Some(matches!(
+            (self.engine, self.rand_algorithm),
+            (crate::NeuronEngine::Pool, crate::RandAlgorithm::Lfsr)
+                | (crate::NeuronEngine::Pool, crate::RandAlgorithm::Xorwow)
+                | (crate::NeuronEngine::Dve, crate::RandAlgorithm::Xorwow)
+        ))
+    }
+}
 /// Implemented exactly for the legal (engine, rand_generator, rand_algorithm) arms of `RAND_GET_STATE` on MAVERICK, with the arm's state width `N`: a constructor bounded by it accepts nothing else, at compile time. Sealed.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` with {N} state words is not a legal RAND_GET_STATE arm on MAVERICK",
@@ -291,6 +302,18 @@ pub const RAND_SET_STATE_ARMS: &[RandSetStateArm] = &[
         words: 4,
     },
 ];
+impl RandSetStateArm {
+    /// Whether the firmware ships a body for this arm (the runtime-wired set, distinct from validator legality), from `headers/neuron_maverick_arch_isa/rng-runtime.json`.
+    pub const fn firmware_wired(&self) -> Option<bool> {
+        Some(matches!(
+            (self.engine, self.rand_algorithm),
+            (crate::NeuronEngine::Pool, crate::RandAlgorithm::Lfsr)
+                | (crate::NeuronEngine::Pool, crate::RandAlgorithm::Xorwow)
+                | (crate::NeuronEngine::Dve, crate::RandAlgorithm::Xorwow)
+                | (crate::NeuronEngine::Dve, crate::RandAlgorithm::Lfsr)
+        ))
+    }
+}
 /// Implemented exactly for the legal (engine, rand_generator, rand_algorithm, update_state) arms of `RAND_SET_STATE` on MAVERICK, with the arm's state width `N`: a constructor bounded by it accepts nothing else, at compile time. Sealed.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` with {N} state words is not a legal RAND_SET_STATE arm on MAVERICK",

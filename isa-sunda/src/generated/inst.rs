@@ -1507,6 +1507,14 @@ impl From<Rand> for Instruction {
 /// `RAND_GET_STATE` (0x77): the typed instruction, operand struct `NEURON_ISA_TPB_D4_RAND_STRUCT`.
 ///
 /// Maintained (`// Y`).
+///
+/// # Legal arms on SUNDA
+///
+/// Derived from `rand_get_state_legal_combinations` (tpb/aws_neuron_isa_tpb_d4_rand.h:98); `words` is the state width per partition. Validator-legal is not firmware-wired: the last column says whether the firmware ships a body.
+///
+/// | engine | rand_generator | rand_algorithm | dtype | words | firmware wired |
+/// |---|---|---|---|---|---|
+/// | `POOL` | `RNG_PHILOX` | `PHILOX` | `UINT32` | 7 | no |
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct RandGetState(pub D4Rand);
 impl RandGetState {
@@ -1581,6 +1589,15 @@ impl From<RandGetState> for Instruction {
 /// `RAND_SET_STATE` (0x78): the typed instruction, operand struct `NEURON_ISA_TPB_S1_RAND_STRUCT`.
 ///
 /// Maintained (`// Y`).
+///
+/// # Legal arms on SUNDA
+///
+/// Derived from `rand_set_state_legal_combinations` (tpb/aws_neuron_isa_tpb_s1_rand.h:53); `words` is the state width per partition. Validator-legal is not firmware-wired: the last column says whether the firmware ships a body.
+///
+/// | engine | rand_generator | rand_algorithm | update_state | in_dtype | words | firmware wired |
+/// |---|---|---|---|---|---|---|
+/// | `POOL` | `RNG_PHILOX` | `PHILOX` | `IMM_SINGLE` | `UINT32` | 7 | no |
+/// | `POOL` | `RNG_PHILOX` | `PHILOX` | `SRC_TENSOR` | `UINT32` | 7 | no |
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct RandSetState(pub S1Rand);
 impl RandSetState {
