@@ -56,7 +56,7 @@ pub fn marker_name(model: &Model, enum_id: usize, member: usize, clashes: &[Stri
 }
 
 /// Enums whose members get markers, and marker names that two of them would share.
-fn marker_enums(model: &Model) -> (Vec<usize>, Vec<String>) {
+pub(crate) fn marker_enums(model: &Model) -> (Vec<usize>, Vec<String>) {
     let mut enums = Vec::new();
     for t in &model.tables {
         for k in key_columns(model, t) {
@@ -126,7 +126,11 @@ pub fn markdown(
 }
 
 /// Rust place of a shape field path on a typed value `f`, and the union-member step if it ends in one.
-fn place(model: &Model, shape_record: usize, p: &Path) -> (TokenStream, Option<(usize, usize)>) {
+pub(crate) fn place(
+    model: &Model,
+    shape_record: usize,
+    p: &Path,
+) -> (TokenStream, Option<(usize, usize)>) {
     place_from(model, shape_record, p, quote!(f))
 }
 

@@ -5,6 +5,7 @@
 //! ordered (vectors in source order, no hash maps) and nothing depends on the
 //! machine (no paths, no time).
 
+mod agreement;
 mod doc;
 mod enums;
 mod generation;
@@ -141,6 +142,9 @@ pub fn emit_with_notes(model: &Model) -> (Files, Vec<String>) {
     put("headers.lock", model.fingerprint.to_manifest());
     files.insert("src/lib.rs".into(), lib_rs::emit(model));
     files.insert("build.rs".into(), lib_rs::build_rs());
+    if let Some(test) = agreement::emit(model) {
+        files.insert("tests/agreement.rs".into(), test);
+    }
     (files, notes)
 }
 
