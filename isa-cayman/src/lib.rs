@@ -117,6 +117,6 @@ pub mod generation {
 
 pub use generation::*;
 pub use inst::*;
-pub use legality::StateTensor;
+pub use legality::*;
 pub use opcode::Opcode;
 pub use types::*;

@@ -272,8 +272,8 @@ fn mapping_entry_naming_an_unknown_struct() {
 fn mapping_entry_naming_an_unknown_opcode() {
     let ws = Workspace::tiny("unknown-opcode");
     let f = ws.file(MAPPING);
-    // The diagnostic sits on the line of the entry's key and names the opcode and the entry.
-    let line = line_of(&f, "\"NEURON_ISA_TPB_S1_FILL_STRUCT\"");
+    // The diagnostic sits on the line of the bad opcode string and names the opcode and the entry.
+    let line = line_of(&f, "\"NEURON_ISA_TPB_OPCODE_FILL_OLD\"");
     edit(
         &f,
         "\"NEURON_ISA_TPB_OPCODE_FILL_OLD\"",
@@ -291,10 +291,8 @@ fn mapping_entry_naming_an_unknown_opcode() {
     );
 }
 
-/// Finding (reported to the lead): the unknown-opcode diagnostic points at the entry's key line,
-/// not at the line of the bad opcode string, because `read/mapping.rs` keeps one line per entry.
+/// The unknown-opcode diagnostic points at the line of the bad opcode string, not at the entry's key.
 #[test]
-#[ignore = "generator limitation: read/mapping.rs records no line per opcode string"]
 fn mapping_unknown_opcode_names_the_line_of_the_opcode_string() {
     let ws = Workspace::tiny("unknown-opcode-line");
     let f = ws.file(MAPPING);

@@ -195,7 +195,6 @@ fn generated_padding_checks_reject_nonzero_padding() {
 ///   to `i.header()`, a method of `InstFields`, but `common_fields` only gives `InstFields`
 ///   methods when the tree declares `NEURON_ISA_TPB_INST_COMMON` (the fixture does not).
 #[test]
-#[ignore = "generator bug: StateTensor re-export and InstFields without INST_COMMON (see doc)"]
 fn the_tiny_fixture_crate_compiles() {
     let scratch = Scratch::new("tiny-crate");
     let generated = isa_codegen::generate(&tiny_tree()).unwrap_or_else(|e| panic!("{e}"));

@@ -1749,8 +1749,8 @@ impl From<Dropout> for Instruction {
 ///
 /// No maintenance flag. A pseudo opcode: the compiler emits it and the runtime lowers it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct PseudoSetRngSeedInst(pub PseudoSetRngSeedFields);
-impl PseudoSetRngSeedInst {
+pub struct PseudoSetRngSeed(pub PseudoSetRngSeedFields);
+impl PseudoSetRngSeed {
     /// The opcode this type encodes.
     pub const OPCODE: crate::Opcode = crate::Opcode::PseudoSetRngSeed;
     /// Every leaf field of the 64-byte word.
@@ -1780,30 +1780,30 @@ impl PseudoSetRngSeedInst {
         Ok(Self(PseudoSetRngSeedFields::try_decode_at(b, 0)?))
     }
 }
-impl core::ops::Deref for PseudoSetRngSeedInst {
+impl core::ops::Deref for PseudoSetRngSeed {
     type Target = PseudoSetRngSeedFields;
     fn deref(&self) -> &PseudoSetRngSeedFields {
         &self.0
     }
 }
-impl core::ops::DerefMut for PseudoSetRngSeedInst {
+impl core::ops::DerefMut for PseudoSetRngSeed {
     fn deref_mut(&mut self) -> &mut PseudoSetRngSeedFields {
         &mut self.0
     }
 }
-impl isa_core::Instruction64 for PseudoSetRngSeedInst {
+impl isa_core::Instruction64 for PseudoSetRngSeed {
     const OPCODE: u8 = 0xd0;
     const NAME: &'static str = "PSEUDO_SET_RNG_SEED";
     fn to_bytes(&self) -> [u8; 64] {
-        PseudoSetRngSeedInst::to_bytes(self)
+        PseudoSetRngSeed::to_bytes(self)
     }
     fn from_bytes(bytes: &[u8; 64]) -> Result<Self, isa_core::DecodeError> {
-        PseudoSetRngSeedInst::from_bytes(bytes)
+        PseudoSetRngSeed::from_bytes(bytes)
     }
 }
-impl From<PseudoSetRngSeedInst> for Instruction {
-    fn from(inst: PseudoSetRngSeedInst) -> Self {
-        Instruction::PseudoSetRngSeedInst(inst)
+impl From<PseudoSetRngSeed> for Instruction {
+    fn from(inst: PseudoSetRngSeed) -> Self {
+        Instruction::PseudoSetRngSeed(inst)
     }
 }
 /// Any instruction of CAYMAN that has a typed form (5 of 150 opcodes: those bound to an operand struct).
@@ -1818,7 +1818,7 @@ pub enum Instruction {
     /// `DROPOUT` (0x7f).
     Dropout(Dropout),
     /// `PSEUDO_SET_RNG_SEED` (0xd0).
-    PseudoSetRngSeedInst(PseudoSetRngSeedInst),
+    PseudoSetRngSeed(PseudoSetRngSeed),
 }
 impl Instruction {
     /// Decodes a word by its opcode byte. An unknown byte and an opcode without an operand struct
@@ -1837,7 +1837,7 @@ impl Instruction {
             crate::Opcode::RandSetState => RandSetState::from_bytes(bytes).map(Self::RandSetState),
             crate::Opcode::Dropout => Dropout::from_bytes(bytes).map(Self::Dropout),
             crate::Opcode::PseudoSetRngSeed => {
-                PseudoSetRngSeedInst::from_bytes(bytes).map(Self::PseudoSetRngSeedInst)
+                PseudoSetRngSeed::from_bytes(bytes).map(Self::PseudoSetRngSeed)
             }
             _ => Err(isa_core::DecodeError {
                 field: "header.opcode",
@@ -1854,7 +1854,7 @@ impl Instruction {
             Self::RandGetState(_) => RandGetState::OPCODE,
             Self::RandSetState(_) => RandSetState::OPCODE,
             Self::Dropout(_) => Dropout::OPCODE,
-            Self::PseudoSetRngSeedInst(_) => PseudoSetRngSeedInst::OPCODE,
+            Self::PseudoSetRngSeed(_) => PseudoSetRngSeed::OPCODE,
         }
     }
     /// The 64 bytes the hardware reads.
@@ -1864,7 +1864,7 @@ impl Instruction {
             Self::RandGetState(i) => i.to_bytes(),
             Self::RandSetState(i) => i.to_bytes(),
             Self::Dropout(i) => i.to_bytes(),
-            Self::PseudoSetRngSeedInst(i) => i.to_bytes(),
+            Self::PseudoSetRngSeed(i) => i.to_bytes(),
         }
     }
     /// The leaf fields of this instruction's operand struct.

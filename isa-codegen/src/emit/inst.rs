@@ -13,7 +13,15 @@ use quote::quote;
 /// clash with a type of the crate gets the suffix `Inst`.
 pub fn instruction_names(model: &Model) -> Vec<Option<String>> {
     let mut taken: Vec<String> = model.enums.iter().map(|e| e.rust.clone()).collect();
-    taken.extend(model.records.iter().map(|r| r.rust.clone()));
+    // Operand records are emitted under their shape names, not their record names.
+    taken.extend(
+        model
+            .records
+            .iter()
+            .enumerate()
+            .filter(|(k, _)| !model.shapes.iter().any(|s| s.record == *k))
+            .map(|(_, r)| r.rust.clone()),
+    );
     taken.extend(model.shapes.iter().map(|s| s.rust.clone()));
     taken.extend(["Instruction".to_string(), "Opcode".to_string()]);
     model

@@ -595,12 +595,21 @@ pub fn emit(model: &Model, firmware: &dyn Fn(&Table, usize) -> Option<bool>) -> 
     );
     let arm = render(
         &banner(model, "marker types of the type-level legality layer."),
-        quote! {
-            pub(crate) mod sealed {
-                /// Seals the legality traits: only this crate implements them.
-                pub trait Sealed {}
+        {
+            // Without a legality table nothing is sealed; keep the module so paths stay stable.
+            let unused = if model.tables.is_empty() {
+                quote!(#[allow(dead_code)])
+            } else {
+                quote!()
+            };
+            quote! {
+                pub(crate) mod sealed {
+                    /// Seals the legality traits: only this crate implements them.
+                    #unused
+                    pub trait Sealed {}
+                }
+                #(#marker_items)*
             }
-            #(#marker_items)*
         },
     );
     (legality, arm)

@@ -434,23 +434,37 @@ fn uses_param(e: &Expr, k: usize) -> bool {
 }
 
 /// Fields of the common prefix every operand struct has at the same place: (name, typed record).
+/// Without `NEURON_ISA_TPB_INST_COMMON` the prefix is the header alone (the field holding the opcode).
 pub(crate) fn common_fields(model: &Model) -> Vec<(String, RecordId)> {
-    let Some(common) = model.record_named(crate::model::build::INST_COMMON) else {
-        return Vec::new();
-    };
-    let mut out = Vec::new();
-    for f in &model.records[common].fields {
-        let crate::model::Ty::Record(r) = f.ty else {
-            continue;
-        };
-        let everywhere = model.shapes.iter().all(|s| {
+    let everywhere = |name: &str, offset: u64, ty: &crate::model::Ty| {
+        model.shapes.iter().all(|s| {
             model.records[s.record]
                 .fields
                 .iter()
-                .any(|g| g.name == f.name && g.offset == f.offset && g.ty == f.ty)
-        });
-        if everywhere {
-            out.push((f.name.clone(), r));
+                .any(|g| g.name == name && g.offset == offset && g.ty == *ty)
+        })
+    };
+    let mut out = Vec::new();
+    match model.record_named(crate::model::build::INST_COMMON) {
+        Some(common) => {
+            for f in &model.records[common].fields {
+                if let crate::model::Ty::Record(r) = f.ty {
+                    if everywhere(&f.name, f.offset, &f.ty) {
+                        out.push((f.name.clone(), r));
+                    }
+                }
+            }
+        }
+        None => {
+            if let Some(first) = model.shapes.first() {
+                if let Some(h) = model.records[first.record].fields.first() {
+                    if let crate::model::Ty::Record(r) = h.ty {
+                        if everywhere(&h.name, h.offset, &h.ty) {
+                            out.push((h.name.clone(), r));
+                        }
+                    }
+                }
+            }
         }
     }
     out

@@ -282,7 +282,7 @@ pub fn emit(model: &Model) -> String {
     let engine_ty = model.engine_enum.map(|e| ident(&model.enums[e].rust));
     let engine_param = match &engine_ty {
         Some(t) => quote!(engine: #t),
-        None => quote!(_engine: ()),
+        None => quote!(engine: ()),
     };
     let mut items = Vec::new();
     let mut arms = Vec::new();
@@ -396,6 +396,7 @@ pub fn emit(model: &Model) -> String {
         impl crate::inst::Instruction {
             /// Validates the instruction with its opcode's spec validator, as executed by `engine`.
             pub fn validate(&self, #engine_param) -> Result<(), isa_core::Violation> {
+                let _ = &engine;
                 #[allow(unreachable_patterns)]
                 match self { #(#arms)* }
             }

@@ -347,7 +347,8 @@ pub fn build(input: &TreeInput) -> Result<Model, crate::diag::Error> {
             .unwrap_or(short(&entry.struct_name))
             .to_string();
         let mut ops = Vec::new();
-        for name in &entry.opcodes {
+        for (name, &op_line) in entry.opcodes.iter().zip(&entry.opcode_lines) {
+            let op_loc = Loc::new(MAPPING_FILE, op_line);
             let suffix = name.strip_prefix("NEURON_ISA_TPB_OPCODE_").unwrap_or(name);
             match opcodes.iter().position(|o| o.c_name == *name) {
                 Some(k) => {
@@ -364,7 +365,7 @@ pub fn build(input: &TreeInput) -> Result<Model, crate::diag::Error> {
                     ops.push(k);
                 }
                 None => sink.push(
-                    loc.clone(),
+                    op_loc,
                     format!(
                         "mapping entry `{}` names opcode `{name}`, which the OPCODE enum lacks",
                         entry.struct_name

@@ -273,6 +273,9 @@ pub fn read_all(root: &Path, headers: &[SourceFile]) -> Result<Vec<FileDecls>, V
     if problems.is_empty() {
         Ok(out)
     } else {
+        // A broken header that others include is reported once, not once per includer.
+        problems.sort();
+        problems.dedup();
         Err(problems)
     }
 }

@@ -17,6 +17,8 @@ pub struct MappingEntry {
     pub pseudo_section: bool,
     /// Line of the key in the file.
     pub line: u32,
+    /// Line of each opcode string (parallel to `opcodes`).
+    pub opcode_lines: Vec<u32>,
 }
 
 /// The parsed mapping.
@@ -94,11 +96,23 @@ pub fn parse(text: &str) -> Result<Mapping, Diagnostic> {
                 })?;
                 opcodes.push(name.to_string());
             }
+            let opcode_lines = opcodes
+                .iter()
+                .map(|op| {
+                    let quoted = format!("\"{op}\"");
+                    text.lines()
+                        .enumerate()
+                        .skip(line.saturating_sub(1) as usize)
+                        .find(|(_, l)| l.contains(&quoted))
+                        .map_or(line, |(k, _)| k as u32 + 1)
+                })
+                .collect();
             entries.push(MappingEntry {
                 struct_name: struct_name.clone(),
                 opcodes,
                 pseudo_section: pseudo,
                 line,
+                opcode_lines,
             });
         }
     }

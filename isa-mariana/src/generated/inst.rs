@@ -2606,8 +2606,8 @@ impl From<Dropout> for Instruction {
 ///
 /// No maintenance flag. A pseudo opcode: the compiler emits it and the runtime lowers it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct PseudoSetRngSeedInst(pub PseudoSetRngSeedFields);
-impl PseudoSetRngSeedInst {
+pub struct PseudoSetRngSeed(pub PseudoSetRngSeedFields);
+impl PseudoSetRngSeed {
     /// The opcode this type encodes.
     pub const OPCODE: crate::Opcode = crate::Opcode::PseudoSetRngSeed;
     /// Every leaf field of the 64-byte word.
@@ -2637,30 +2637,30 @@ impl PseudoSetRngSeedInst {
         Ok(Self(PseudoSetRngSeedFields::try_decode_at(b, 0)?))
     }
 }
-impl core::ops::Deref for PseudoSetRngSeedInst {
+impl core::ops::Deref for PseudoSetRngSeed {
     type Target = PseudoSetRngSeedFields;
     fn deref(&self) -> &PseudoSetRngSeedFields {
         &self.0
     }
 }
-impl core::ops::DerefMut for PseudoSetRngSeedInst {
+impl core::ops::DerefMut for PseudoSetRngSeed {
     fn deref_mut(&mut self) -> &mut PseudoSetRngSeedFields {
         &mut self.0
     }
 }
-impl isa_core::Instruction64 for PseudoSetRngSeedInst {
+impl isa_core::Instruction64 for PseudoSetRngSeed {
     const OPCODE: u8 = 0xd0;
     const NAME: &'static str = "PSEUDO_SET_RNG_SEED";
     fn to_bytes(&self) -> [u8; 64] {
-        PseudoSetRngSeedInst::to_bytes(self)
+        PseudoSetRngSeed::to_bytes(self)
     }
     fn from_bytes(bytes: &[u8; 64]) -> Result<Self, isa_core::DecodeError> {
-        PseudoSetRngSeedInst::from_bytes(bytes)
+        PseudoSetRngSeed::from_bytes(bytes)
     }
 }
-impl From<PseudoSetRngSeedInst> for Instruction {
-    fn from(inst: PseudoSetRngSeedInst) -> Self {
-        Instruction::PseudoSetRngSeedInst(inst)
+impl From<PseudoSetRngSeed> for Instruction {
+    fn from(inst: PseudoSetRngSeed) -> Self {
+        Instruction::PseudoSetRngSeed(inst)
     }
 }
 /// Neuron 'D3\_RAND' Format: no SRC tensor, one 3-D DST tensor.
@@ -2749,7 +2749,7 @@ pub enum Instruction {
     /// `DROPOUT` (0x7f).
     Dropout(Dropout),
     /// `PSEUDO_SET_RNG_SEED` (0xd0).
-    PseudoSetRngSeedInst(PseudoSetRngSeedInst),
+    PseudoSetRngSeed(PseudoSetRngSeed),
     /// `RAND2` (0xe2).
     Rand2(Rand2),
 }
@@ -2771,7 +2771,7 @@ impl Instruction {
             crate::Opcode::RandSetState => RandSetState::from_bytes(bytes).map(Self::RandSetState),
             crate::Opcode::Dropout => Dropout::from_bytes(bytes).map(Self::Dropout),
             crate::Opcode::PseudoSetRngSeed => {
-                PseudoSetRngSeedInst::from_bytes(bytes).map(Self::PseudoSetRngSeedInst)
+                PseudoSetRngSeed::from_bytes(bytes).map(Self::PseudoSetRngSeed)
             }
             crate::Opcode::Rand2 => Rand2::from_bytes(bytes).map(Self::Rand2),
             _ => Err(isa_core::DecodeError {
@@ -2790,7 +2790,7 @@ impl Instruction {
             Self::RandGetState(_) => RandGetState::OPCODE,
             Self::RandSetState(_) => RandSetState::OPCODE,
             Self::Dropout(_) => Dropout::OPCODE,
-            Self::PseudoSetRngSeedInst(_) => PseudoSetRngSeedInst::OPCODE,
+            Self::PseudoSetRngSeed(_) => PseudoSetRngSeed::OPCODE,
             Self::Rand2(_) => Rand2::OPCODE,
         }
     }
@@ -2802,7 +2802,7 @@ impl Instruction {
             Self::RandGetState(i) => i.to_bytes(),
             Self::RandSetState(i) => i.to_bytes(),
             Self::Dropout(i) => i.to_bytes(),
-            Self::PseudoSetRngSeedInst(i) => i.to_bytes(),
+            Self::PseudoSetRngSeed(i) => i.to_bytes(),
             Self::Rand2(i) => i.to_bytes(),
         }
     }

@@ -6242,7 +6242,7 @@ fn explain_is_valid_pseudo_set_rng_seed_pseudo_set_rng_seed(
         );
     }
 }
-impl crate::inst::PseudoSetRngSeedInst {
+impl crate::inst::PseudoSetRngSeed {
     /** Runs the header's validator `is_valid_pseudo_set_rng_seed` (tpb/aws_neuron_isa_tpb_pseudo_set_rng_seed.h:28) on this instruction as executed by `engine`.
 
     On failure the [`isa_core::Violation`] names the predicate chain from `is_valid_pseudo_set_rng_seed` down to the check that failed, with the fields it read.*/
@@ -6261,13 +6261,14 @@ impl crate::inst::PseudoSetRngSeedInst {
 impl crate::inst::Instruction {
     /// Validates the instruction with its opcode's spec validator, as executed by `engine`.
     pub fn validate(&self, engine: NeuronEngine) -> Result<(), isa_core::Violation> {
+        let _ = &engine;
         #[allow(unreachable_patterns)]
         match self {
             Self::Rand(inst) => inst.validate(engine),
             Self::RandGetState(inst) => inst.validate(engine),
             Self::RandSetState(inst) => inst.validate(engine),
             Self::Dropout(inst) => inst.validate(engine),
-            Self::PseudoSetRngSeedInst(inst) => inst.validate(engine),
+            Self::PseudoSetRngSeed(inst) => inst.validate(engine),
         }
     }
 }
