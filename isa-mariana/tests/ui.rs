@@ -1,0 +1,31 @@
+//! Compile-time legality of MARIANA (issue 4): `ui/pass_*.rs` compiles every legal arm of the
+//! RAND_SET_STATE / RAND_GET_STATE tables and runs it; each `ui/fail_*.rs` is an illegal arm that
+//! must fail with the diagnostic in its `.stderr` (rewrite them with `TRYBUILD=overwrite`).
+//!
+//! rustc's wording changes between releases, so the `.stderr` files hold only for the toolchain
+//! `rust-toolchain.toml` pins (1.95.0): on another rustc this test says so and checks nothing.
+
+#[test]
+fn ui() {
+    let pin = include_str!("../../rust-toolchain.toml");
+    let rustc = std::process::Command::new("rustc")
+        .arg("--version")
+        .output();
+    let version = rustc
+        .map(|o| String::from_utf8_lossy(&o.stdout).into_owned())
+        .unwrap_or_default();
+    let pinned = version
+        .split(' ')
+        .nth(1)
+        .is_some_and(|v| pin.contains(&format!("\"{v}\"")));
+    if !pinned {
+        eprintln!(
+            "ui: skipped on `{}`: the .stderr files are for the pinned toolchain",
+            version.trim()
+        );
+        return;
+    }
+    let t = trybuild::TestCases::new();
+    t.pass("tests/ui/pass_*.rs");
+    t.compile_fail("tests/ui/fail_*.rs");
+}
