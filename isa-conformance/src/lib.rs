@@ -12,3 +12,8 @@
 //!   `raw` module (a data row names a field; only code can take its offset).
 #![no_std]
 #![forbid(unsafe_code)]
+
+/// The README's examples, compiled and run as doctests (so the front door cannot rot).
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+pub struct ReadmeExamples;

@@ -81,7 +81,7 @@ impl RandGetStateArm {
 }
 /// Implemented exactly for the legal (engine, rand_generator, rand_algorithm) arms of `RAND_GET_STATE` on CAYMAN, with the arm's state width `N`: a constructor bounded by it accepts nothing else, at compile time. Sealed.
 #[diagnostic::on_unimplemented(
-    message = "`{Self}` with {N} state words is not a legal RAND_GET_STATE arm on CAYMAN",
+    message = "`{Self}` is not a legal RAND_GET_STATE arm on CAYMAN (state width {N})",
     label = "not a legal (engine, rand_generator, rand_algorithm) arm of RAND_GET_STATE on CAYMAN",
     note = "legal RAND_GET_STATE arms on CAYMAN (arm -> words): (Pool, RngPhilox, Philox) -> 7; (Pool, RngXorwow, Xorwow) -> 6"
 )]
@@ -92,6 +92,7 @@ pub trait LegalRandGetState<const N: usize>: crate::arm::sealed::Sealed {
     fn pin(f: &mut crate::inst::D4Rand);
 }
 impl crate::arm::sealed::Sealed for (crate::arm::Pool, crate::arm::RngPhilox, crate::arm::Philox) {}
+#[diagnostic::do_not_recommend]
 impl LegalRandGetState<7> for (crate::arm::Pool, crate::arm::RngPhilox, crate::arm::Philox) {
     const ARM: RandGetStateArm = RAND_GET_STATE_ARMS[0];
     fn pin(f: &mut crate::inst::D4Rand) {
@@ -102,6 +103,7 @@ impl LegalRandGetState<7> for (crate::arm::Pool, crate::arm::RngPhilox, crate::a
     }
 }
 impl crate::arm::sealed::Sealed for (crate::arm::Pool, crate::arm::RngXorwow, crate::arm::Xorwow) {}
+#[diagnostic::do_not_recommend]
 impl LegalRandGetState<6> for (crate::arm::Pool, crate::arm::RngXorwow, crate::arm::Xorwow) {
     const ARM: RandGetStateArm = RAND_GET_STATE_ARMS[1];
     fn pin(f: &mut crate::inst::D4Rand) {
@@ -194,7 +196,7 @@ impl RandSetStateArm {
 }
 /// Implemented exactly for the legal (engine, rand_generator, rand_algorithm, update_state) arms of `RAND_SET_STATE` on CAYMAN, with the arm's state width `N`: a constructor bounded by it accepts nothing else, at compile time. Sealed.
 #[diagnostic::on_unimplemented(
-    message = "`{Self}` with {N} state words is not a legal RAND_SET_STATE arm on CAYMAN",
+    message = "`{Self}` is not a legal RAND_SET_STATE arm on CAYMAN (state width {N})",
     label = "not a legal (engine, rand_generator, rand_algorithm, update_state) arm of RAND_SET_STATE on CAYMAN",
     note = "legal RAND_SET_STATE arms on CAYMAN (arm -> words): (Pool, RngPhilox, Philox, ImmSingle) -> 7; (Pool, RngPhilox, Philox, SrcTensor) -> 7; (Pool, RngXorwow, Xorwow, SrcTensor) -> 6"
 )]
@@ -213,6 +215,7 @@ impl crate::arm::sealed::Sealed
     )
 {
 }
+#[diagnostic::do_not_recommend]
 impl LegalRandSetState<7>
     for (
         crate::arm::Pool,
@@ -240,6 +243,7 @@ impl crate::arm::sealed::Sealed
     )
 {
 }
+#[diagnostic::do_not_recommend]
 impl LegalRandSetState<7>
     for (
         crate::arm::Pool,
@@ -266,6 +270,7 @@ impl crate::arm::sealed::Sealed
     )
 {
 }
+#[diagnostic::do_not_recommend]
 impl LegalRandSetState<6>
     for (
         crate::arm::Pool,

@@ -91,10 +91,10 @@ fn table_test(model: &Model, t: &Table, clashes: &[String]) -> Option<TokenStrea
                 && *v != 0
                 && t.arms.iter().all(|a| a.pinned.contains(&(p.clone(), *v)))
         })
-        .filter_map(|(p, v)| {
+        .map(|(p, v)| {
             let (pl, _) = place(model, shape_record, p);
             let v = lit(*v);
-            Some(quote!(#pl = #v;))
+            quote!(#pl = #v;)
         })
         .collect();
     let tensor_f = {

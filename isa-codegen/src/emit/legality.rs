@@ -519,7 +519,7 @@ pub fn emit(model: &Model, firmware: &dyn Fn(&Table, usize) -> Option<bool>) -> 
             .collect();
         let key_names: Vec<&str> = key.iter().map(|k| t.columns[*k].name.as_str()).collect();
         let message = format!(
-            "`{{Self}}` with {{N}} state words is not a legal {} arm on {gen}",
+            "`{{Self}}` is not a legal {} arm on {gen} (state width {{N}})",
             o.short
         );
         let label = format!(
@@ -579,6 +579,9 @@ pub fn emit(model: &Model, firmware: &dyn Fn(&Table, usize) -> Option<bool>) -> 
             };
             items.push(quote! {
                 #sealed
+                // Keeps rustc from listing every other arm's impl under a legality error:
+                // the on_unimplemented note already lists them.
+                #[diagnostic::do_not_recommend]
                 impl #trait_id<#n> for #tuple {
                     const ARM: #row = #konst[#kk];
                     fn pin(f: &mut crate::inst::#sid) { #(#pins)* }

@@ -44,6 +44,7 @@ fn subst(e: &Expr, args: &[Expr]) -> Expr {
         kind,
         ty: e.ty.clone(),
         text: e.text.clone(),
+        line: e.line,
     }
 }
 

@@ -167,6 +167,8 @@ pub struct Expr {
     pub ty: SpecTy,
     /// Its text, as the spec writes it (normalised spacing).
     pub text: String,
+    /// The file line it starts on (0 for expressions made by the generator).
+    pub line: u32,
 }
 
 /// A resolved spec function.
@@ -464,11 +466,19 @@ impl Resolver<'_> {
     }
 
     fn expr(&mut self, scope: &Scope<'_>, e: &syn::Expr) -> Option<Expr> {
+        let line = scope.loc(span_of(e)).line;
+        let mut out = self.expr_at(scope, e)?;
+        out.line = line;
+        Some(out)
+    }
+
+    fn expr_at(&mut self, scope: &Scope<'_>, e: &syn::Expr) -> Option<Expr> {
         let loc = scope.loc(span_of(e));
         match e {
             syn::Expr::Paren(p) => {
                 let inner = self.expr(scope, &p.expr)?;
                 Some(Expr {
+                    line: 0,
                     text: format!("({})", inner.text),
                     ..inner
                 })
@@ -485,6 +495,7 @@ impl Resolver<'_> {
                     }
                     match i.base10_parse::<i128>() {
                         Ok(v) => Some(Expr {
+                            line: 0,
                             kind: ExprKind::Int(v),
                             ty: SpecTy::Wide,
                             text: i.to_string(),
@@ -496,6 +507,7 @@ impl Resolver<'_> {
                     }
                 }
                 syn::Lit::Bool(b) => Some(Expr {
+                    line: 0,
                     kind: ExprKind::Bool(b.value),
                     ty: SpecTy::Bool,
                     text: b.value.to_string(),
@@ -539,6 +551,7 @@ impl Resolver<'_> {
                 }
                 let text = format!("{}[{index}]", base.text);
                 Some(Expr {
+                    line: 0,
                     kind: ExprKind::Index(Box::new(base), index),
                     ty: *elem,
                     text,
@@ -549,11 +562,13 @@ impl Resolver<'_> {
                 let arg = self.expr(scope, &u.expr)?;
                 match u.op {
                     syn::UnOp::Not(_) if arg.ty == SpecTy::Bool => Some(Expr {
+                        line: 0,
                         text: format!("!{}", arg.text),
                         kind: ExprKind::Not(Box::new(arg)),
                         ty: SpecTy::Bool,
                     }),
                     syn::UnOp::Neg(_) if arg.ty.is_int() => Some(Expr {
+                        line: 0,
                         text: format!("-{}", arg.text),
                         kind: ExprKind::Neg(Box::new(arg)),
                         ty: SpecTy::Wide,
@@ -583,7 +598,7 @@ impl Resolver<'_> {
                     syn::Expr::ForLoop(_) | syn::Expr::While(_) | syn::Expr::Loop(_) => "loops",
                     _ => "this expression form",
                 };
-                self.err(loc, format!("{what} are not part of the spec language"));
+                self.err(loc, format!("the spec language has no {what}"));
                 None
             }
         }
@@ -595,6 +610,7 @@ impl Resolver<'_> {
             [name] => {
                 if let Some(k) = scope.params.iter().position(|(p, _)| p == name) {
                     return Some(Expr {
+                        line: 0,
                         kind: ExprKind::Param(k),
                         ty: scope.params[k].1.clone(),
                         text: name.clone(),
@@ -607,6 +623,7 @@ impl Resolver<'_> {
                     .position(|c| c.short == *name || c.c_name == *name)
                 {
                     Some(k) => Some(Expr {
+                        line: 0,
                         kind: ExprKind::Const(k),
                         ty: SpecTy::Int(self.model.constants[k].ty),
                         text: name.clone(),
@@ -638,6 +655,7 @@ impl Resolver<'_> {
                 };
                 match self.member(e, member) {
                     Ok(m) => Some(Expr {
+                        line: 0,
                         kind: ExprKind::Member(e, m),
                         ty: SpecTy::Enum(e),
                         text: format!("{ty}::{member}"),
@@ -695,6 +713,7 @@ impl Resolver<'_> {
                         return None;
                     };
                     return Some(Expr {
+                        line: 0,
                         kind: ExprKind::Inst(param, InstRoot::Header),
                         ty: SpecTy::Record(r),
                         text,
@@ -709,6 +728,7 @@ impl Resolver<'_> {
                         return None;
                     };
                     return Some(Expr {
+                        line: 0,
                         kind: ExprKind::Inst(param, InstRoot::Common),
                         ty: SpecTy::Record(r),
                         text,
@@ -716,6 +736,7 @@ impl Resolver<'_> {
                 }
                 match self.model.shapes.iter().position(|s| s.member == name) {
                     Some(s) => Some(Expr {
+                        line: 0,
                         kind: ExprKind::Inst(param, InstRoot::Shape(s)),
                         ty: SpecTy::Record(self.model.shapes[s].record),
                         text,
@@ -748,6 +769,7 @@ impl Resolver<'_> {
                 if let ExprKind::Inst(param, InstRoot::Header | InstRoot::Common) = base.kind {
                     if self.model.is_discriminator(r, k) {
                         return Some(Expr {
+                            line: 0,
                             kind: ExprKind::Opcode(param),
                             ty: SpecTy::Enum(self.model.opcode_enum),
                             text: format!("{}.{name}", base.text),
@@ -757,6 +779,7 @@ impl Resolver<'_> {
                 let ty = SpecTy::of(&rec.fields[k].ty);
                 let text = format!("{}.{name}", base.text);
                 Some(Expr {
+                    line: 0,
                     kind: ExprKind::Field(Box::new(base), r, k),
                     ty,
                     text,
@@ -843,6 +866,7 @@ impl Resolver<'_> {
                 .join(", ")
         );
         Some(Expr {
+            line: 0,
             kind: ExprKind::Call(k, args),
             ty: ret,
             text,
@@ -900,6 +924,7 @@ impl Resolver<'_> {
         }
         let text = format!("is_valid_enum(EnumList::{list}, {})", arg.text);
         Some(Expr {
+            line: 0,
             kind: ExprKind::IsValidEnum(e, Box::new(arg)),
             ty: SpecTy::Bool,
             text,
@@ -975,6 +1000,7 @@ impl Resolver<'_> {
         };
         let text = format!("{} {} {}", l.text, op.symbol(), r.text);
         Some(Expr {
+            line: 0,
             kind: ExprKind::Binary(op, Box::new(l), Box::new(r)),
             ty,
             text,
@@ -1012,6 +1038,7 @@ impl Resolver<'_> {
             cond.text, then.text, els.text
         );
         Some(Expr {
+            line: 0,
             kind: ExprKind::If(Box::new(cond), Box::new(then), Box::new(els)),
             ty,
             text,
@@ -1041,46 +1068,48 @@ enum Decl {
 /// Settles which shape each function's `Inst` parameter is bound to: the shape it reads
 /// directly, or the shape of a shape-bound function it passes the instruction to.
 fn infer_inst_kinds(model: &Model, fns: &mut [SpecFn], sink: &mut Sink) {
-    fn direct(e: &Expr, out: &mut Vec<usize>) {
+    fn direct(e: &Expr, out: &mut Vec<(usize, u32)>) {
         if let ExprKind::Inst(_, InstRoot::Shape(s)) = e.kind {
-            out.push(s);
+            out.push((s, e.line));
         }
         for c in children(e) {
             direct(c, out);
         }
     }
-    fn passes(e: &Expr, out: &mut Vec<usize>) {
+    fn passes(e: &Expr, out: &mut Vec<(usize, u32)>) {
         if let ExprKind::Call(f, args) = &e.kind {
             if args.iter().any(|a| matches!(a.ty, SpecTy::Inst(_))) {
-                out.push(*f);
+                out.push((*f, e.line));
             }
         }
         for c in children(e) {
             passes(c, out);
         }
     }
+    let at = |f: &SpecFn, line: u32| {
+        Loc::new(
+            f.loc.file.clone(),
+            if line == 0 { f.loc.line } else { line },
+        )
+    };
     let n = fns.len();
     let mut kind: Vec<Option<usize>> = vec![None; n];
     for (k, f) in fns.iter().enumerate() {
-        let mut shapes = Vec::new();
-        direct(&f.body, &mut shapes);
-        shapes.sort();
-        shapes.dedup();
-        if shapes.len() > 1 {
-            let names: Vec<&str> = shapes
-                .iter()
-                .map(|s| model.shapes[*s].member.as_str())
-                .collect();
-            sink.push(
-                f.loc.clone(),
-                format!(
-                    "`{}` reads through several shapes ({})",
-                    f.name,
-                    names.join(", ")
-                ),
-            );
+        let mut reads = Vec::new();
+        direct(&f.body, &mut reads);
+        // The first shape read binds the function; a read of another shape is reported where it is.
+        if let Some(&(first, _)) = reads.first() {
+            if let Some(&(other, line)) = reads.iter().find(|(s, _)| *s != first) {
+                sink.push(
+                    at(f, line),
+                    format!(
+                        "`{}` reads through several shapes (`{}` and `{}`)",
+                        f.name, model.shapes[first].member, model.shapes[other].member
+                    ),
+                );
+            }
         }
-        kind[k] = shapes.first().copied();
+        kind[k] = reads.first().map(|(s, _)| *s);
     }
     // Propagate through calls until nothing changes.
     loop {
@@ -1088,7 +1117,7 @@ fn infer_inst_kinds(model: &Model, fns: &mut [SpecFn], sink: &mut Sink) {
         for k in 0..n {
             let mut callees = Vec::new();
             passes(&fns[k].body, &mut callees);
-            for c in callees {
+            for (c, line) in callees {
                 if let Some(s) = kind[c] {
                     match kind[k] {
                         None => {
@@ -1097,7 +1126,7 @@ fn infer_inst_kinds(model: &Model, fns: &mut [SpecFn], sink: &mut Sink) {
                         }
                         Some(t) if t != s => {
                             sink.push(
-                                fns[k].loc.clone(),
+                                at(&fns[k], line),
                                 format!(
                                     "`{}` passes an instruction of shape `{}` to `{}`, which reads shape `{}`",
                                     fns[k].name, model.shapes[t].member, fns[c].name, model.shapes[s].member

@@ -124,7 +124,7 @@ impl RandGetStateArm {
 }
 /// Implemented exactly for the legal (engine, rand_generator, rand_algorithm) arms of `RAND_GET_STATE` on MARIANA, with the arm's state width `N`: a constructor bounded by it accepts nothing else, at compile time. Sealed.
 #[diagnostic::on_unimplemented(
-    message = "`{Self}` with {N} state words is not a legal RAND_GET_STATE arm on MARIANA",
+    message = "`{Self}` is not a legal RAND_GET_STATE arm on MARIANA (state width {N})",
     label = "not a legal (engine, rand_generator, rand_algorithm) arm of RAND_GET_STATE on MARIANA",
     note = "legal RAND_GET_STATE arms on MARIANA (arm -> words): (Pool, RngPhilox, Philox) -> 7; (Pool, RngXorwow, Xorwow) -> 6; (Pool, OutputCvtLfsr, Lfsr) -> 1; (Dve, RngXorwow, Xorwow) -> 24; (Dve, RngLfsr, Lfsr) -> 4; (Dve, OutputCvtLfsr, Lfsr) -> 4; (Act, OutputCvtLfsr, Lfsr) -> 2"
 )]
@@ -135,6 +135,7 @@ pub trait LegalRandGetState<const N: usize>: crate::arm::sealed::Sealed {
     fn pin(f: &mut crate::inst::D4Rand);
 }
 impl crate::arm::sealed::Sealed for (crate::arm::Pool, crate::arm::RngPhilox, crate::arm::Philox) {}
+#[diagnostic::do_not_recommend]
 impl LegalRandGetState<7> for (crate::arm::Pool, crate::arm::RngPhilox, crate::arm::Philox) {
     const ARM: RandGetStateArm = RAND_GET_STATE_ARMS[0];
     fn pin(f: &mut crate::inst::D4Rand) {
@@ -145,6 +146,7 @@ impl LegalRandGetState<7> for (crate::arm::Pool, crate::arm::RngPhilox, crate::a
     }
 }
 impl crate::arm::sealed::Sealed for (crate::arm::Pool, crate::arm::RngXorwow, crate::arm::Xorwow) {}
+#[diagnostic::do_not_recommend]
 impl LegalRandGetState<6> for (crate::arm::Pool, crate::arm::RngXorwow, crate::arm::Xorwow) {
     const ARM: RandGetStateArm = RAND_GET_STATE_ARMS[1];
     fn pin(f: &mut crate::inst::D4Rand) {
@@ -162,6 +164,7 @@ impl crate::arm::sealed::Sealed
     )
 {
 }
+#[diagnostic::do_not_recommend]
 impl LegalRandGetState<1>
     for (
         crate::arm::Pool,
@@ -177,6 +180,7 @@ impl LegalRandGetState<1>
     }
 }
 impl crate::arm::sealed::Sealed for (crate::arm::Dve, crate::arm::RngXorwow, crate::arm::Xorwow) {}
+#[diagnostic::do_not_recommend]
 impl LegalRandGetState<24> for (crate::arm::Dve, crate::arm::RngXorwow, crate::arm::Xorwow) {
     const ARM: RandGetStateArm = RAND_GET_STATE_ARMS[3];
     fn pin(f: &mut crate::inst::D4Rand) {
@@ -187,6 +191,7 @@ impl LegalRandGetState<24> for (crate::arm::Dve, crate::arm::RngXorwow, crate::a
     }
 }
 impl crate::arm::sealed::Sealed for (crate::arm::Dve, crate::arm::RngLfsr, crate::arm::Lfsr) {}
+#[diagnostic::do_not_recommend]
 impl LegalRandGetState<4> for (crate::arm::Dve, crate::arm::RngLfsr, crate::arm::Lfsr) {
     const ARM: RandGetStateArm = RAND_GET_STATE_ARMS[4];
     fn pin(f: &mut crate::inst::D4Rand) {
@@ -195,6 +200,7 @@ impl LegalRandGetState<4> for (crate::arm::Dve, crate::arm::RngLfsr, crate::arm:
     }
 }
 impl crate::arm::sealed::Sealed for (crate::arm::Dve, crate::arm::OutputCvtLfsr, crate::arm::Lfsr) {}
+#[diagnostic::do_not_recommend]
 impl LegalRandGetState<4> for (crate::arm::Dve, crate::arm::OutputCvtLfsr, crate::arm::Lfsr) {
     const ARM: RandGetStateArm = RAND_GET_STATE_ARMS[5];
     fn pin(f: &mut crate::inst::D4Rand) {
@@ -204,6 +210,7 @@ impl LegalRandGetState<4> for (crate::arm::Dve, crate::arm::OutputCvtLfsr, crate
     }
 }
 impl crate::arm::sealed::Sealed for (crate::arm::Act, crate::arm::OutputCvtLfsr, crate::arm::Lfsr) {}
+#[diagnostic::do_not_recommend]
 impl LegalRandGetState<2> for (crate::arm::Act, crate::arm::OutputCvtLfsr, crate::arm::Lfsr) {
     const ARM: RandGetStateArm = RAND_GET_STATE_ARMS[6];
     fn pin(f: &mut crate::inst::D4Rand) {
@@ -344,7 +351,7 @@ impl RandSetStateArm {
 }
 /// Implemented exactly for the legal (engine, rand_generator, rand_algorithm, update_state) arms of `RAND_SET_STATE` on MARIANA, with the arm's state width `N`: a constructor bounded by it accepts nothing else, at compile time. Sealed.
 #[diagnostic::on_unimplemented(
-    message = "`{Self}` with {N} state words is not a legal RAND_SET_STATE arm on MARIANA",
+    message = "`{Self}` is not a legal RAND_SET_STATE arm on MARIANA (state width {N})",
     label = "not a legal (engine, rand_generator, rand_algorithm, update_state) arm of RAND_SET_STATE on MARIANA",
     note = "legal RAND_SET_STATE arms on MARIANA (arm -> words): (Pool, RngPhilox, Philox, ImmSingle) -> 7; (Pool, RngPhilox, Philox, SrcTensor) -> 7; (Pool, RngXorwow, Xorwow, SrcTensor) -> 6; (Pool, OutputCvtLfsr, Lfsr, SrcTensor) -> 1; (Dve, RngXorwow, Xorwow, SrcTensor) -> 24; (Dve, RngLfsr, Lfsr, SrcTensor) -> 4; (Dve, OutputCvtLfsr, Lfsr, SrcTensor) -> 4; (Act, OutputCvtLfsr, Lfsr, SrcTensor) -> 2"
 )]
@@ -363,6 +370,7 @@ impl crate::arm::sealed::Sealed
     )
 {
 }
+#[diagnostic::do_not_recommend]
 impl LegalRandSetState<7>
     for (
         crate::arm::Pool,
@@ -390,6 +398,7 @@ impl crate::arm::sealed::Sealed
     )
 {
 }
+#[diagnostic::do_not_recommend]
 impl LegalRandSetState<7>
     for (
         crate::arm::Pool,
@@ -416,6 +425,7 @@ impl crate::arm::sealed::Sealed
     )
 {
 }
+#[diagnostic::do_not_recommend]
 impl LegalRandSetState<6>
     for (
         crate::arm::Pool,
@@ -442,6 +452,7 @@ impl crate::arm::sealed::Sealed
     )
 {
 }
+#[diagnostic::do_not_recommend]
 impl LegalRandSetState<1>
     for (
         crate::arm::Pool,
@@ -467,6 +478,7 @@ impl crate::arm::sealed::Sealed
     )
 {
 }
+#[diagnostic::do_not_recommend]
 impl LegalRandSetState<24>
     for (
         crate::arm::Dve,
@@ -493,6 +505,7 @@ impl crate::arm::sealed::Sealed
     )
 {
 }
+#[diagnostic::do_not_recommend]
 impl LegalRandSetState<4>
     for (
         crate::arm::Dve,
@@ -517,6 +530,7 @@ impl crate::arm::sealed::Sealed
     )
 {
 }
+#[diagnostic::do_not_recommend]
 impl LegalRandSetState<4>
     for (
         crate::arm::Dve,
@@ -542,6 +556,7 @@ impl crate::arm::sealed::Sealed
     )
 {
 }
+#[diagnostic::do_not_recommend]
 impl LegalRandSetState<2>
     for (
         crate::arm::Act,
