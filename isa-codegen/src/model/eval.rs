@@ -255,37 +255,20 @@ fn sym_bin(op: BinOp, a: Sym, b: Sym) -> Sym {
     Sym::Bin(op, Box::new(a), Box::new(b))
 }
 
-/// Spec-language integer arithmetic (mirrors `isa_core::spec`).
+/// Spec-language integer arithmetic: the same functions the generated validators call.
 pub fn arith(op: BinOp, a: i128, b: i128) -> Option<i128> {
+    use isa_core::spec;
     Some(match op {
         BinOp::Add => a.saturating_add(b),
         BinOp::Sub => a.saturating_sub(b),
         BinOp::Mul => a.saturating_mul(b),
-        BinOp::Div => a.checked_div(b).unwrap_or(0),
-        BinOp::Rem => a.checked_rem(b).unwrap_or(0),
+        BinOp::Div => spec::div(a, b),
+        BinOp::Rem => spec::rem(a, b),
         BinOp::BitAnd => a & b,
         BinOp::BitOr => a | b,
         BinOp::BitXor => a ^ b,
-        BinOp::Shl => {
-            if !(0..=126).contains(&b) {
-                0
-            } else {
-                a.checked_mul(1i128 << b).unwrap_or(0)
-            }
-        }
-        BinOp::Shr => {
-            if b < 0 {
-                0
-            } else if b > 126 {
-                if a < 0 {
-                    -1
-                } else {
-                    0
-                }
-            } else {
-                a >> b
-            }
-        }
+        BinOp::Shl => spec::shl(a, b),
+        BinOp::Shr => spec::shr(a, b),
         _ => return None,
     })
 }
@@ -553,21 +536,22 @@ impl<'a> Evaluator<'a> {
     }
 }
 
+/// A function's integer result narrowed to its declared type (saturating, as translated).
 fn saturate(p: crate::read::cdecl::Prim, v: i128) -> i128 {
     use crate::read::cdecl::Prim::*;
-    let (lo, hi): (i128, i128) = match p {
-        U8 => (0, u8::MAX.into()),
-        U16 => (0, u16::MAX.into()),
-        U32 => (0, u32::MAX.into()),
-        U64 => (0, u64::MAX.into()),
-        I8 => (i8::MIN.into(), i8::MAX.into()),
-        I16 => (i16::MIN.into(), i16::MAX.into()),
-        I32 => (i32::MIN.into(), i32::MAX.into()),
-        I64 => (i64::MIN.into(), i64::MAX.into()),
-        Bool => (0, 1),
-        F32 | F64 => (i128::MIN, i128::MAX),
-    };
-    v.clamp(lo, hi)
+    use isa_core::spec;
+    match p {
+        U8 => spec::to_u8(v).into(),
+        U16 => spec::to_u16(v).into(),
+        U32 => spec::to_u32(v).into(),
+        U64 => spec::to_u64(v).into(),
+        I8 => spec::to_i8(v).into(),
+        I16 => spec::to_i16(v).into(),
+        I32 => spec::to_i32(v).into(),
+        I64 => spec::to_i64(v).into(),
+        Bool => v.clamp(0, 1),
+        F32 | F64 => v,
+    }
 }
 
 /// Renders a symbolic integer with field names relative to the operand struct.
