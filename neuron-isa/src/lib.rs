@@ -1,0 +1,133 @@
+//! `neuron-isa`: the command-line face of the generated Neuron ISA crates.
+//!
+//! Every generation-specific subcommand goes through one generic function,
+//! [`run`], instantiated per `--gen` by [`for_gen!`]; nothing is written per
+//! generation. See the crate README for the commands.
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod checkpoint;
+pub mod cli;
+pub mod decode;
+pub mod diff;
+pub mod encode;
+pub mod fail;
+pub mod matrix;
+pub mod names;
+pub mod num;
+pub mod out;
+pub mod rng;
+pub mod validate;
+pub mod words;
+
+use cli::{Cli, Command, Gen};
+use fail::Outcome;
+use isa_core::Isa;
+use out::Out;
+use rng_core::Generation;
+use std::io::Write;
+use words::Input;
+
+/// Evaluates `$body` with the type alias `$G` bound to the marker type of generation `$gen`.
+#[macro_export]
+macro_rules! for_gen {
+    ($gen:expr, $G:ident => $body:expr) => {
+        match $gen {
+            $crate::cli::Gen::Sunda => {
+                type $G = isa_sunda::Sunda;
+                $body
+            }
+            $crate::cli::Gen::Cayman => {
+                type $G = isa_cayman::Cayman;
+                $body
+            }
+            $crate::cli::Gen::Mariana => {
+                type $G = isa_mariana::Mariana;
+                $body
+            }
+            $crate::cli::Gen::Maverick => {
+                type $G = isa_maverick::Maverick;
+                $body
+            }
+        }
+    };
+}
+
+/// Runs a parsed command line.
+pub fn execute<W: Write>(cli: &Cli, out: &mut Out<W>) -> Outcome {
+    match &cli.command {
+        Command::Matrix { gen: None, json } => {
+            let rows: Vec<_> = Gen::ALL
+                .iter()
+                .flat_map(|g| for_gen!(g, G => matrix::rows::<G>()))
+                .collect();
+            print_matrix(&rows, *json, out)
+        }
+        Command::Matrix { gen: Some(gen), .. }
+        | Command::Encode { gen, .. }
+        | Command::Decode { gen, .. }
+        | Command::Validate { gen, .. }
+        | Command::Checkpoint { gen, .. } => for_gen!(gen, G => run::<G, W>(&cli.command, out)),
+        Command::Rng { generator } => rng::rng(generator, out),
+        Command::Diff { from, to } => diff::diff(from, to, out),
+    }
+}
+
+fn print_matrix<W: Write>(rows: &[matrix::Row], json: bool, out: &mut Out<W>) -> Outcome {
+    out.str(&if json {
+        matrix::json(rows)
+    } else {
+        matrix::table(rows)
+    });
+    out.flush()?;
+    Ok(())
+}
+
+/// Runs a generation-specific command for generation `G`.
+pub fn run<G: Isa + Generation, W: Write>(command: &Command, out: &mut Out<W>) -> Outcome {
+    match command {
+        Command::Matrix { json, .. } => print_matrix(&matrix::rows::<G>(), *json, out),
+        Command::Encode { inst, .. } => {
+            let word = encode::encode::<G>(inst)?;
+            out.hex_bytes(&word);
+            out.str("\n");
+            out.flush()?;
+            Ok(())
+        }
+        Command::Decode { json, input, .. } => {
+            let input = Input::from_args(&input.hex, input.file.as_deref())?;
+            decode::decode::<G, W>(&input, *json, out)
+        }
+        Command::Validate {
+            engine,
+            input,
+            firmware,
+            ..
+        } => {
+            let input = Input::from_args(&input.hex, input.file.as_deref())?;
+            validate::validate::<G, W>(&input, *engine, *firmware, out)
+        }
+        Command::Checkpoint {
+            engine,
+            generator,
+            algorithm,
+            seed,
+            draws,
+            channels,
+            ..
+        } => checkpoint::checkpoint::<G, W>(
+            &checkpoint::Request {
+                engine: *engine,
+                generator: *generator,
+                algorithm: *algorithm,
+                seed: *seed,
+                draws: *draws,
+                channels: *channels,
+            },
+            out,
+        ),
+        // Not generation-specific: the same for every G.
+        Command::Rng { generator } => rng::rng(generator, out),
+        Command::Diff { from, to } => diff::diff(from, to, out),
+    }
+}

@@ -1,0 +1,815 @@
+//! End-to-end tests of the `neuron-isa` binary: every subcommand, run as a process.
+//!
+//! Expected values come from facts typed here (rng-facts §3.4 arm counts), the
+//! rng-core known-answer files (read, not retyped), the committed ISA summaries,
+//! or from the tool's own other subcommands (round trips).
+
+use serde_json::Value;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn command(args: &[&str]) -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_neuron-isa"));
+    c.args(args).env("RUST_BACKTRACE", "1").current_dir(root());
+    c
+}
+
+fn run(args: &[&str]) -> Output {
+    command(args).output().expect("the binary runs")
+}
+
+fn run_with_stdin(args: &[&str], input: &[u8]) -> Output {
+    let mut child = command(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    child.stdin.take().unwrap().write_all(input).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).expect("utf-8 stdout")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8(o.stderr.clone()).expect("utf-8 stderr")
+}
+
+/// Runs and requires exit 0; returns stdout.
+fn ok(args: &[&str]) -> String {
+    let o = run(args);
+    assert_eq!(o.status.code(), Some(0), "{args:?}: {}", stderr(&o));
+    assert!(
+        o.stderr.is_empty(),
+        "{args:?} wrote to stderr: {}",
+        stderr(&o)
+    );
+    stdout(&o)
+}
+
+/// Requires exit `code` and exactly one line on stderr, without a panic or backtrace; returns it.
+fn fails(o: &Output, code: i32, what: &str) -> String {
+    let err = stderr(o);
+    assert_eq!(o.status.code(), Some(code), "{what}: stderr {err:?}");
+    assert_eq!(
+        err.lines().count(),
+        1,
+        "{what}: one line on stderr, got {err:?}"
+    );
+    assert!(err.ends_with('\n'), "{what}: {err:?}");
+    assert!(err.starts_with("neuron-isa: "), "{what}: {err:?}");
+    for bad in ["panicked", "backtrace", "RUST_BACKTRACE", "internal error"] {
+        assert!(!err.contains(bad), "{what}: {err:?}");
+    }
+    err
+}
+
+/// The CLI spelling of a vendor member name.
+fn spell(name: &str) -> String {
+    name.to_ascii_lowercase().replace('_', "-")
+}
+
+fn matrix_rows(args: &[&str]) -> Vec<Value> {
+    let text = ok(args);
+    match serde_json::from_str(&text).expect("matrix --json is JSON") {
+        Value::Array(rows) => rows,
+        other => panic!("not an array: {other}"),
+    }
+}
+
+fn field<'a>(decoded: &'a Value, name: &str) -> &'a Value {
+    decoded["fields"]
+        .as_array()
+        .expect("fields")
+        .iter()
+        .find(|f| f["name"] == name)
+        .unwrap_or_else(|| panic!("no field {name} in {decoded}"))
+}
+
+/// `encode` arguments for a matrix row.
+fn encode_args(row: &Value) -> Vec<String> {
+    let gen = row["generation"].as_str().unwrap();
+    let mut args: Vec<String> = vec!["encode".into(), "--gen".into(), gen.into()];
+    let s = |k: &str| spell(row[k].as_str().unwrap());
+    match row["instruction"].as_str().unwrap() {
+        "RAND_SET_STATE" => {
+            args.extend([
+                "rand-set-state".into(),
+                "--update".into(),
+                s("update_state"),
+            ]);
+            args.extend(["--src".into(), "0x1000".into()]);
+        }
+        "RAND_GET_STATE" => args.extend(["rand-get-state".into(), "--dst".into(), "4096".into()]),
+        other => panic!("instruction {other}"),
+    }
+    for k in ["engine", "generator", "algorithm"] {
+        args.extend([format!("--{k}"), s(k)]);
+    }
+    args
+}
+
+/// A command line split on white space.
+fn sh(line: &str) -> Vec<&str> {
+    line.split_whitespace().collect()
+}
+
+fn strs(v: &[String]) -> Vec<&str> {
+    v.iter().map(String::as_str).collect()
+}
+
+#[test]
+fn matrix_json_has_the_documented_arm_counts() {
+    // rng-facts §3.4: legal RAND_SET_STATE / RAND_GET_STATE arms per generation.
+    const FACTS: [(&str, usize, usize); 4] = [
+        ("sunda", 2, 1),
+        ("cayman", 3, 2),
+        ("mariana", 8, 7),
+        ("maverick", 7, 6),
+    ];
+    let all = matrix_rows(&["matrix", "--json"]);
+    assert_eq!(all.len(), FACTS.iter().map(|f| f.1 + f.2).sum::<usize>());
+    for (gen, set, get) in FACTS {
+        let count = |inst: &str| {
+            all.iter()
+                .filter(|r| r["generation"] == gen && r["instruction"] == inst)
+                .count()
+        };
+        assert_eq!(
+            (count("RAND_SET_STATE"), count("RAND_GET_STATE")),
+            (set, get),
+            "{gen}"
+        );
+        let one = matrix_rows(&["matrix", "--gen", gen, "--json"]);
+        assert_eq!(one.len(), set + get, "{gen}");
+        assert!(one.iter().all(|r| r["generation"] == gen));
+    }
+    let keys = [
+        "generation",
+        "instruction",
+        "engine",
+        "generator",
+        "algorithm",
+        "update_state",
+        "words",
+        "firmware_wired",
+    ];
+    // Keys in the order, on every object line of the text.
+    let text = ok(&["matrix", "--json"]);
+    for line in text.lines().filter(|l| l.contains('{')) {
+        let at: Vec<usize> = keys
+            .iter()
+            .map(|k| {
+                line.find(&format!("\"{k}\": "))
+                    .unwrap_or_else(|| panic!("{k} in {line}"))
+            })
+            .collect();
+        assert!(at.windows(2).all(|w| w[0] < w[1]), "{line}");
+    }
+    for row in &all {
+        let obj = row.as_object().unwrap();
+        assert_eq!(obj.len(), keys.len(), "{row}");
+        let get = row["instruction"] == "RAND_GET_STATE";
+        assert_eq!(row["update_state"].is_null(), get, "{row}");
+        assert!(row["words"].as_u64().unwrap() >= 1);
+        assert!(row["firmware_wired"].is_boolean());
+        for k in ["engine", "generator", "algorithm"] {
+            assert!(!row[k].as_str().unwrap().contains("NEURON_ISA"), "{row}");
+        }
+        // The POOL firmware wires only LFSR and XORWOW bodies (rng-core README, Gate::Firmware).
+        if row["engine"] == "POOL" {
+            let wired = row["firmware_wired"].as_bool().unwrap();
+            assert_eq!(wired, row["algorithm"] != "PHILOX", "{row}");
+        }
+    }
+    // The example row, exactly.
+    assert!(all.iter().any(|r| *r
+        == serde_json::json!({"generation": "mariana", "instruction": "RAND_SET_STATE", "engine": "POOL",
+            "generator": "RNG_XORWOW", "algorithm": "XORWOW", "update_state": "SRC_TENSOR",
+            "words": 6, "firmware_wired": true})));
+}
+
+#[test]
+fn matrix_table_lists_every_arm() {
+    let table = ok(&["matrix"]);
+    let lines: Vec<&str> = table.lines().collect();
+    assert!(lines[0].starts_with("GENERATION"), "{table}");
+    assert_eq!(lines.len() - 1, matrix_rows(&["matrix", "--json"]).len());
+    assert!(lines
+        .iter()
+        .any(|l| l.split_whitespace().collect::<Vec<_>>()
+            == [
+                "mariana",
+                "RAND_GET_STATE",
+                "DVE",
+                "RNG_XORWOW",
+                "XORWOW",
+                "-",
+                "24",
+                "yes"
+            ]));
+}
+
+#[test]
+fn every_arm_encodes_decodes_and_validates() {
+    for row in matrix_rows(&["matrix", "--json"]) {
+        let gen = row["generation"].as_str().unwrap();
+        let engine = spell(row["engine"].as_str().unwrap());
+        let args = encode_args(&row);
+        let hex = ok(&strs(&args));
+        let hex = hex.trim_end();
+        assert_eq!(hex.len(), 128, "{row}: {hex}");
+        assert!(hex
+            .bytes()
+            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b)));
+
+        let decoded: Value =
+            serde_json::from_str(&ok(&["decode", "--gen", gen, "--json", hex])).unwrap();
+        let word = &decoded[0];
+        assert_eq!(word["name"], row["instruction"], "{row}");
+        assert!(word["error"].is_null());
+        assert_eq!(field(word, "rand_generator")["member"], row["generator"]);
+        assert_eq!(field(word, "rand_algorithm")["member"], row["algorithm"]);
+        assert_eq!(field(word, "num_active_channels")["value"], 128);
+        let (count, addr) = match row["instruction"].as_str().unwrap() {
+            "RAND_SET_STATE" => {
+                assert_eq!(field(word, "update_state")["member"], row["update_state"]);
+                ("src_mem_pattern.num_elem[0]", "src_mem_pattern.start_addr")
+            }
+            _ => ("dst_mem_pattern.num_elem[0]", "dst_mem_pattern.start_addr"),
+        };
+        assert_eq!(field(word, count)["value"], row["words"], "{row}");
+        assert_eq!(field(word, addr)["value"], 0x1000, "{row}");
+
+        let report = ok(&["validate", "--gen", gen, "--engine", &engine, hex]);
+        assert!(
+            report.contains("1 word: 1 valid, 0 invalid"),
+            "{row}: {report}"
+        );
+        let firmware = run(&[
+            "validate",
+            "--gen",
+            gen,
+            "--engine",
+            &engine,
+            "--firmware",
+            hex,
+        ]);
+        if row["firmware_wired"].as_bool().unwrap() {
+            assert_eq!(
+                firmware.status.code(),
+                Some(0),
+                "{row}: {}",
+                stdout(&firmware)
+            );
+        } else {
+            fails(&firmware, 1, "firmware gate");
+            let out = stdout(&firmware);
+            assert!(
+                out.contains("not currently supported on POOL")
+                    || out.contains("has no firmware body"),
+                "{row}: {out}"
+            );
+        }
+    }
+}
+
+#[test]
+fn encode_takes_decimal_and_hex_and_immediates() {
+    let base = sh("encode --gen mariana rand-set-state --engine pool --generator rng-philox --algorithm philox --update imm-single");
+    let with = |extra: &[&str]| ok(&[&base[..], extra].concat());
+    let a = with(&["--imm", "1,2,3,4,5,6,0x7", "--channels", "0x10"]);
+    let b = with(&["--imm", "0x1,2,3,4,5,6,7", "--channels", "16"]);
+    assert_eq!(a, b);
+    let decoded: Value =
+        serde_json::from_str(&ok(&["decode", "--gen", "mariana", "--json", a.trim()])).unwrap();
+    for k in 0..7 {
+        assert_eq!(
+            field(&decoded[0], &format!("imm_state[{k}]"))["value"],
+            k + 1
+        );
+    }
+    assert_eq!(field(&decoded[0], "imm_state[7]")["value"], 0);
+    assert_eq!(field(&decoded[0], "num_active_channels")["value"], 16);
+    ok(&["validate", "--gen", "mariana", "--engine", "pool", a.trim()]);
+}
+
+#[test]
+fn an_invalid_word_exits_1_and_names_the_predicate() {
+    // DVE's XORWOW state is 24 words; 6 is POOL's width: a word the validator must reject.
+    let hex = ok(&sh("encode --gen mariana rand-set-state --engine dve --generator rng-xorwow --algorithm xorwow --update src-tensor --src 0 --words 6"));
+    let good = ok(&sh("encode --gen mariana rand-set-state --engine dve --generator rng-xorwow --algorithm xorwow --update src-tensor --src 0"));
+    let o = run(&[
+        "validate",
+        "--gen",
+        "mariana",
+        "--engine",
+        "dve",
+        good.trim(),
+        hex.trim(),
+    ]);
+    let err = fails(&o, 1, "invalid word");
+    assert!(err.contains("1 of 2 words"), "{err}");
+    let out = stdout(&o);
+    let line = out.lines().next().unwrap();
+    assert!(
+        line.starts_with("word 1 @ 0x40: inst failed assertion check: '"),
+        "{out}"
+    );
+    assert!(line.contains("rand_set_state_legal_combinations"), "{out}");
+    assert!(line.contains("src_mem_pattern.num_elem[0] = 0x6"), "{out}");
+    assert!(out.contains("2 words: 1 valid, 1 invalid"), "{out}");
+
+    // A word that does not decode: exit 1 for validate and decode alike.
+    let junk = "ff".repeat(64);
+    let o = run(&["validate", "--gen", "mariana", "--engine", "pool", &junk]);
+    fails(&o, 1, "junk validate");
+    assert!(stdout(&o).contains("does not decode"), "{}", stdout(&o));
+    let o = run(&["decode", "--gen", "mariana", &junk]);
+    fails(&o, 1, "junk decode");
+    assert!(
+        stdout(&o).contains("error: does not decode"),
+        "{}",
+        stdout(&o)
+    );
+}
+
+#[test]
+fn bad_usage_exits_2_with_one_line_and_no_backtrace() {
+    let word = "0".repeat(128);
+    let cases: Vec<Vec<&str>> = vec![
+        vec![],
+        vec!["frobnicate"],
+        vec!["matrix", "--gen", "gen9"],
+        vec!["encode", "--gen", "mariana"],
+        vec!["decode", "--gen", "mariana"],
+        vec!["decode", "--gen", "mariana", "--file", "x", &word],
+        vec!["decode", "--gen", "mariana", "abc"],
+        sh("decode --gen mariana --file /nonexistent/words.bin"),
+        vec!["validate", "--gen", "mariana", "--engine", "pe", &word],
+        vec!["rng"],
+        vec!["rng", "xorwow", "--state", "1,2,3", "--count", "1"],
+        vec!["rng", "lfsr", "--state", "0x1g", "--count", "1"],
+        vec!["rng", "lfsr", "--state", "0x100000000", "--count", "1"],
+        vec!["rng", "pcg32", "--state", "1", "--inc", "2", "--count", "1"],
+        sh("encode --gen mariana rand-set-state --engine pool --generator rng-lfsr --algorithm lfsr --update src-tensor --src 0"),
+        sh("encode --gen mariana rand-set-state --engine pool --generator rng-xorwow --algorithm xorwow --update src-tensor"),
+        sh("encode --gen mariana rand-get-state --engine pool --generator rng-xorwow --algorithm xorwow --dst 0 --channels 256"),
+        sh("checkpoint --gen mariana --engine pool --generator rng-xorwow --algorithm xorwow --draws 0"),
+        sh("diff /nonexistent/neuron_x_arch_isa headers/neuron_mariana_arch_isa"),
+    ];
+    for args in &cases {
+        let o = run(args);
+        fails(&o, 2, &format!("{args:?}"));
+        assert!(o.stdout.is_empty(), "{args:?}: {}", stdout(&o));
+    }
+    // Help is not an error.
+    assert!(ok(&["--help"]).contains("matrix"));
+    assert!(ok(&["rng", "philox", "--help"]).contains("--counter"));
+}
+
+#[test]
+fn a_partial_trailing_word_is_an_error_naming_its_offset() {
+    let hex = ok(&sh("encode --gen cayman rand-get-state --engine pool --generator rng-xorwow --algorithm xorwow --dst 0"));
+    let word: Vec<u8> = (0..64)
+        .map(|k| u8::from_str_radix(&hex[2 * k..2 * k + 2], 16).unwrap())
+        .collect();
+    let mut data = [word.as_slice(); 3].concat();
+    data.extend_from_slice(&[0x77, 1, 2, 3, 4]);
+    let dir = std::env::temp_dir().join(format!("neuron-isa-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("partial.bin");
+    std::fs::write(&path, &data).unwrap();
+    let file = path.to_str().unwrap();
+    for args in [
+        vec!["decode", "--gen", "cayman", "--file", file],
+        vec![
+            "validate", "--gen", "cayman", "--engine", "pool", "--file", file,
+        ],
+    ] {
+        let o = run(&args);
+        let err = fails(&o, 2, "partial word");
+        assert!(err.contains("partial word at byte offset 192"), "{err}");
+        assert!(err.contains("5 of 64 bytes"), "{err}");
+        assert!(o.stdout.is_empty(), "refused before any output");
+    }
+    // Through a pipe the whole words come first, then the error.
+    let o = run_with_stdin(
+        &[
+            "validate", "--gen", "cayman", "--engine", "pool", "--file", "-",
+        ],
+        &data,
+    );
+    let err = fails(&o, 2, "partial word on stdin");
+    assert!(err.contains("-: partial word at byte offset 192"), "{err}");
+    // The whole words alone are fine, from the file and from stdin.
+    std::fs::write(&path, &data[..192]).unwrap();
+    let report = ok(&[
+        "validate", "--gen", "cayman", "--engine", "pool", "--file", file,
+    ]);
+    assert!(report.contains("3 words: 3 valid, 0 invalid"), "{report}");
+    let o = run_with_stdin(
+        &["decode", "--gen", "cayman", "--json", "--file", "-"],
+        &data[..192],
+    );
+    assert_eq!(o.status.code(), Some(0));
+    let decoded: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(decoded.as_array().unwrap().len(), 3);
+    assert_eq!(decoded[2]["offset"], 128);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn decode_text_names_every_field_with_its_member() {
+    let hex = ok(&sh("encode --gen maverick rand-get-state --engine dve --generator output-cvt-lfsr --algorithm lfsr --dst 0x80"));
+    let text = ok(&["decode", "--gen", "maverick", hex.trim(), hex.trim()]);
+    let json: Value =
+        serde_json::from_str(&ok(&["decode", "--gen", "maverick", "--json", hex.trim()])).unwrap();
+    let fields = json[0]["fields"].as_array().unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[0], "word 0 @ 0x0: RAND_GET_STATE (0x77)");
+    assert_eq!(lines.len(), 2 * (1 + fields.len()), "{text}");
+    assert_eq!(
+        lines[1 + fields.len()],
+        "word 1 @ 0x40: RAND_GET_STATE (0x77)"
+    );
+    for (line, f) in lines[1..].iter().zip(fields) {
+        let name = f["name"].as_str().unwrap();
+        assert!(line.starts_with(&format!("  {name} = ")), "{line} vs {f}");
+        if let Some(member) = f["member"].as_str() {
+            assert!(line.ends_with(&format!(" ({member})")), "{line}");
+        }
+    }
+    assert!(
+        text.contains("  rand_generator = 3 (OUTPUT_CVT_LFSR)\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("  dst_mem_pattern.start_addr = 0x00000080\n"),
+        "{text}"
+    );
+}
+
+/// Non-comment rows of a known-answer file, split on white space.
+fn kat(name: &str) -> Vec<Vec<String>> {
+    let path = root().join("rng-core/tests/kat").join(name);
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    text.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(|l| l.split_whitespace().map(String::from).collect())
+        .collect()
+}
+
+fn hex_u32(s: &str) -> u32 {
+    u32::from_str_radix(s.trim_start_matches("0x"), 16).unwrap()
+}
+
+/// The tool's output lines as numbers (decimal, or `0x%08x` with `--hex`).
+fn numbers(out: &str, hex: bool) -> Vec<u32> {
+    out.lines()
+        .map(|l| {
+            if hex {
+                assert!(l.len() == 10 && l.starts_with("0x"), "{l}");
+                hex_u32(l)
+            } else {
+                l.parse().unwrap()
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn rng_xorwow_matches_marsaglia() {
+    let rows = kat("xorwow_marsaglia.txt");
+    assert_eq!(rows[0][0], "state");
+    let state = rows[0][1..].join(",");
+    let expected: Vec<u32> = rows[1..]
+        .iter()
+        .flat_map(|r| r[1..].iter().map(|s| s.parse().unwrap()))
+        .collect();
+    assert_eq!(expected.len(), 20);
+    let out = ok(&["rng", "xorwow", "--state", &state, "--count", "20"]);
+    assert_eq!(numbers(&out, false), expected);
+    let out = ok(&[
+        "rng", "xorwow", "--state", &state, "--count", "0x14", "--hex",
+    ]);
+    assert_eq!(numbers(&out, true), expected);
+}
+
+#[test]
+fn rng_philox_matches_random123_and_the_counter_step() {
+    // `rng philox` for hex words from a data file, printing `count` outputs.
+    let philox = |counter: &[String], key: &[String], count: usize, hex: bool| {
+        let list = |w: &[String]| {
+            w.iter()
+                .map(|s| format!("0x{s}"))
+                .collect::<Vec<_>>()
+                .join(",")
+        };
+        let line = format!(
+            "rng philox --counter {} --key {} --count {count}",
+            list(counter),
+            list(key)
+        );
+        numbers(
+            &ok(&sh(&format!("{line}{}", if hex { " --hex" } else { "" }))),
+            hex,
+        )
+    };
+    let mut checked = 0;
+    for row in kat("philox4x32.txt").iter().filter(|r| r[1] == "10") {
+        let expected: Vec<u32> = row[8..12].iter().map(|s| hex_u32(s)).collect();
+        assert_eq!(philox(&row[2..6], &row[6..8], 4, true), expected, "{row:?}");
+        checked += 1;
+    }
+    assert_eq!(checked, 3);
+    let rows = kat("philox4x32_stream.txt");
+    let expected: Vec<u32> = rows[2][1..].iter().map(|s| hex_u32(s)).collect();
+    assert_eq!(philox(&rows[0][1..], &rows[1][1..], 8, false), expected);
+}
+
+#[test]
+fn rng_pcg32_matches_pcg_c_round_1() {
+    let rows = kat("pcg32_demo.txt");
+    assert_eq!(rows[1][0], "32bit:");
+    let expected: Vec<u32> = rows[1][1..].iter().map(|s| hex_u32(s)).collect();
+    assert_eq!(rows[3][0], "seeded_state");
+    assert_eq!(rows[4][0], "seeded_inc");
+    let (state, inc) = (&rows[3][1], &rows[4][1]);
+    let out = ok(&sh(&format!(
+        "rng pcg32 --state {state} --inc {inc} --count 6 --hex"
+    )));
+    assert_eq!(numbers(&out, true), expected);
+    // The default increment is not pcg-c's 0x6d: the stream differs.
+    let out = ok(&sh(&format!("rng pcg32 --state {state} --count 6 --hex")));
+    assert_ne!(numbers(&out, true), expected);
+}
+
+#[test]
+fn rng_lfsr_matches_the_derived_sequences() {
+    let rows = kat("lfsr_fibonacci.txt");
+    let mut checked = 0;
+    for pair in rows.chunks(2) {
+        assert_eq!(pair[0][0], "seed");
+        let seed = format!("0x{}", pair[0][1]);
+        match pair[1][0].as_str() {
+            "output" => {
+                let expected: Vec<u32> = pair[1][1..].iter().map(|s| hex_u32(s)).collect();
+                let n = expected.len().to_string();
+                let out = ok(&["rng", "lfsr", "--state", &seed, "--count", &n, "--hex"]);
+                assert_eq!(numbers(&out, true), expected, "seed {seed}");
+            }
+            "after" => {
+                let out = ok(&[
+                    "rng",
+                    "lfsr",
+                    "--state",
+                    &seed,
+                    "--count",
+                    &pair[1][1],
+                    "--hex",
+                ]);
+                let last = out.lines().last().unwrap();
+                assert_eq!(hex_u32(last), hex_u32(&pair[1][2]), "seed {seed}");
+                assert_eq!(out.lines().count().to_string(), pair[1][1]);
+            }
+            other => panic!("row {other}"),
+        }
+        checked += 1;
+    }
+    assert_eq!(checked, 7);
+}
+
+#[test]
+fn checkpoint_round_trips_every_legal_arm() {
+    let rows = matrix_rows(&["matrix", "--json"]);
+    let mut ran = 0;
+    for get in rows.iter().filter(|r| r["instruction"] == "RAND_GET_STATE") {
+        let same = |r: &&Value| {
+            ["generation", "engine", "generator", "algorithm"]
+                .iter()
+                .all(|k| r[*k] == get[*k])
+        };
+        let restorable = rows
+            .iter()
+            .filter(same)
+            .any(|r| r["update_state"] == "SRC_TENSOR");
+        let s = |k: &str| spell(get[k].as_str().unwrap());
+        let args = [
+            "checkpoint",
+            "--gen",
+            get["generation"].as_str().unwrap(),
+            "--engine",
+            &s("engine"),
+            "--generator",
+            &s("generator"),
+            "--algorithm",
+            &s("algorithm"),
+            "--seed",
+            "0x5eed",
+            "--draws",
+            "10",
+        ];
+        let o = run(&args);
+        if !restorable {
+            fails(&o, 1, "no SRC_TENSOR restore");
+            continue;
+        }
+        assert_eq!(o.status.code(), Some(0), "{args:?}: {}", stderr(&o));
+        let out = stdout(&o);
+        let seq = |label: &str| -> Vec<String> {
+            let line = out
+                .lines()
+                .find(|l| l.starts_with(label))
+                .unwrap_or_else(|| panic!("{out}"));
+            line.split(':')
+                .nth(1)
+                .unwrap()
+                .split_whitespace()
+                .map(String::from)
+                .collect()
+        };
+        let (first, second) = (seq("after get-state"), seq("after set-state"));
+        assert_eq!(first.len(), 10, "{out}");
+        assert_eq!(first, second, "{out}");
+        assert!(
+            first.iter().any(|w| w != "0x00000000"),
+            "seeded lanes draw something: {out}"
+        );
+        assert!(out.contains("identical: yes (all 128 lanes)"), "{out}");
+        // The printed words are the tool's own encodings, and they validate.
+        for (inst, line) in out
+            .lines()
+            .filter_map(|l| l.split_once(' '))
+            .filter(|(i, _)| i.starts_with("RAND_"))
+        {
+            let decoded: Value =
+                serde_json::from_str(&ok(&["decode", "--gen", args[2], "--json", line])).unwrap();
+            assert_eq!(decoded[0]["name"], inst);
+            ok(&["validate", "--gen", args[2], "--engine", args[4], line]);
+        }
+        ran += 1;
+    }
+    assert_eq!(ran, 1 + 2 + 7 + 6, "every GET arm has a SRC_TENSOR restore");
+    // Another seed gives another stream.
+    let a = ok(&sh(
+        "checkpoint --gen mariana --engine pool --generator rng-xorwow --algorithm xorwow --seed 1",
+    ));
+    let b = ok(&sh(
+        "checkpoint --gen mariana --engine pool --generator rng-xorwow --algorithm xorwow --seed 2",
+    ));
+    assert_ne!(a.lines().nth(3), b.lines().nth(3));
+    // An arm the generation does not have is an invalid instruction.
+    let o = run(&sh(
+        "checkpoint --gen sunda --engine pool --generator rng-xorwow --algorithm xorwow",
+    ));
+    let err = fails(&o, 1, "illegal arm");
+    assert!(err.contains("not a legal arm of SUNDA"), "{err}");
+}
+
+/// Opcode names of a committed ISA summary.
+fn opcodes(krate: &str) -> Vec<(String, u64)> {
+    let path = root().join(krate).join("src/generated/isa.json");
+    let summary: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    summary["opcodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| {
+            (
+                o["name"].as_str().unwrap().to_string(),
+                o["value"].as_u64().unwrap(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn diff_of_mariana_and_maverick_lists_the_added_opcodes() {
+    let old = opcodes("isa-mariana");
+    let new = opcodes("isa-maverick");
+    let added: Vec<&(String, u64)> = new
+        .iter()
+        .filter(|o| !old.iter().any(|p| p.0 == o.0))
+        .collect();
+    assert!(!added.is_empty());
+    let out = ok(&sh(
+        "diff headers/neuron_mariana_arch_isa headers/neuron_maverick_arch_isa",
+    ));
+    assert!(
+        out.starts_with("MARIANA (NC-v4, headers/neuron_mariana_arch_isa) -> MAVERICK (NC-v5,"),
+        "{out}"
+    );
+    for (name, value) in added {
+        let line = format!("      + opcode {name} = {value:#04x}\n");
+        assert!(out.contains(&line), "{line:?} missing from {out}");
+    }
+    let same = ok(&sh(
+        "diff headers/neuron_sunda_arch_isa headers/neuron_sunda_arch_isa",
+    ));
+    assert!(same.ends_with("    ISA changes: none\n"), "{same}");
+}
+
+#[test]
+fn diff_without_libclang_says_so_in_one_line() {
+    let o = command(&sh(
+        "diff headers/neuron_sunda_arch_isa headers/neuron_cayman_arch_isa",
+    ))
+    .env("LIBCLANG_PATH", "/nonexistent-libclang-dir")
+    .output()
+    .unwrap();
+    let err = fails(&o, 2, "no libclang");
+    assert!(err.contains("libclang"), "{err}");
+    assert!(err.contains("apt-get install -y libclang-dev"), "{err}");
+}
+
+#[test]
+fn a_stream_reads_exactly_like_its_words_one_by_one() {
+    // Distinct words, some valid and some not on DVE, in an order that repeats and alternates
+    // them (the stream paths reuse renderings of repeated fields and rejections).
+    let encode = |extra: &str| {
+        let line = format!(
+            "encode --gen mariana rand-set-state --engine dve --generator rng-xorwow --algorithm xorwow --update src-tensor {extra}"
+        );
+        ok(&sh(&line)).trim().to_string()
+    };
+    let words = [
+        encode("--src 0"),
+        encode("--src 0 --words 6"),
+        encode("--src 0x40 --words 7 --channels 3"),
+        encode("--src 0x80 --words 6"),
+        encode("--src 0x80 --channels 2"),
+    ];
+    let order = [0, 1, 1, 2, 0, 3, 1, 4, 2, 2, 3, 0, 1];
+    let bytes: Vec<u8> = order
+        .iter()
+        .flat_map(|&k| {
+            let hex = &words[k];
+            (0..64).map(move |b| u8::from_str_radix(&hex[2 * b..2 * b + 2], 16).unwrap())
+        })
+        .collect();
+    let validate = |input: &[u8], args: &[&str]| {
+        let o = run_with_stdin(&[args, &["--file", "-"]].concat(), input);
+        stdout(&o)
+    };
+    let val_args = sh("validate --gen mariana --engine dve");
+    let stream = validate(&bytes, &val_args);
+    let mut expected = String::new();
+    let mut invalid = 0;
+    for (index, &k) in order.iter().enumerate() {
+        let alone = validate(&bytes[64 * index..64 * index + 64], &val_args);
+        if let Some(line) = alone
+            .lines()
+            .next()
+            .filter(|l| l.starts_with("word 0 @ 0x0: "))
+        {
+            let why = &line["word 0 @ 0x0: ".len()..];
+            expected.push_str(&format!("word {index} @ {:#x}: {why}\n", 64 * index));
+            invalid += 1;
+        } else {
+            assert!(k == 0 || k == 4, "word {k} is valid: {alone}");
+        }
+    }
+    assert!(invalid >= 5, "{stream}");
+    expected.push_str(&format!(
+        "{} words: {} valid, {invalid} invalid (MARIANA, engine DVE)\n",
+        order.len(),
+        order.len() - invalid
+    ));
+    assert_eq!(stream, expected);
+
+    for json in [false, true] {
+        let mut args = sh("decode --gen mariana");
+        if json {
+            args.push("--json");
+        }
+        let stream = validate(&bytes, &args);
+        let alone: Vec<String> = (0..order.len())
+            .map(|i| validate(&bytes[64 * i..64 * i + 64], &args))
+            .collect();
+        if json {
+            let stream: Value = serde_json::from_str(&stream).unwrap();
+            for (i, one) in alone.iter().enumerate() {
+                let mut one: Value = serde_json::from_str(one).unwrap();
+                one[0]["index"] = i.into();
+                one[0]["offset"] = (64 * i).into();
+                assert_eq!(stream[i], one[0], "word {i}");
+            }
+        } else {
+            let mut expected = String::new();
+            for (i, one) in alone.iter().enumerate() {
+                let rest = one.split_once(':').unwrap().1;
+                expected.push_str(&format!("word {i} @ {:#x}:{rest}", 64 * i));
+            }
+            assert_eq!(stream, expected);
+        }
+    }
+}
