@@ -38,7 +38,7 @@ pub fn generate(tree: &Path) -> Result<Generated, diag::Error> {
     let (mut files, notes) = emit::emit_with_notes(&model);
     emit::format_all(&mut files)
         .map_err(|e| diag::Error::single(input.tree_name.clone(), diag::Loc::new(".", 0), e))?;
-    let summary = report::Summary::of(&model, input.specs.iter().map(|s| s.name()).collect());
+    let summary = report::Summary::of(&model, spec_names(&input));
     files.insert(SUMMARY_FILE.into(), summary.to_json());
     Ok(Generated {
         model,
@@ -46,6 +46,18 @@ pub fn generate(tree: &Path) -> Result<Generated, diag::Error> {
         summary,
         notes,
     })
+}
+
+/// The ISA summary of the tree at `tree` (read and model only: nothing is emitted or formatted).
+/// This is what `neuron-isa diff` compares.
+pub fn summarize(tree: &Path) -> Result<report::Summary, diag::Error> {
+    let input = read::read_tree(tree)?;
+    let model = model::build::build(&input)?;
+    Ok(report::Summary::of(&model, spec_names(&input)))
+}
+
+fn spec_names(input: &read::TreeInput) -> Vec<String> {
+    input.specs.iter().map(|s| s.name()).collect()
 }
 
 /// Build-script entry point (`regenerate` feature): generates `tree` and writes the

@@ -551,3 +551,20 @@ fn tree_without_a_crate_is_reported_and_the_others_still_generate() {
     let again = isa_codegen::workspace::plan(ws.root(), &headers, &[]).unwrap();
     assert!(again.plans[0].is_fresh());
 }
+
+#[test]
+fn missing_libclang_is_one_clear_error_not_a_panic() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_isa-codegen"))
+        .args(["--check"])
+        .env("LIBCLANG_PATH", "/nonexistent/libclang")
+        .env("RUST_BACKTRACE", "1")
+        .output()
+        .expect("runs the generator");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("cannot load libclang") && stderr.contains("libclang-dev"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}

@@ -260,8 +260,24 @@ fn regex_escape(s: &str) -> String {
 /// makes the layout independent of the machine running the generator.
 const LAYOUT_TARGET: &str = "--target=x86_64-unknown-linux-gnu";
 
+/// Loads libclang for this thread (bindgen would panic without it).
+pub fn ensure_libclang() -> Result<(), Diagnostic> {
+    if clang_sys::is_loaded() {
+        return Ok(());
+    }
+    clang_sys::load().map_err(|e| {
+        Diagnostic::new(
+            Loc::new("(libclang)", 0),
+            format!(
+                "cannot load libclang, which reading C headers needs ({e}); install it with `apt-get install -y libclang-dev` or point LIBCLANG_PATH at it"
+            ),
+        )
+    })
+}
+
 /// Runs bindgen on every header.
 pub fn read_all(root: &Path, headers: &[SourceFile]) -> Result<Vec<FileDecls>, Vec<Diagnostic>> {
+    ensure_libclang().map_err(|d| vec![d])?;
     let mut out = Vec::new();
     let mut problems = Vec::new();
     for header in headers {
