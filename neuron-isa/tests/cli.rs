@@ -813,3 +813,26 @@ fn a_stream_reads_exactly_like_its_words_one_by_one() {
         }
     }
 }
+
+/// The README shows the whole `matrix` table; it must be exactly what the tool prints.
+#[test]
+fn readme_matrix_is_the_tools_output() {
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../README.md"))
+        .expect("README");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_neuron-isa"))
+        .arg("matrix")
+        .output()
+        .expect("runs");
+    assert!(out.status.success());
+    let table = String::from_utf8(out.stdout).expect("utf-8");
+    let start = readme
+        .find("GENERATION  INSTRUCTION")
+        .expect("README has the matrix");
+    let block = &readme[start..];
+    let block = &block[..block.find("```").expect("closing fence")];
+    assert_eq!(
+        block.trim_end(),
+        table.trim_end(),
+        "README matrix is stale: paste `neuron-isa matrix`"
+    );
+}
