@@ -76,18 +76,36 @@ fn every_arm_round_trips<G: Generation>() -> usize {
             G::INFO.name
         );
 
-        // Migration: a fresh machine restored from the same memory draws the same stream.
+        // Migration: a fresh machine restored from the same memory holds the same state
+        // (set(get(s)) == s: saving it again writes the same words) and draws the same stream.
         let mut other = Machine::<G, SparseMemory>::new(m.memory().clone(), Gate::Validator);
         other
             .execute(&restore_word, restore.engine)
             .expect("restores on another machine");
+        let resave =
+            G::encode_checkpoint(&save_instruction::<G>(save, CHANNELS, sbuf::<G>(0, 0x800)))
+                .expect("encodes");
+        other.execute(&resave, save.engine).expect("saves again");
+        for lane in 0..u32::from(CHANNELS) {
+            for k in 0..u32::from(save.words) {
+                let saved =
+                    rng_core::PartitionMemory::load(m.memory(), sbuf::<G>(lane, 0x100 + 4 * k));
+                let resaved =
+                    rng_core::PartitionMemory::load(other.memory(), sbuf::<G>(lane, 0x800 + 4 * k));
+                assert_eq!(
+                    saved,
+                    resaved,
+                    "{}: {save:?}: set(get(s)) != s at lane {lane} word {k}",
+                    G::INFO.name
+                );
+            }
+        }
         assert_eq!(
             draws(&mut other, save),
             first,
             "{}: {save:?}: migrated stream differs",
             G::INFO.name
         );
-
         m.execute(&restore_word, restore.engine)
             .unwrap_or_else(|e| panic!("{}: {restore:?}: restore: {e}", G::INFO.name));
         assert_eq!(
