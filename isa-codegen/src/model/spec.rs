@@ -6,7 +6,7 @@
 use super::names::spec_key;
 use super::{EnumId, Model, RecordId, Ty};
 use crate::diag::{Loc, Sink};
-use crate::read::cdecl::{Prim, RecordKind};
+use crate::read::cdecl::{path_idents, path_last, Prim, RecordKind};
 use crate::read::spec::SpecBlock;
 use std::collections::BTreeMap;
 
@@ -291,12 +291,7 @@ impl Resolver<'_> {
             self.err(loc, "a spec parameter type must be a name");
             return None;
         };
-        let name = p
-            .path
-            .segments
-            .last()
-            .map(|s| s.ident.to_string())
-            .unwrap_or_default();
+        let name = path_last(&p.path);
         let scalar = match name.as_str() {
             "bool" => Some(SpecTy::Bool),
             "u8" => Some(SpecTy::Int(Prim::U8)),
@@ -605,7 +600,7 @@ impl Resolver<'_> {
     }
 
     fn path(&mut self, scope: &Scope<'_>, path: &syn::Path, loc: Loc) -> Option<Expr> {
-        let segs: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
+        let segs = path_idents(path);
         match segs.as_slice() {
             [name] => {
                 if let Some(k) = scope.params.iter().position(|(p, _)| p == name) {
@@ -797,13 +792,7 @@ impl Resolver<'_> {
             self.err(loc, "only named functions can be called");
             return None;
         };
-        let name = p
-            .path
-            .segments
-            .iter()
-            .map(|s| s.ident.to_string())
-            .collect::<Vec<_>>()
-            .join("::");
+        let name = path_idents(&p.path).join("::");
         if name == "is_valid_enum" {
             return self.is_valid_enum(scope, c, loc);
         }
@@ -880,12 +869,7 @@ impl Resolver<'_> {
         }
         let list = match &c.args[0] {
             syn::Expr::Path(p) => {
-                let segs: Vec<String> = p
-                    .path
-                    .segments
-                    .iter()
-                    .map(|s| s.ident.to_string())
-                    .collect();
+                let segs = path_idents(&p.path);
                 match segs.as_slice() {
                     [l, e] if l == "EnumList" => Some(e.clone()),
                     _ => None,

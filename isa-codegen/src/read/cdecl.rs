@@ -409,7 +409,13 @@ pub fn clean_comment(raw: &str) -> String {
     kept.join("\n")
 }
 
-fn path_last(path: &syn::Path) -> String {
+/// The identifiers of a path, outermost first (`a::b::C` gives `[a, b, C]`).
+pub fn path_idents(path: &syn::Path) -> Vec<String> {
+    path.segments.iter().map(|s| s.ident.to_string()).collect()
+}
+
+/// The last identifier of a path (empty for an empty path).
+pub fn path_last(path: &syn::Path) -> String {
     path.segments
         .last()
         .map(|s| s.ident.to_string())
@@ -448,12 +454,7 @@ fn lit_i128(expr: &syn::Expr) -> Option<i128> {
 pub fn ctype(ty: &syn::Type) -> CType {
     match ty {
         syn::Type::Path(p) => {
-            let segs: Vec<String> = p
-                .path
-                .segments
-                .iter()
-                .map(|s| s.ident.to_string())
-                .collect();
+            let segs = path_idents(&p.path);
             let last = segs.last().cloned().unwrap_or_default();
             if last == "__BindgenUnionField" {
                 // bindgen's stand-in for a union member whose type it cannot prove `Copy`.
