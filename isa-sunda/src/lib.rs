@@ -88,6 +88,7 @@ pub mod spec {
     clippy::absurd_extreme_comparisons,
     clippy::identity_op,
     clippy::overly_complex_bool_expr,
+    clippy::needless_bool,
     clippy::precedence
 )]
 mod validate {

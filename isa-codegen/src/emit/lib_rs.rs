@@ -4,6 +4,19 @@
 
 use crate::model::Model;
 
+/// Lints the spec translation trips by design: it keeps the header's parentheses
+/// and its comparisons as written (`x >= 0` on unsigned fields, `a * 1`), so
+/// the generated code reads like the spec it came from.
+const SPEC_TRANSLATION_LINTS: &str = "#[allow(
+    unused_parens,
+    clippy::nonminimal_bool,
+    clippy::absurd_extreme_comparisons,
+    clippy::identity_op,
+    clippy::overly_complex_bool_expr,
+    clippy::needless_bool,
+    clippy::precedence
+)]";
+
 pub fn emit(model: &Model) -> String {
     let gen = &model.generation;
     format!(
@@ -75,15 +88,7 @@ pub mod inst {{
 }}
 
 /// The header's validator spec (`// fn` blocks), translated function by function.
-#[allow(
-    unused_parens,
-    clippy::nonminimal_bool,
-    clippy::absurd_extreme_comparisons,
-    clippy::identity_op,
-    clippy::overly_complex_bool_expr,
-    clippy::needless_bool,
-    clippy::precedence
-)]
+{spec_lints}
 pub mod spec {{
     #[allow(unused_imports)]
     use crate::*;
@@ -91,14 +96,7 @@ pub mod spec {{
 }}
 
 /// `validate()` on the typed instructions.
-#[allow(
-    unused_parens,
-    clippy::nonminimal_bool,
-    clippy::absurd_extreme_comparisons,
-    clippy::identity_op,
-    clippy::overly_complex_bool_expr,
-    clippy::precedence
-)]
+{spec_lints}
 mod validate {{
     #[allow(unused_imports)]
     use crate::spec::*;
@@ -131,6 +129,7 @@ pub use opcode::Opcode;
 pub use types::*;
 "#,
         tree = model.tree_name,
+        spec_lints = SPEC_TRANSLATION_LINTS,
     )
 }
 
