@@ -501,3 +501,48 @@ pub fn wrap(text: &str, width: usize) -> Vec<String> {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shape_codes() {
+        assert_eq!(
+            code_tensors("s3d3_ts"),
+            [(true, 3, false), (false, 3, false)]
+        );
+        assert_eq!(
+            code_tensors("s3dmx1_quant"),
+            [(true, 3, false), (false, 1, true)]
+        );
+        assert_eq!(
+            code_tensors("s2s2d2d2_tt"),
+            [
+                (true, 2, false),
+                (true, 2, false),
+                (false, 2, false),
+                (false, 2, false)
+            ]
+        );
+        assert!(code_tensors("ctrl_mv").is_empty());
+        assert!(code_tensors("mem_2d").is_empty());
+    }
+
+    #[test]
+    fn mapping_tokens_resolve_like_the_vendor_spellings() {
+        let ops = crate::data::opcodes().unwrap();
+        assert_eq!(resolve_token(&ops, "DMA_MEMCPY").unwrap().name, "DMAMEMCPY");
+        assert_eq!(
+            resolve_token(&ops, "PSEUDO_DMA_BARRIER").unwrap().name,
+            "PSEUDO_DMABARRIER"
+        );
+        assert_eq!(resolve_token(&ops, "COPY").unwrap().value, 0x46);
+        assert!(resolve_token(&ops, "TENSOR_SCALAR_PTR_MULTI_DUAL_ARITH").is_none());
+    }
+
+    #[test]
+    fn wraps_words() {
+        assert_eq!(wrap("a bb ccc dddd", 6), ["a bb", "ccc", "dddd"]);
+    }
+}

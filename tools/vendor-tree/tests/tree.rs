@@ -637,6 +637,20 @@ fn spec_blocks_cover_the_required_forms() {
             "no out-of-contract block with {form}: {why:?}"
         );
     }
+    // exactly the deliberate ones lack a C twin: any other spec error (an unknown name, a wrong
+    // member) would show up here
+    let untranslated: BTreeSet<&str> = o.untranslated.iter().map(|(f, _, _)| f.as_str()).collect();
+    assert_eq!(
+        untranslated,
+        BTreeSet::from([
+            "ctrl_poll_sem_has_timeout",
+            "is_valid_ctrl_poll_sem",
+            "s2d2_jpeg_quality_class",
+            "is_valid_s2d2_jpeg",
+            "s4d4_gt_lanes_clamped",
+            "s2s2d2d2_tt_basic_input",
+        ])
+    );
     assert!(o.unused.iter().any(|f| f == "s3_lt_first_slot_free"));
     // neither is_valid_<op> nor is_valid_<shape>, bound through debug_assert.h
     let bound: BTreeMap<&str, &str> = o
@@ -660,6 +674,34 @@ fn spec_blocks_cover_the_required_forms() {
         !bound.contains_key("JPEG_DECODE"),
         "its validator calls a `match` block"
     );
+}
+
+/// Spec names compare ignoring case and underscores (docs/spec-language.md); no two declarations
+/// of the tree, and no two members of one enum, may collide under that rule.
+#[test]
+fn spec_names_are_unambiguous() {
+    let reg = vendor_tree::spec::Registry::scan(
+        out()
+            .files
+            .iter()
+            .filter(|(p, _)| p.ends_with(".h"))
+            .map(|(_, t)| t.as_str()),
+    )
+    .unwrap();
+    let norm = |s: &str| s.replace('_', "").to_ascii_lowercase();
+    let mut seen = BTreeMap::new();
+    for name in reg.enums.keys().chain(reg.types.iter()) {
+        if let Some(prev) = seen.insert(norm(name), name.clone()) {
+            assert_eq!(&prev, name, "`{prev}` and `{name}` have the same spec name");
+        }
+    }
+    assert!(seen.len() > 80, "{} declarations", seen.len());
+    for (e, members) in &reg.enums {
+        let mut m = BTreeSet::new();
+        for (name, _) in members {
+            assert!(m.insert(norm(name)), "{e}: member {name} collides");
+        }
+    }
 }
 
 #[test]
