@@ -35,12 +35,19 @@ struct Gen {
     shapes: &'static [&'static str],
 }
 
-const ALL_GEN_SHAPES: [&str; 4] = ["s1_rand", "d4_rand", "s3d3_dropout", "pseudo_set_rng_seed"];
-const V4_SHAPES: [&str; 6] = [
+const ALL_GEN_SHAPES: [&str; 5] = [
     "s1_rand",
     "d4_rand",
     "s3d3_dropout",
     "pseudo_set_rng_seed",
+    "d4_mr",
+];
+const V4_SHAPES: [&str; 7] = [
+    "s1_rand",
+    "d4_rand",
+    "s3d3_dropout",
+    "pseudo_set_rng_seed",
+    "d4_mr",
     "d3_rand",
     "s2s1d2_pe_seed",
 ];
