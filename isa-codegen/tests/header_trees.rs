@@ -7,7 +7,9 @@
 //! * every name in `instruction_mapping.json` exists in its tree;
 //! * every `// fn` spec block is well formed (balanced braces, one `fn`), so the generator can parse it;
 //! * the engine placement of `aws_neuron_isa_tpb_instr_assert.h`, read here from its C and from the
-//!   compiled function, is the table of `headers/PROVENANCE.md`, and agrees with the validators.
+//!   compiled function, is the table of `headers/PROVENANCE.md`, and agrees with the validators;
+//! * every firmware entry of `rng-runtime.json` has one of the evidence levels observed / inferred /
+//!   assumed, and the levels are those PROVENANCE.md documents.
 //!
 //! Only the standard library is used; the C compilers are `gcc` and `g++` from `PATH`.
 
@@ -567,11 +569,12 @@ fn generation_specific_members() {
 #[derive(Debug, PartialEq)]
 enum Json {
     Str(String),
+    Num(u64),
     Arr(Vec<Json>),
     Obj(Vec<(String, Json)>),
 }
 
-/// A JSON reader for the subset the mapping uses: objects, arrays and strings.
+/// A JSON reader for the subset the trees use: objects, arrays, strings and unsigned integers.
 struct JsonReader<'a> {
     s: &'a [u8],
     k: usize,
@@ -615,6 +618,17 @@ impl JsonReader<'_> {
         self.ws();
         match self.s.get(self.k) {
             Some(b'"') => Ok(Json::Str(self.string()?)),
+            Some(b'0'..=b'9') => {
+                let start = self.k;
+                while self.k < self.s.len() && self.s[self.k].is_ascii_digit() {
+                    self.k += 1;
+                }
+                let text =
+                    std::str::from_utf8(&self.s[start..self.k]).map_err(|e| e.to_string())?;
+                text.parse()
+                    .map(Json::Num)
+                    .map_err(|e| format!("number at byte {start}: {e}"))
+            }
             Some(b'[') => {
                 self.k += 1;
                 let mut items = Vec::new();
@@ -1539,4 +1553,131 @@ fn the_placement_reader_rejects_other_forms() {
     assert_eq!(extra, t["sunda"].0);
     extra.get_mut("RNG").unwrap().insert("DVE".into());
     assert_ne!(extra, t["sunda"].0);
+}
+
+// ---------------------------------------------------------------------------------------------
+// 7. evidence levels of rng-runtime.json
+// ---------------------------------------------------------------------------------------------
+
+/// (generation, instruction, engine, algorithm, evidence level), sorted.
+type Evidence = Vec<(String, String, String, String, String)>;
+
+fn evidence_from_runtime_files() -> Evidence {
+    let mut out = Vec::new();
+    for gen in &GENS {
+        let path = tpb(gen).parent().unwrap().join("rng-runtime.json");
+        let text = read(&path);
+        let json = parse_json(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let firmware = object(&json)
+            .iter()
+            .find(|(k, _)| k == "firmware")
+            .unwrap_or_else(|| panic!("{}: no firmware list", path.display()));
+        let Json::Arr(entries) = &firmware.1 else {
+            panic!("{}: firmware is not a list", path.display())
+        };
+        for e in entries {
+            let field = |name: &str| -> String {
+                match object(e).iter().find(|(k, _)| k == name) {
+                    Some((_, Json::Str(v))) => v.clone(),
+                    other => panic!("{}: firmware entry field {name}: {other:?}", path.display()),
+                }
+            };
+            let level = field("evidence");
+            if level == "assumed" {
+                // an assumption carries its number
+                assert!(
+                    field("source").contains("PROVENANCE A"),
+                    "{}: assumed entry without an assumption number: {}",
+                    gen.name,
+                    field("source")
+                );
+            }
+            out.push((
+                gen.name.to_string(),
+                field("instruction"),
+                field("engine"),
+                field("algorithm"),
+                level,
+            ));
+        }
+    }
+    out.sort();
+    out
+}
+
+fn evidence_from_provenance(text: &str) -> Evidence {
+    let head = "| evidence of | instruction | engine | algorithm | level |";
+    let mut lines = text.lines().skip_while(|l| !l.starts_with(head));
+    assert!(
+        lines.next().is_some(),
+        "PROVENANCE.md has no evidence table (`{head}`)"
+    );
+    assert!(
+        lines.next().unwrap_or("").starts_with("|---"),
+        "evidence table separator"
+    );
+    let mut out: Evidence = lines
+        .take_while(|l| l.starts_with('|'))
+        .map(|l| {
+            let c: Vec<String> = l
+                .trim_matches('|')
+                .split('|')
+                .map(|c| c.trim().to_string())
+                .collect();
+            assert_eq!(c.len(), 5, "evidence table row `{l}`");
+            (
+                c[0].clone(),
+                c[1].clone(),
+                c[2].clone(),
+                c[3].clone(),
+                c[4].clone(),
+            )
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+#[test]
+fn firmware_evidence_levels_are_normalised_and_documented() {
+    let files = evidence_from_runtime_files();
+    assert!(!files.is_empty());
+    for (gen, instruction, engine, algorithm, level) in &files {
+        assert!(
+            ["observed", "inferred", "assumed"].contains(&level.as_str()),
+            "{gen} {instruction} {engine} {algorithm}: evidence `{level}`"
+        );
+        // rng-facts 6 item 15: every NC-v5 firmware body is known from strings only
+        assert!(
+            !(gen == "maverick" && level == "observed"),
+            "maverick {instruction} {engine} {algorithm} claims an observed body"
+        );
+    }
+    // rng-facts 4.10: SUNDA ships no checkpoint body
+    assert!(
+        files.iter().all(|e| e.0 != "sunda"),
+        "sunda lists a wired body"
+    );
+    let documented = evidence_from_provenance(&read(&headers_root().join("PROVENANCE.md")));
+    assert_eq!(
+        files, documented,
+        "rng-runtime.json against the evidence table of PROVENANCE.md"
+    );
+    let mut unique = files.clone();
+    unique.dedup();
+    assert_eq!(unique.len(), files.len(), "an entry is listed twice");
+}
+
+#[test]
+fn the_json_reader_takes_numbers_and_rejects_other_values() {
+    assert_eq!(
+        parse_json("{\"v\": [1, 23]}"),
+        Ok(Json::Obj(vec![(
+            "v".into(),
+            Json::Arr(vec![Json::Num(1), Json::Num(23)])
+        )]))
+    );
+    for bad in ["{\"v\": -1}", "{\"v\": true}", "{\"v\": 1.5}"] {
+        assert!(parse_json(bad).is_err(), "{bad}");
+    }
 }
