@@ -57,9 +57,10 @@ STATIC inline bool is_pseudo_op(NEURON_ISA_TPB_OPCODE opcode) {
 // RNG, RAND, RAND_GET_STATE, RAND_SET_STATE, DROPOUT, PSEUDO_SET_RNG_SEED.
 // For any other opcode the answer is false, which here means "not placed by this tree", not
 // "illegal" (A53). An engine is listed when the vendor API (NKI) runs the opcode there in this
-// generation, and also when a validator arm of this tree names it, so that no legal arm is dead
-// (A54). The trailing notes name the PROVENANCE.md entry behind each line. Whether the firmware
-// ships a body for an (engine, algorithm) pair is a separate question, answered in rng-runtime.json.
+// generation, and also when a validator arm of this tree names it, so that no legal arm is dead;
+// where NKI is silent, the opcode matrix's engine column decides (A54). The trailing notes name the
+// PROVENANCE.md entry behind each line. Whether the firmware ships a body for an (engine,
+// algorithm) pair is a separate question, answered in rng-runtime.json.
 STATIC inline bool neuron_isa_check_opcode_on_engine(NEURON_ISA_TPB_OPCODE opcode,
                                                      NEURON_ISA_TPB_NEURON_ENGINE engine) {
     if (engine == NEURON_ISA_TPB_NEURON_ENGINE_POOL) {
