@@ -48,6 +48,8 @@ macro_rules! impl_rng_core_via_u32 {
 }
 
 pub mod bank;
+pub mod convert;
+pub mod dtype;
 pub mod engine;
 #[cfg(feature = "std")]
 pub mod file;
@@ -57,18 +59,22 @@ pub mod generation;
 pub mod lfsr;
 pub mod machine;
 pub mod model;
+pub mod mt64;
 mod names;
 pub mod pcg32;
 pub mod philox;
 pub mod xorwow;
 
-pub use bank::{Bank, BankShape, LaneRow, LANES};
+pub use bank::{Bank, BankShape, DrawSpan, LaneRow, LANES};
+pub use dtype::Dtype;
 pub use engine::{CheckpointError, EngineRng, Gate, StateAccess, StateSource};
 #[cfg(feature = "std")]
 pub use file::Checkpoint;
 pub use generation::{
-    Algorithm, CheckpointArm, CheckpointInstruction, CheckpointKind, Engine, Generation, Generator,
-    InstructionError, MemoryGeometry, StateLocation, StateUpdate, TensorPattern, WiredBody,
+    Algorithm, CheckpointArm, CheckpointInstruction, CheckpointKind, DropoutInstruction, Engine,
+    Generation, Generator, ImmSource, InstructionError, MemoryGeometry, PostProcess,
+    Rand2Instruction, RandInstruction, RngInstruction, Scalar, SeedInstruction, StateLocation,
+    StateUpdate, TensorPattern, ThresholdType, WiredBody,
 };
 #[cfg(feature = "std")]
 pub use machine::SparseMemory;
