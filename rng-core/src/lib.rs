@@ -78,5 +78,5 @@ pub use generation::{
 };
 #[cfg(feature = "std")]
 pub use machine::SparseMemory;
-pub use machine::{Machine, MachineError, PartitionMemory};
+pub use machine::{Machine, MachineError, MemoryError, PartitionMemory};
 pub use model::ModelChoices;
