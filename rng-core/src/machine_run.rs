@@ -244,6 +244,28 @@ impl<G: Generation, M: PartitionMemory> Machine<G, M> {
         }
     }
 
+    /// Whether the instruction's engine holds the generator state it reads or writes (the
+    /// checkpoint arm's bank, RAND's (`rand_generator`, `rand_algorithm`), RAND2's
+    /// `RNG_<algorithm>`, DROPOUT's `dropout_state`, a state PSEUDO_SET_RNG_SEED reseeds): a
+    /// static fact of the generation (its arm tables and the model), independent of the state's
+    /// values. An instruction without it is refused when run.
+    pub fn holds_state(&self, inst: &RngInstruction) -> bool {
+        let e = self.engine(inst.engine());
+        let state = match inst {
+            RngInstruction::Checkpoint(c) => Some((c.generator, c.algorithm)),
+            RngInstruction::Rand(r) => Some((r.generator, r.algorithm)),
+            RngInstruction::Rand2(r) => {
+                Generator::for_algorithm(r.algorithm).map(|g| (g, r.algorithm))
+            }
+            RngInstruction::Dropout(_) => {
+                let s = G::MODEL.dropout_state;
+                Some((s.generator, s.algorithm))
+            }
+            RngInstruction::SetSeed(_) => return e.has_seed_target(G::MODEL.seed_targets),
+        };
+        state.is_some_and(|(g, a)| e.bank(g, a).is_some())
+    }
+
     /// The bank of `(generator, algorithm)` on `engine`, or the typed refusal.
     fn has_bank(
         &self,

@@ -1388,6 +1388,11 @@ fn every_refusal_is_typed_names_the_operand_and_changes_nothing() {
             engine: Engine::Dve
         }
     );
+    // What an engine holds is a static fact: RAND2 (XORWOW) on DVE and POOL, not on ACT.
+    let r2 = |engine| rand2(engine, Dtype::Fp32, 1, 0.0, 1.0, contiguous(0, 4));
+    assert!(m.holds_state(&r2(Engine::Dve)) && m.holds_state(&r2(Engine::Pool)));
+    assert!(!m.holds_state(&r2(Engine::Act)));
+    assert!(!s.holds_state(&seed_inst(Engine::Dve, Scalar::immediate(1))));
     // A word the fixture codec does not read.
     let mut word = [0u8; 64];
     word[0] = 0xE2;
