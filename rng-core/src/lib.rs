@@ -12,7 +12,9 @@
 //!   RAND_SET_STATE do to them, generic over [`generation::Generation`]
 //!   (implemented by the generated `isa-<gen>` crates).
 //! - [`machine::Machine`]: the engines plus an SBUF/PSUM partition memory,
-//!   executing 64-byte checkpoint words.
+//!   executing 64-byte words of the RNG family: the checkpoint pair, RAND,
+//!   RAND2, DROPOUT and PSEUDO_SET_RNG_SEED ([`generation::RngInstruction`]),
+//!   with [`convert`] for the element types ([`dtype::Dtype`]).
 //! - `file::Checkpoint` (feature `std`): the versioned JSON checkpoint file.
 //!
 //! `#![no_std]` and allocation-free; the `std` feature adds the sparse memory

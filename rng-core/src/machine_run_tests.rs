@@ -300,6 +300,66 @@ fn uniform_readings_follow_the_model() {
 }
 
 #[test]
+fn rand2_pointer_bounds_are_read_per_lane() {
+    // Lane 0 points at (0, 1): the output is u; lane 1 at range 1: the derived fp32 values.
+    let d = data("rand2_xorwow.txt");
+    let (_, record) = rand2_case(&d, "pool");
+    let u = hexes(&rows(&d, "uniform").find(|r| r[1] == "pool").unwrap()[2..]);
+    let range = rows(&d, "range").find(|r| r[1] == "1").unwrap();
+    let ranged = hexes(
+        &rows(&d, "out")
+            .find(|r| {
+                r[1] == "pool"
+                    && r[2] == "1"
+                    && r[3] == "separate"
+                    && r[4] == "rne"
+                    && r[5] == "FP32"
+            })
+            .unwrap()[6..],
+    );
+    let mut m = machine::<Mariana>();
+    set_lanes(
+        &mut m,
+        Engine::Pool,
+        Generator::RngXorwow,
+        Algorithm::Xorwow,
+        2,
+        &record,
+    );
+    let (lo, hi) = (sbuf::<Mariana>(6, 0x10), sbuf::<Mariana>(6, 0x20));
+    let next = Mariana::MEMORY.sbuf_partition_bytes;
+    m.memory_mut().store(lo, 0.0f32.to_bits());
+    m.memory_mut().store(hi, 1.0f32.to_bits());
+    m.memory_mut().store(lo + next, hex(&range[2]) as u32);
+    m.memory_mut().store(hi + next, hex(&range[3]) as u32);
+    let start = sbuf::<Mariana>(0, 0x100);
+    let inst = RngInstruction::Rand2(Rand2Instruction {
+        min: Scalar {
+            source: ImmSource::PointerImmediate,
+            bits: lo,
+        },
+        max: Scalar {
+            source: ImmSource::PointerImmediate,
+            bits: hi,
+        },
+        ..match rand2(
+            Engine::Pool,
+            Dtype::Fp32,
+            2,
+            0.0,
+            0.0,
+            contiguous(start, 20),
+        ) {
+            RngInstruction::Rand2(r) => r,
+            _ => unreachable!(),
+        }
+    });
+    m.run_instruction(&inst).unwrap();
+    assert_eq!(elements(&m, 0, start, 20, 4), u);
+    assert_eq!(elements(&m, 1, start, 20, 4), ranged);
+}
+
+#[test]
 fn conversions_match_the_derived_encodings() {
     let d = data("conversions.txt");
     let base = ModelChoices::RECONSTRUCTED;
