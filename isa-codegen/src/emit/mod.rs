@@ -129,11 +129,9 @@ pub fn emit_with_notes(model: &Model) -> (Files, Vec<String>) {
     put("opcode.rs", enums::emit_opcode(model));
     put("consts.rs", enums::emit_consts(model));
     put("inst.rs", inst::emit(model, &firmware));
-    let (gen, problem) = generation::emit(model);
+    let (gen, gen_notes) = generation::emit(model);
     put("generation.rs", gen);
-    if let Some(why) = problem {
-        notes.push(format!("no rng_core::Generation impl: {why}"));
-    }
+    notes.extend(gen_notes);
     put("spec.rs", spec::emit(model));
     put("validate.rs", validate::emit(model));
     let (legality, arm) = legality::emit(model, &firmware);

@@ -210,6 +210,109 @@ impl rng_core::Generation for Sunda {
             }
         }
     }
+    fn decode_instruction(
+        word: &[u8; 64],
+        engine: rng_core::Engine,
+    ) -> Result<rng_core::RngInstruction, rng_core::InstructionError> {
+        let vendor_engine = from_engine(engine)?;
+        match word[0] {
+            120 | 119 => {
+                Self::decode_checkpoint(word, engine).map(rng_core::RngInstruction::Checkpoint)
+            }
+            118 => {
+                let inst =
+                    crate::Rand::from_bytes(word).map_err(rng_core::InstructionError::Decode)?;
+                inst.validate(vendor_engine)
+                    .map_err(rng_core::InstructionError::Invalid)?;
+                Ok(rng_core::RngInstruction::Rand(rng_core::RandInstruction {
+                    engine,
+                    generator: to_generator(inst.rand_generator)?,
+                    algorithm: to_algorithm(inst.rand_algorithm)?,
+                    steps: inst.rand_num_steps,
+                    post_process: to_post_process(inst.post_process)?,
+                    params: [
+                        isa_core::le::get_u32(&inst.params[0].bytes, 0),
+                        isa_core::le::get_u32(&inst.params[1].bytes, 0),
+                        isa_core::le::get_u32(&inst.params[2].bytes, 0),
+                        isa_core::le::get_u32(&inst.params[3].bytes, 0),
+                    ],
+                    dtype: to_dtype(inst.dtype)?,
+                    channels: inst.num_active_channels,
+                    dst: {
+                        let t = &inst.dst_mem_pattern;
+                        rng_core::TensorPattern {
+                            start_addr: isa_core::le::get_u32(&t.start_addr.bytes, 0),
+                            step_elem: [
+                                t.step_elem[0],
+                                t.step_elem[1],
+                                t.step_elem[2],
+                                t.step_elem[3],
+                            ],
+                            num_elem: [t.num_elem[0], t.num_elem[1], t.num_elem[2], t.num_elem[3]],
+                            rank: 4,
+                        }
+                    },
+                }))
+            }
+            127 => {
+                let inst =
+                    crate::Dropout::from_bytes(word).map_err(rng_core::InstructionError::Decode)?;
+                inst.validate(vendor_engine)
+                    .map_err(rng_core::InstructionError::Invalid)?;
+                Ok(rng_core::RngInstruction::Dropout(
+                    rng_core::DropoutInstruction {
+                        engine,
+                        src: {
+                            let t = &inst.src_mem_pattern;
+                            rng_core::TensorPattern {
+                                start_addr: isa_core::le::get_u32(&t.start_addr.bytes, 0),
+                                step_elem: [t.step_elem[0], t.step_elem[1], t.step_elem[2], 1],
+                                num_elem: [t.num_elem[0], t.num_elem[1], t.num_elem[2], 1],
+                                rank: 3,
+                            }
+                        },
+                        in_dtype: to_dtype(inst.in_dtype)?,
+                        out_dtype: to_dtype(inst.out_dtype)?,
+                        channels: inst.num_active_channels,
+                        threshold: rng_core::Scalar {
+                            source: to_imm_source(inst.threshold_src)?,
+                            bits: isa_core::le::get_u32(&inst.threshold.bytes, 0),
+                        },
+                        threshold_dtype: match inst.threshold_dtype {
+                            crate::Dtype::Invalid => None,
+                            d => Some(to_dtype(d)?),
+                        },
+                        threshold_type: to_threshold_type(inst.threshold_type)?,
+                        dst: {
+                            let t = &inst.dst_mem_pattern;
+                            rng_core::TensorPattern {
+                                start_addr: isa_core::le::get_u32(&t.start_addr.bytes, 0),
+                                step_elem: [t.step_elem[0], t.step_elem[1], t.step_elem[2], 1],
+                                num_elem: [t.num_elem[0], t.num_elem[1], t.num_elem[2], 1],
+                                rank: 3,
+                            }
+                        },
+                    },
+                ))
+            }
+            208 => {
+                let inst = crate::PseudoSetRngSeed::from_bytes(word)
+                    .map_err(rng_core::InstructionError::Decode)?;
+                inst.validate(vendor_engine)
+                    .map_err(rng_core::InstructionError::Invalid)?;
+                Ok(rng_core::RngInstruction::SetSeed(
+                    rng_core::SeedInstruction {
+                        engine,
+                        seed: rng_core::Scalar {
+                            source: to_imm_source(inst.seed_src)?,
+                            bits: isa_core::le::get_u32(&inst.seed.bytes, 0),
+                        },
+                    },
+                ))
+            }
+            other => Err(rng_core::InstructionError::NotRng { opcode: other }),
+        }
+    }
 }
 /// The rng-core model's `Engine` for a `NEURON_ISA_TPB_NEURON_ENGINE` member (an error for a member it does not model).
 #[allow(unreachable_patterns)]
@@ -307,5 +410,61 @@ pub fn from_state_update(
         rng_core::StateUpdate::SrcTensor => Ok(crate::RandStateUpdate::SrcTensor),
         rng_core::StateUpdate::ImmSingle => Ok(crate::RandStateUpdate::ImmSingle),
         rng_core::StateUpdate::ImmLane => Ok(crate::RandStateUpdate::ImmLane),
+    }
+}
+/// The rng-core model's `PostProcess` for a `NEURON_ISA_TPB_RAND_POST_PROC` member (an error for a member it does not model).
+#[allow(unreachable_patterns)]
+pub fn to_post_process(
+    v: crate::RandPostProc,
+) -> Result<rng_core::PostProcess, rng_core::InstructionError> {
+    match v {
+        crate::RandPostProc::RawU32 => Ok(rng_core::PostProcess::RawU32),
+        crate::RandPostProc::UniformInRange => Ok(rng_core::PostProcess::UniformInRange),
+        crate::RandPostProc::Normal => Ok(rng_core::PostProcess::Normal),
+    }
+}
+/// The rng-core model's `ImmSource` for a `NEURON_ISA_TPB_IMM_SRC` member (an error for a member it does not model).
+#[allow(unreachable_patterns)]
+pub fn to_imm_source(v: crate::ImmSrc) -> Result<rng_core::ImmSource, rng_core::InstructionError> {
+    match v {
+        crate::ImmSrc::InstructionImmediate => Ok(rng_core::ImmSource::InstructionImmediate),
+        crate::ImmSrc::PointerImmediate => Ok(rng_core::ImmSource::PointerImmediate),
+        crate::ImmSrc::RegPtrImmediate => Ok(rng_core::ImmSource::RegPtrImmediate),
+    }
+}
+/// The rng-core model's `ThresholdType` for a `NEURON_ISA_TPB_DROPOUT_THRESHOLD_TYPE` member (an error for a member it does not model).
+#[allow(unreachable_patterns)]
+pub fn to_threshold_type(
+    v: crate::DropoutThresholdType,
+) -> Result<rng_core::ThresholdType, rng_core::InstructionError> {
+    match v {
+        crate::DropoutThresholdType::DropRate => Ok(rng_core::ThresholdType::DropRate),
+        crate::DropoutThresholdType::KeepRate => Ok(rng_core::ThresholdType::KeepRate),
+    }
+}
+/// The rng-core model's `Dtype` for a `NEURON_ISA_TPB_DTYPE` member (an error for a member it does not model).
+#[allow(unreachable_patterns)]
+pub fn to_dtype(v: crate::Dtype) -> Result<rng_core::Dtype, rng_core::InstructionError> {
+    match v {
+        crate::Dtype::Invalid => Err(rng_core::InstructionError::Unmodelled {
+            what: "NEURON_ISA_TPB_DTYPE member INVALID has no rng-core model",
+        }),
+        crate::Dtype::Fp8Exp3 => Ok(rng_core::Dtype::Fp8Exp3),
+        crate::Dtype::Fp8Exp4 => Ok(rng_core::Dtype::Fp8Exp4),
+        crate::Dtype::Fp8Exp5 => Ok(rng_core::Dtype::Fp8Exp5),
+        crate::Dtype::Fp16 => Ok(rng_core::Dtype::Fp16),
+        crate::Dtype::Bfloat16 => Ok(rng_core::Dtype::Bfloat16),
+        crate::Dtype::Fp32 => Ok(rng_core::Dtype::Fp32),
+        crate::Dtype::Fp32r => Err(rng_core::InstructionError::Unmodelled {
+            what: "NEURON_ISA_TPB_DTYPE member FP32R has no rng-core model",
+        }),
+        crate::Dtype::Uint8 => Ok(rng_core::Dtype::Uint8),
+        crate::Dtype::Uint16 => Ok(rng_core::Dtype::Uint16),
+        crate::Dtype::Uint32 => Ok(rng_core::Dtype::Uint32),
+        crate::Dtype::Uint64 => Ok(rng_core::Dtype::Uint64),
+        crate::Dtype::Int8 => Ok(rng_core::Dtype::Int8),
+        crate::Dtype::Int16 => Ok(rng_core::Dtype::Int16),
+        crate::Dtype::Int32 => Ok(rng_core::Dtype::Int32),
+        crate::Dtype::Int64 => Ok(rng_core::Dtype::Int64),
     }
 }
