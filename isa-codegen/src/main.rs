@@ -4,16 +4,19 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: isa-codegen [--check] [--root DIR] [--headers DIR] [GENERATION...]
+const USAGE: &str =
+    "usage: isa-codegen [--check] [--strict] [--root DIR] [--headers DIR] [GENERATION...]
 
 Regenerates isa-<generation>/ from headers/neuron_<generation>_arch_isa/ and prints a report.
   --check          change nothing; exit 1 when a committed crate is stale
+  --strict         every warning is an error (exit 2, nothing written)
   --root DIR       the workspace (default: the repository this tool was built in)
   --headers DIR    the directory of header trees (default: ROOT/headers)
   GENERATION       limit to these generations (sunda, cayman, ...)";
 
 struct Args {
     check: bool,
+    strict: bool,
     root: PathBuf,
     headers: Option<PathBuf>,
     only: Vec<String>,
@@ -22,6 +25,7 @@ struct Args {
 fn parse_args() -> Result<Args, String> {
     let mut args = Args {
         check: false,
+        strict: false,
         root: PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/..")),
         headers: None,
         only: Vec::new(),
@@ -30,6 +34,7 @@ fn parse_args() -> Result<Args, String> {
     while let Some(a) = it.next() {
         match a.as_str() {
             "--check" => args.check = true,
+            "--strict" => args.strict = true,
             "--root" => args.root = PathBuf::from(it.next().ok_or("--root needs a directory")?),
             "--headers" => {
                 args.headers = Some(PathBuf::from(
@@ -60,7 +65,10 @@ fn main() -> ExitCode {
         .headers
         .clone()
         .unwrap_or_else(|| args.root.join("headers"));
-    let run = match isa_codegen::workspace::plan(&args.root, &headers, &args.only) {
+    let options = isa_codegen::Options {
+        strict: args.strict,
+    };
+    let run = match isa_codegen::workspace::plan(&args.root, &headers, &args.only, &options) {
         Ok(r) => r,
         Err(errors) => {
             for e in errors {

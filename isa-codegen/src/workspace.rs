@@ -4,7 +4,7 @@
 
 use crate::diag::Error;
 use crate::report::{diff, Change, Summary};
-use crate::{generate, Generated, SUMMARY_FILE};
+use crate::{generate, Generated, Options, SUMMARY_FILE};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -61,7 +61,12 @@ pub fn trees(headers: &Path) -> Result<Vec<PathBuf>, String> {
 }
 
 /// Generates every tree (or only `only`, by generation name in lower case) in memory.
-pub fn plan(root: &Path, headers: &Path, only: &[String]) -> Result<Run, Vec<Error>> {
+pub fn plan(
+    root: &Path,
+    headers: &Path,
+    only: &[String],
+    options: &Options,
+) -> Result<Run, Vec<Error>> {
     let mut run = Run::default();
     let mut errors = Vec::new();
     let trees = trees(headers).map_err(|e| {
@@ -90,7 +95,7 @@ pub fn plan(root: &Path, headers: &Path, only: &[String]) -> Result<Run, Vec<Err
             });
             continue;
         }
-        match generate(&tree) {
+        match generate(&tree, options) {
             Ok(generated) => run.plans.push(compare(tree_name, crate_dir, generated)),
             Err(e) => errors.push(e),
         }
@@ -240,6 +245,17 @@ impl Plan {
         }
         for note in &m.untranslated {
             let _ = writeln!(out, "    not translated: {}/{note}", self.tree_name);
+        }
+        for w in &m.warnings {
+            let _ = writeln!(out, "    warning: {w}");
+        }
+        if !m.warnings.is_empty() {
+            let _ = writeln!(
+                out,
+                "    {} warning(s) in {} (`--strict` makes them errors)",
+                m.warnings.len(),
+                self.tree_name
+            );
         }
         out
     }

@@ -350,28 +350,51 @@ pub fn build(input: &TreeInput) -> Result<Model, crate::diag::Error> {
         for (name, &op_line) in entry.opcodes.iter().zip(&entry.opcode_lines) {
             let op_loc = Loc::new(MAPPING_FILE, op_line);
             let suffix = name.strip_prefix("NEURON_ISA_TPB_OPCODE_").unwrap_or(name);
-            match opcodes.iter().position(|o| o.c_name == *name) {
-                Some(k) => {
-                    if let Some(prev) = opcodes[k].shape {
-                        sink.push(
-                            loc.clone(),
-                            format!(
-                                "opcode `{suffix}` is bound to `{}` and again to `{}`",
-                                shapes[prev].code, code
-                            ),
-                        );
-                    }
-                    opcodes[k].shape = Some(shapes.len());
-                    ops.push(k);
+            let k = match resolve_opcode_token(&opcodes, name) {
+                Token::Exact(k) => k,
+                Token::Alias(k) => {
+                    sink.warn(
+                        op_loc,
+                        format!(
+                            "alias resolved: mapping entry `{}` names opcode `{name}`, which the OPCODE enum lacks; read as `{}`, the one enumerator equal to it ignoring underscores and case",
+                            entry.struct_name, opcodes[k].c_name
+                        ),
+                    );
+                    k
                 }
-                None => sink.push(
-                    op_loc,
+                Token::Stale(near) => {
+                    let why = if near.is_empty() {
+                        String::new()
+                    } else {
+                        format!(
+                            " (ignoring underscores and case it matches {}: ambiguous)",
+                            near.iter()
+                                .map(|&k| format!("`{}`", opcodes[k].c_name))
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        )
+                    };
+                    sink.warn(
+                        op_loc,
+                        format!(
+                            "stale entry skipped: mapping entry `{}` names opcode `{name}`, which the OPCODE enum lacks{why}",
+                            entry.struct_name
+                        ),
+                    );
+                    continue;
+                }
+            };
+            if let Some(prev) = opcodes[k].shape {
+                sink.push(
+                    loc.clone(),
                     format!(
-                        "mapping entry `{}` names opcode `{name}`, which the OPCODE enum lacks",
-                        entry.struct_name
+                        "opcode `{suffix}` is bound to `{}` and again to `{}`",
+                        shapes[prev].code, code
                     ),
-                ),
+                );
             }
+            opcodes[k].shape = Some(shapes.len());
+            ops.push(k);
         }
         shapes.push(Shape {
             record: rec,
@@ -416,6 +439,7 @@ pub fn build(input: &TreeInput) -> Result<Model, crate::diag::Error> {
         inst_nbytes,
         inst_union,
         untranslated,
+        warnings: Vec::new(),
         specs: Vec::new(),
         validators: Vec::new(),
         tables: Vec::new(),
@@ -437,6 +461,9 @@ pub fn build(input: &TreeInput) -> Result<Model, crate::diag::Error> {
             .unwrap_or_default();
         model.runtime = Some(super::runtime::resolve(&model, rt, &text, &mut sink));
     }
+    model.warnings = input.warnings.clone();
+    model.warnings.append(&mut sink.take_warnings());
+    crate::diag::normalize(&mut model.warnings);
     sink.finish(&input.tree_name, model)
 }
 
@@ -553,6 +580,7 @@ fn unreachable_model() -> Model {
         inst_nbytes: 64,
         inst_union: None,
         untranslated: Vec::new(),
+        warnings: Vec::new(),
         specs: Vec::new(),
         validators: Vec::new(),
         tables: Vec::new(),
@@ -897,6 +925,34 @@ fn expand_bitfields(
                 *ok = false;
             }
         }
+    }
+}
+
+/// How a mapping's opcode token names an enumerator.
+enum Token {
+    /// By its exact C name.
+    Exact(usize),
+    /// Not exactly, but exactly one enumerator is equal to it ignoring underscores and case
+    /// (`NEURON_ISA_TPB_OPCODE_DMA_MEMCPY` for `NEURON_ISA_TPB_OPCODE_DMAMEMCPY`).
+    Alias(usize),
+    /// Not at all (a stale superset entry), or ambiguously: the enumerators it matches loosely.
+    Stale(Vec<usize>),
+}
+
+fn resolve_opcode_token(opcodes: &[Opcode], token: &str) -> Token {
+    if let Some(k) = opcodes.iter().position(|o| o.c_name == token) {
+        return Token::Exact(k);
+    }
+    let key = super::names::spec_key(token);
+    let near: Vec<usize> = opcodes
+        .iter()
+        .enumerate()
+        .filter(|(_, o)| super::names::spec_key(&o.c_name) == key)
+        .map(|(k, _)| k)
+        .collect();
+    match near.as_slice() {
+        [k] => Token::Alias(*k),
+        _ => Token::Stale(near),
     }
 }
 

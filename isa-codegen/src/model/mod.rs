@@ -274,6 +274,12 @@ pub struct Model {
     pub inst_union: Option<RecordId>,
     /// Items the generator cannot represent; reported, never dropped silently.
     pub untranslated: Vec<Diagnostic>,
+    /// Problems the generator worked around, each at its `file:line`, sorted by place: a clang
+    /// warning, a header that parses only after the others, a stale mapping entry skipped or an
+    /// alias resolved, a spec block it could not translate (dropped, with every function that
+    /// calls it), a mapped opcode without a validator, an unused spec function. The report lists
+    /// them; `--strict` ([`crate::Options`]) makes each one (and each `untranslated` item) an error.
+    pub warnings: Vec<Diagnostic>,
     /// The spec functions, resolved (same order as the blocks were read).
     pub specs: Vec<spec::SpecFn>,
     /// Per mapped opcode (index into [`Model::opcodes`]) its validator.

@@ -8,7 +8,7 @@ pub mod runtime;
 pub mod source;
 pub mod spec;
 
-use crate::diag::{Error, Loc};
+use crate::diag::{Diagnostic, Error, Loc};
 use isa_core::fingerprint::TreeFingerprint;
 use std::path::{Path, PathBuf};
 
@@ -33,6 +33,8 @@ pub struct TreeInput {
     pub mapping: mapping::Mapping,
     /// `rng-runtime.json`, when the tree has it.
     pub runtime: Option<runtime::Runtime>,
+    /// Problems the read stage worked around (the model adds its own and carries them all).
+    pub warnings: Vec<Diagnostic>,
 }
 
 /// Splits `neuron_<gen>_arch_isa` into its generation name.
@@ -112,6 +114,7 @@ pub fn read_tree(root: &Path) -> Result<TreeInput, Error> {
         decls,
         specs,
         mapping,
+        warnings: Vec::new(),
     })
 }
 
