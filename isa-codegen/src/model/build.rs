@@ -165,6 +165,24 @@ pub fn build(input: &TreeInput) -> Result<Model, crate::diag::Error> {
         .enumerate()
         .map(|(k, (r, _))| (r.name.clone(), k))
         .collect();
+    // Where each record is declared; an anonymous one sits at its field of the enclosing record.
+    let mut record_locs: Vec<Loc> = Vec::with_capacity(record_names.len());
+    for (r, file) in &record_names {
+        let loc = match &r.anonymous_in {
+            Some((parent, field)) => {
+                let parent_loc = record_ix
+                    .get(parent)
+                    .and_then(|&p| record_locs.get(p).cloned())
+                    .unwrap_or_else(|| locate(file, parent));
+                match field {
+                    Some(f) => locate_member(file, &parent_loc, f),
+                    None => parent_loc,
+                }
+            }
+            None => locate(file, &r.name),
+        };
+        record_locs.push(loc);
+    }
     let mut records: Vec<Option<Record>> = vec![None; record_names.len()];
     let mut state = vec![0u8; record_names.len()]; // 0 todo, 1 in progress, 2 done
     let mut ctx = Resolver {
@@ -177,6 +195,7 @@ pub fn build(input: &TreeInput) -> Result<Model, crate::diag::Error> {
         resolve_record(
             k,
             &record_names,
+            &record_locs,
             &mut records,
             &mut state,
             &mut ctx,
@@ -188,14 +207,7 @@ pub fn build(input: &TreeInput) -> Result<Model, crate::diag::Error> {
     let records: Vec<Record> = records
         .into_iter()
         .enumerate()
-        .map(|(k, r)| {
-            r.unwrap_or_else(|| {
-                placeholder(
-                    record_names[k].0,
-                    &locate(record_names[k].1, &record_names[k].0.name),
-                )
-            })
-        })
+        .map(|(k, r)| r.unwrap_or_else(|| placeholder(record_names[k].0, &record_locs[k])))
         .collect();
 
     // Typedefs of non-record types under another name.
@@ -707,6 +719,7 @@ fn size_align(ty: &Ty, enums: &[Enum], records: &[Option<Record>]) -> (u64, u64)
 fn resolve_record(
     k: RecordId,
     names: &[(&CRecord, &str)],
+    locs: &[Loc],
     records: &mut Vec<Option<Record>>,
     state: &mut Vec<u8>,
     ctx: &mut Resolver<'_>,
@@ -734,9 +747,19 @@ fn resolve_record(
         ctx.deps(&bf.ty, &mut deps);
     }
     for d in deps {
-        resolve_record(d, names, records, state, ctx, sink, locate, locate_member);
+        resolve_record(
+            d,
+            names,
+            locs,
+            records,
+            state,
+            ctx,
+            sink,
+            locate,
+            locate_member,
+        );
     }
-    let loc = locate(file, &raw.name);
+    let loc = locs[k].clone();
     let mut fields = Vec::new();
     let mut cursor = 0u64;
     let mut pending_align = 1u64;
@@ -806,6 +829,7 @@ fn resolve_record(
                 bits: None,
                 doc: f.doc.clone(),
                 loc: floc,
+                anonymous: f.anonymous,
             });
         }
     }
@@ -905,6 +929,7 @@ fn expand_bitfields(
                     }),
                     doc: unit.doc.clone(),
                     loc: floc,
+                    anonymous: false,
                 });
             }
             Ok(_) => {

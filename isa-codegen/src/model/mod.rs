@@ -108,6 +108,10 @@ pub struct Field {
     pub doc: Option<String>,
     /// Declaration line.
     pub loc: Loc,
+    /// An anonymous member (`union { ... };` in C): `name` is the generator's `anon<k>`, its type
+    /// is the anonymous record `<PARENT>_anon<k>`, and the spec reads its members as members of
+    /// the enclosing record (`i.s.imm_ptr`).
+    pub anonymous: bool,
 }
 
 /// A struct or union.

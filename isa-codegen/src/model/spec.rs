@@ -562,6 +562,18 @@ impl Resolver<'_> {
                         kind: ExprKind::Not(Box::new(arg)),
                         ty: SpecTy::Bool,
                     }),
+                    // `-7` is the literal -7 (its translation stays a typed-free literal).
+                    syn::UnOp::Neg(_) if matches!(arg.kind, ExprKind::Int(_)) => {
+                        let ExprKind::Int(v) = arg.kind else {
+                            unreachable!("matched above")
+                        };
+                        Some(Expr {
+                            line: 0,
+                            text: format!("-{}", arg.text),
+                            kind: ExprKind::Int(-v),
+                            ty: SpecTy::Wide,
+                        })
+                    }
                     syn::UnOp::Neg(_) if arg.ty.is_int() => Some(Expr {
                         line: 0,
                         text: format!("-{}", arg.text),
@@ -637,12 +649,8 @@ impl Resolver<'_> {
                     );
                     return None;
                 }
-                let e = match self.declaration(ty) {
-                    Ok(Decl::Enum(e)) => e,
-                    Ok(_) => {
-                        self.err(loc, format!("`{ty}` is not an enum"));
-                        return None;
-                    }
+                let e = match self.enum_named(ty) {
+                    Ok(e) => e,
                     Err(msg) => {
                         self.err(loc, msg);
                         return None;
@@ -671,6 +679,14 @@ impl Resolver<'_> {
         }
     }
 
+    /// The enum a spec name names: an enum, or a typedef of one (`typedef X Y;`).
+    fn enum_named(&self, spec_name: &str) -> Result<EnumId, String> {
+        match self.declaration(spec_name)? {
+            Decl::Enum(e) | Decl::Alias(Ty::Enum(e)) => Ok(e),
+            _ => Err(format!("`{spec_name}` is not an enum")),
+        }
+    }
+
     fn member(&self, e: EnumId, name: &str) -> Result<usize, String> {
         let en = &self.model.enums[e];
         let key = spec_key(name);
@@ -693,7 +709,8 @@ impl Resolver<'_> {
             self.err(loc, "tuple fields are not part of the spec language");
             return None;
         };
-        let name = name.to_string();
+        // A keyword-named C field arrives as a raw identifier (`r#type`, see read::spec).
+        let name = syn::ext::IdentExt::unraw(name).to_string();
         let base = self.expr(scope, &f.base)?;
         match &base.ty {
             SpecTy::Inst(_) => {
@@ -752,6 +769,21 @@ impl Resolver<'_> {
                 let r = *r;
                 let rec = &self.model.records[r];
                 let Some(k) = rec.fields.iter().position(|fl| fl.name == name) else {
+                    // A member of an anonymous member is read as a member of this record.
+                    if let Some(path) = self.through_anonymous(r, &name) {
+                        let text = format!("{}.{name}", base.text);
+                        let mut e = base;
+                        for (rr, kk) in path {
+                            let ty = SpecTy::of(&self.model.records[rr].fields[kk].ty);
+                            e = Expr {
+                                line: 0,
+                                kind: ExprKind::Field(Box::new(e), rr, kk),
+                                ty,
+                                text: text.clone(),
+                            };
+                        }
+                        return Some(e);
+                    }
                     let what = if rec.kind == RecordKind::Union {
                         "member"
                     } else {
@@ -785,6 +817,32 @@ impl Resolver<'_> {
                 None
             }
         }
+    }
+
+    /// The field chain from record `r` through its anonymous members to a field `name` of one
+    /// of them: `[(r, anon k), (anonymous record, name)]`, when exactly one such chain exists.
+    fn through_anonymous(&self, r: RecordId, name: &str) -> Option<Vec<(RecordId, usize)>> {
+        let mut found = Vec::new();
+        let mut todo = vec![(r, Vec::new())];
+        while let Some((rec, path)) = todo.pop() {
+            for (k, f) in self.model.records[rec].fields.iter().enumerate() {
+                let (true, Ty::Record(inner)) = (f.anonymous, &f.ty) else {
+                    continue;
+                };
+                let mut here: Vec<(RecordId, usize)> = path.clone();
+                here.push((rec, k));
+                let inner_rec = &self.model.records[*inner];
+                match inner_rec.fields.iter().position(|g| g.name == name) {
+                    Some(j) => {
+                        here.push((*inner, j));
+                        found.push(here);
+                    }
+                    None if here.len() < 8 => todo.push((*inner, here)),
+                    None => {}
+                }
+            }
+        }
+        (found.len() == 1).then(|| found.pop().expect("one chain"))
     }
 
     fn call(&mut self, scope: &Scope<'_>, c: &syn::ExprCall, loc: Loc) -> Option<Expr> {
@@ -867,31 +925,33 @@ impl Resolver<'_> {
             self.err(loc, "`is_valid_enum` takes `EnumList::<Enum>` and a value");
             return None;
         }
+        // `EnumList::DataSrc`, or the vendor's shorter `DataSrc` (an enum name alone).
         let list = match &c.args[0] {
             syn::Expr::Path(p) => {
                 let segs = path_idents(&p.path);
                 match segs.as_slice() {
-                    [l, e] if l == "EnumList" => Some(e.clone()),
+                    [l, e] if l == "EnumList" => Some((e.clone(), true)),
+                    [e] if !scope.params.iter().any(|(n, _)| n == e)
+                        && self.enum_named(e).is_ok() =>
+                    {
+                        Some((e.clone(), false))
+                    }
                     _ => None,
                 }
             }
             _ => None,
         };
-        let Some(list) = list else {
+        let Some((list, _)) = list else {
             self.err(
                 loc,
-                "the first argument of `is_valid_enum` is `EnumList::<Enum>`",
+                "the first argument of `is_valid_enum` is `EnumList::<Enum>` (or an enum name)",
             );
             return None;
         };
-        let e = match self.declaration(&list) {
-            Ok(Decl::Enum(e)) => e,
-            Ok(_) => {
-                self.err(loc, format!("`EnumList::{list}`: `{list}` is not an enum"));
-                return None;
-            }
+        let e = match self.enum_named(&list) {
+            Ok(e) => e,
             Err(msg) => {
-                self.err(loc, msg);
+                self.err(loc, format!("`EnumList::{list}`: {msg}"));
                 return None;
             }
         };

@@ -23,7 +23,7 @@ pub struct TreeInput {
     pub root: PathBuf,
     /// Fingerprints of every file of the tree.
     pub fingerprint: TreeFingerprint,
-    /// The headers under `tpb/`, with their text, sorted by path.
+    /// The headers under `tpb/` and `common/`, with their text, sorted by path.
     pub headers: Vec<source::SourceFile>,
     /// Declarations bindgen found, per header.
     pub decls: Vec<cdecl::FileDecls>,
@@ -78,7 +78,7 @@ pub fn read_tree(root: &Path) -> Result<TreeInput, Error> {
             "the tree has no tpb/ directory".into(),
         ));
     }
-    let headers = source::read_headers(root, &tpb).map_err(|d| Error {
+    let headers = source::read_headers(root).map_err(|d| Error {
         tree: tree_name.clone(),
         diagnostics: d,
     })?;
@@ -88,7 +88,7 @@ pub fn read_tree(root: &Path) -> Result<TreeInput, Error> {
             "missing: every tree has aws_neuron_isa_tpb_common.h".into(),
         ));
     }
-    let decls = cdecl::read_all(root, &headers).map_err(|d| Error {
+    let (decls, mut warnings) = cdecl::read_all(root, &headers).map_err(|d| Error {
         tree: tree_name.clone(),
         diagnostics: d,
     })?;
@@ -114,7 +114,10 @@ pub fn read_tree(root: &Path) -> Result<TreeInput, Error> {
         decls,
         specs,
         mapping,
-        warnings: Vec::new(),
+        warnings: {
+            crate::diag::normalize(&mut warnings);
+            warnings
+        },
     })
 }
 

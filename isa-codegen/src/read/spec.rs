@@ -42,6 +42,48 @@ fn brace_delta(text: &str) -> i64 {
     code.matches('{').count() as i64 - code.matches('}').count() as i64
 }
 
+/// Rust keywords a C field may be named (`type`, `in`, `ref`, ...): after a `.` they do not parse
+/// as Rust, so a member access `.type` is read as the raw identifier `.r#type` (the model
+/// strips `r#` again). `self`, `Self`, `super` and `crate` have no raw form and are left alone.
+const KEYWORD_MEMBERS: &[&str] = &[
+    "as", "break", "const", "continue", "else", "enum", "extern", "false", "fn", "for", "if",
+    "impl", "in", "let", "loop", "match", "mod", "move", "mut", "pub", "ref", "return", "static",
+    "struct", "trait", "true", "type", "unsafe", "use", "where", "while", "async", "await", "dyn",
+    "abstract", "become", "box", "do", "final", "macro", "override", "priv", "typeof", "unsized",
+    "virtual", "yield", "try", "gen",
+];
+
+/// `text` with every member access to a keyword-named field (`i.s.type`) written as a raw
+/// identifier (`i.s.r#type`). Line structure is kept, so spans still give file lines.
+pub fn raw_keyword_members(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = String::with_capacity(text.len() + 8);
+    let mut copied = 0;
+    for (dot, _) in text.match_indices('.') {
+        // A member access: a `.` that is not part of `..`, after an identifier, `)` or `]`.
+        let after_operand = dot
+            .checked_sub(1)
+            .map(|p| bytes[p])
+            .is_some_and(|p| p.is_ascii_alphanumeric() || p == b'_' || p == b')' || p == b']');
+        let range = bytes.get(dot + 1) == Some(&b'.') || (dot > 0 && bytes[dot - 1] == b'.');
+        if !after_operand || range {
+            continue;
+        }
+        let start = dot + 1 + text[dot + 1..].len() - text[dot + 1..].trim_start().len();
+        let end = start
+            + text[start..]
+                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .unwrap_or(text.len() - start);
+        if KEYWORD_MEMBERS.contains(&&text[start..end]) {
+            out.push_str(&text[copied..start]);
+            out.push_str("r#");
+            copied = start;
+        }
+    }
+    out.push_str(&text[copied..]);
+    out
+}
+
 /// Extracts and parses the blocks of one file.
 pub fn extract(file: &SourceFile) -> (Vec<SpecBlock>, Vec<Diagnostic>) {
     let lines: Vec<&str> = file.text.lines().collect();
@@ -84,7 +126,7 @@ pub fn extract(file: &SourceFile) -> (Vec<SpecBlock>, Vec<Diagnostic>) {
             ));
             continue;
         }
-        match syn::parse_str::<syn::ItemFn>(&text) {
+        match syn::parse_str::<syn::ItemFn>(&raw_keyword_members(&text)) {
             Ok(item) => blocks.push(SpecBlock { loc, item, text }),
             Err(e) => {
                 let line = e.span().start().line as u32;
@@ -158,6 +200,22 @@ mod tests {
         assert_eq!(problems[0].loc.line, 1);
         assert!(problems[0].message.contains("not closed"));
         assert_eq!(problems[1].loc.line, 6, "{}", problems[1].message);
+    }
+
+    #[test]
+    fn keyword_members_become_raw_identifiers() {
+        assert_eq!(
+            raw_keyword_members(
+                "(i.s.type == 1) && (t.in[0] > x.typed) && f(a).ref .. b // § é.in"
+            ),
+            "(i.s.r#type == 1) && (t.r#in[0] > x.typed) && f(a).r#ref .. b // § é.in"
+        );
+        let f =
+            file("// fn a(i: Inst) -> bool {\n//     (i.s.type == 1) && (i.s.gen != 0)\n// }\n");
+        let (blocks, problems) = extract(&f);
+        assert!(problems.is_empty(), "{problems:?}");
+        // The text kept for display is the header's own.
+        assert!(blocks[0].text.contains("i.s.type =="));
     }
 
     #[test]
