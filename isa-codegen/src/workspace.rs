@@ -246,6 +246,17 @@ impl Plan {
         for note in &m.untranslated {
             let _ = writeln!(out, "    not translated: {}/{note}", self.tree_name);
         }
+        if let Some(p) = &m.placement {
+            let _ = writeln!(
+                out,
+                "    engine placement: {} opcodes placed ({})",
+                p.placed(),
+                p.loc
+            );
+        }
+        for n in &m.notes {
+            let _ = writeln!(out, "    note: {n}");
+        }
         for w in &m.warnings {
             let _ = writeln!(out, "    warning: {w}");
         }

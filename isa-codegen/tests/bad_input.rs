@@ -449,13 +449,28 @@ fn two_opcodes_with_one_value_in_a_real_tree() {
     assert_nothing_written(&ws, &format!("neuron_sunda_arch_isa/{COMMON}:{set}"));
 }
 
+/// A spec block that does not parse is dropped with a warning at its line (and so is every
+/// function calling it); `--strict` makes it an error and writes nothing.
 #[test]
 fn unparsable_spec_block_names_its_line() {
     let ws = Workspace::tiny("spec-parse");
     let f = ws.file(FILL);
     let line = line_of(&f, "(i.s1_fill.count >= 1)");
     edit(&f, "(i.s1_fill.count >= 1)", "(i.s1_fill.count >= )");
-    check(&ws, FILL, line, &["spec block does not parse"]);
+    let g = isa_codegen::generate(&ws.tree, &Default::default()).expect("a warning only");
+    assert_warns(
+        &g.model,
+        FILL,
+        line,
+        &[
+            "spec function `is_valid_s1_fill` is not translated",
+            "spec block does not parse",
+        ],
+    );
+    assert!(g.model.validators.is_empty());
+    let err = generate_err_with(&ws.tree, &isa_codegen::Options::STRICT);
+    assert_reports(&err, FILL, line, &["spec block does not parse"]);
+    assert_nothing_written_with(ws_strict(&ws), &format!("{TREE}/{FILL}:{line}"));
 }
 
 #[test]
@@ -464,7 +479,27 @@ fn unclosed_spec_block_names_its_first_line() {
     let f = ws.file(FILL);
     let line = line_of(&f, "// fn fill_lanes_ok(");
     edit(&f, "(n <= MAX_LANES)\n// }\n", "(n <= MAX_LANES)\n\n");
-    check(&ws, FILL, line, &["spec block is not closed"]);
+    let g = isa_codegen::generate(&ws.tree, &Default::default()).expect("a warning only");
+    assert_warns(
+        &g.model,
+        FILL,
+        line,
+        &["`fill_lanes_ok`", "spec block is not closed"],
+    );
+    // Its caller goes too, naming it.
+    let caller = line_of(&f, "// fn is_valid_s1_fill(");
+    assert_warns(
+        &g.model,
+        FILL,
+        caller,
+        &[
+            "`is_valid_s1_fill` is not translated: it calls `fill_lanes_ok`",
+            "does not parse",
+        ],
+    );
+    let err = generate_err_with(&ws.tree, &isa_codegen::Options::STRICT);
+    assert_reports(&err, FILL, line, &["spec block is not closed"]);
+    assert_nothing_written_with(ws_strict(&ws), &format!("{TREE}/{FILL}:{line}"));
 }
 
 #[test]

@@ -356,6 +356,28 @@ fn is_valid_enum_is_accepted_with_its_enum_list() {
         .expect("is_valid_enum(EnumList::Color, ...) is the language");
 }
 
+#[test]
+fn is_valid_enum_takes_the_vendor_form_with_a_bare_enum_name() {
+    // `is_valid_enum(DataSrc, x)`, as a vendor page quotes it, is `is_valid_enum(EnumList::DataSrc, x)`.
+    let t = Tree::tiny("enum-bare");
+    edit(
+        &t.file(FILL),
+        "(i.s1_fill.count >= 1)",
+        "is_valid_enum(Color, i.s1_fill.count)",
+    );
+    let g = isa_codegen::generate(&t.root, &isa_codegen::Options::STRICT)
+        .expect("is_valid_enum(Color, ...) is the language");
+    assert!(g.files["src/generated/spec.rs"].contains("Color::from_value("));
+    let t = Tree::tiny("enum-bare-unknown");
+    let line = t.break_at(
+        FILL,
+        "(i.s1_fill.count >= 1)",
+        "is_valid_enum(Colour, i.s1_fill.count)",
+        "Colour",
+    );
+    t.rejects(FILL, line, &["first argument of `is_valid_enum`"]);
+}
+
 /// The tiny tree with a `fill_legal_combinations` block of `body` (one `//` line) after
 /// `fill_lanes_ok`; returns the tree and the line of the block's `fn`.
 fn with_legality(tag: &str, body: &str) -> (Tree, u32) {

@@ -384,3 +384,331 @@ fn keyword_named_fields_keep_their_c_names() {
         "{spec}"
     );
 }
+
+// ---- validator discovery ----
+
+fn validator_name(g: &isa_codegen::Generated, op: &str) -> Option<String> {
+    let m = &g.model;
+    let k = m.opcode_named(op).unwrap();
+    m.validator(k).map(|v| m.specs[v.func].name.clone())
+}
+
+#[test]
+fn the_debug_switch_names_validators_and_takes_precedence() {
+    let g = quirks();
+    assert!(g.model.spec_dropped.is_empty());
+    // `case ..._GRID_SORT: check = dbg_is_valid_grid_sorted(i,nc);`, although `is_valid_s1_grid`
+    // (the shape's) exists too.
+    assert_eq!(
+        validator_name(g, "GRID_SORT").as_deref(),
+        Some("is_valid_grid_sorted")
+    );
+    assert_eq!(
+        validator_name(g, "GRID").as_deref(),
+        Some("is_valid_s1_grid")
+    );
+    // PACK has no arm in the switch: the naming convention finds it.
+    assert_eq!(
+        validator_name(g, "PACK").as_deref(),
+        Some("is_valid_s2_packed")
+    );
+    assert!(g.files["src/generated/validate.rs"].contains("crate::spec::is_valid_grid_sorted("));
+}
+
+#[test]
+fn a_mapped_opcode_without_a_validator_is_a_warning_naming_the_names_tried() {
+    let c = Copy::new("no-validator");
+    let packed = c.file("tpb/aws_neuron_isa_tpb_s2_packed.h");
+    edit(&packed, "// fn is_valid_s2_packed(i: Inst) -> bool {\n//       has_valid_header(i)\n//    && (i.s2_packed.w.as_u32 != 0)\n//    && (i.s2_packed.arr[1] >= i.s2_packed.arr[0])\n//    && (i.s2_packed.p.lo <= i.s2_packed.p.hi)\n// }\n", "");
+    let mapping = c.file("tpb/instruction_mapping.json");
+    let line = line_of(&mapping, "\"NEURON_ISA_TPB_S2_PACKED_STRUCT\"");
+    let g = c.generate();
+    let m = &g.model;
+    warning(
+        m,
+        "tpb/instruction_mapping.json",
+        line,
+        &[
+            "opcode `PACK` has no validator",
+            "`is_valid_pack`, `is_valid_s2_packed`",
+        ],
+    );
+    let pack = m.opcode_named("PACK").unwrap();
+    assert!(m.validator(pack).is_none());
+    let why = &m.unvalidated.iter().find(|(k, _)| *k == pack).unwrap().1;
+    assert!(why.contains("is_valid_s2_packed"), "{why}");
+    let validate = &g.files["src/generated/validate.rs"];
+    assert!(validate.contains("no spec validator for PACK: no spec function is named"));
+    assert!(!validate.contains("impl crate::inst::Pack "));
+    strict_reports(
+        &c.strict_error(),
+        "tpb/instruction_mapping.json",
+        line,
+        &["no validator"],
+    );
+}
+
+// ---- spec resilience ----
+
+#[test]
+fn an_untranslatable_block_is_dropped_with_every_caller_and_only_their_instructions_lose_validate()
+{
+    let c = Copy::new("drop");
+    let f = c.file(GRID);
+    edit(&f, "(e == NeuronEngine::DVE)", "(e == NeuronEngine::Nope)");
+    let bad = line_of(&f, "NeuronEngine::Nope");
+    let grid_fn = line_of(&f, "// fn is_valid_s1_grid(");
+    let sorted_fn = line_of(&f, "// fn is_valid_grid_sorted(");
+    let g = c.generate();
+    let m = &g.model;
+    warning(
+        m,
+        GRID,
+        bad,
+        &[
+            "spec function `grid_engine_ok` is not translated",
+            "`Nope` is not a member of NEURON_ISA_TPB_NEURON_ENGINE",
+        ],
+    );
+    warning(
+        m,
+        GRID,
+        grid_fn,
+        &[
+            "spec function `is_valid_s1_grid` is not translated",
+            "it calls `grid_engine_ok`",
+        ],
+    );
+    warning(
+        m,
+        GRID,
+        sorted_fn,
+        &[
+            "spec function `is_valid_grid_sorted` is not translated",
+            "it calls `is_valid_s1_grid`",
+        ],
+    );
+    let dropped: Vec<&str> = m.spec_dropped.iter().map(|d| d.name.as_str()).collect();
+    assert_eq!(dropped.len(), 3, "{dropped:?}");
+    let names: Vec<&str> = m.specs.iter().map(|f| f.name.as_str()).collect();
+    assert_eq!(names, ["has_valid_header", "is_valid_s2_packed"]);
+    // GRID and GRID_SORT lose `validate`, with the reason; PACK keeps it.
+    assert_eq!(
+        validator_name(&g, "PACK").as_deref(),
+        Some("is_valid_s2_packed")
+    );
+    assert!(validator_name(&g, "GRID").is_none() && validator_name(&g, "GRID_SORT").is_none());
+    let validate = &g.files["src/generated/validate.rs"];
+    assert!(
+        validate.contains("no spec validator for GRID: its validator `is_valid_s1_grid`"),
+        "{validate}"
+    );
+    assert!(validate.contains("is not translated: it calls `grid_engine_ok`"));
+    assert!(validate.contains("impl crate::inst::Pack {"));
+    assert!(!validate.contains("impl crate::inst::Grid {"));
+    assert!(!g.files["src/generated/spec.rs"].contains("fn grid_engine_ok"));
+    // --strict keeps it fatal.
+    strict_reports(&c.strict_error(), GRID, bad, &["`Nope` is not a member"]);
+}
+
+#[test]
+fn a_block_that_does_not_parse_is_dropped_with_its_callers() {
+    let c = Copy::new("unparsed");
+    let f = c.file(GRID);
+    edit(
+        &f,
+        "(e == NeuronEngine::Pool) || (e == NeuronEngine::DVE)",
+        "(e == NeuronEngine::Pool) || (e == )",
+    );
+    let bad = line_of(&f, "(e == )");
+    let grid_fn = line_of(&f, "// fn is_valid_s1_grid(");
+    let g = c.generate();
+    warning(
+        &g.model,
+        GRID,
+        bad,
+        &[
+            "spec function `grid_engine_ok` is not translated",
+            "does not parse",
+        ],
+    );
+    warning(
+        &g.model,
+        GRID,
+        grid_fn,
+        &[
+            "`is_valid_s1_grid` is not translated",
+            "it calls `grid_engine_ok`",
+            "which does not parse",
+        ],
+    );
+    assert!(validator_name(&g, "GRID").is_none());
+    assert_eq!(
+        validator_name(&g, "PACK").as_deref(),
+        Some("is_valid_s2_packed")
+    );
+    strict_reports(&c.strict_error(), GRID, bad, &["does not parse"]);
+}
+
+#[test]
+fn an_unused_spec_function_is_a_warning_and_an_unused_common_helper_a_note() {
+    let c = Copy::new("unused");
+    let f = c.file(GRID);
+    edit(
+        &f,
+        "\n#endif",
+        "\n// fn lonely(n: u8) -> bool {\n//     n == 1\n// }\n\n#endif",
+    );
+    let lonely = line_of(&f, "// fn lonely(");
+    let common = c.file(COMMON);
+    edit(
+        &common,
+        "// fn has_valid_header(",
+        "// fn shared_helper(n: u8) -> bool {\n//     n == 2\n// }\n\n// fn has_valid_header(",
+    );
+    let helper = line_of(&common, "// fn shared_helper(");
+    let g = c.generate();
+    let w = warning(&g.model, GRID, lonely, &["is not used by any instruction"]);
+    assert_eq!(
+        w.message,
+        format!("spec function `lonely` ({GRID}:{lonely}) is not used by any instruction")
+    );
+    assert_eq!(g.model.warnings.len(), 1, "{:#?}", g.model.warnings);
+    assert!(
+        g.model.notes.iter().any(|n| n.loc.line == helper
+            && n.message.contains("`shared_helper`")
+            && n.message.contains("not used by any instruction")),
+        "{:#?}",
+        g.model.notes
+    );
+    strict_reports(&c.strict_error(), GRID, lonely, &["`lonely`"]);
+}
+
+// ---- engine placement ----
+
+#[test]
+fn engine_placement_is_interpreted_from_the_c_function() {
+    let m = &quirks().model;
+    let p = m
+        .placement
+        .as_ref()
+        .expect("the fixture has instr_assert.h");
+    let file = "tpb/aws_neuron_isa_tpb_instr_assert.h";
+    assert_eq!(p.loc.file, file);
+    assert_eq!(
+        p.loc.line,
+        line_of(
+            &quirks_tree().join(file),
+            "STATIC inline bool neuron_isa_check_opcode_on_engine("
+        )
+    );
+    let engine = &m.enums[m.engine_enum.unwrap()];
+    let on = |op: &str| -> Vec<&str> {
+        p.engines[m.opcode_named(op).unwrap()]
+            .iter()
+            .map(|&e| engine.members[e].short.as_str())
+            .collect()
+    };
+    assert_eq!(on("GRID"), ["POOL", "DVE"]);
+    assert_eq!(on("GRID_SORT"), ["POOL"]);
+    assert_eq!(on("PACK"), ["DVE"]);
+    // Through a call of another C function of the tree (`is_pseudo_op`).
+    assert_eq!(on("PSEUDO_PACK"), ["POOL"]);
+    assert!(on("NOP").is_empty() && on("INVALID").is_empty());
+    assert_eq!(p.placed(), 4);
+}
+
+#[test]
+fn a_placement_body_outside_the_subset_or_with_an_unknown_name_is_a_warning_and_no_placement() {
+    let file = "tpb/aws_neuron_isa_tpb_instr_assert.h";
+    let c = Copy::new("placement-form");
+    let f = c.file(file);
+    edit(
+        &f,
+        "    return false;\n}\n\n#endif",
+        "    int unused = 0;\n    return false;\n}\n\n#endif",
+    );
+    let line = line_of(&f, "int unused = 0;");
+    let g = c.generate();
+    assert!(g.model.placement.is_none());
+    warning(
+        &g.model,
+        file,
+        line,
+        &["engine placement not derived", "outside the C subset"],
+    );
+
+    // A macro is valid C, but not a name of the model.
+    let c = Copy::new("placement-name");
+    let f = c.file(file);
+    edit(
+        &f,
+        "STATIC inline bool is_pseudo_op(",
+        "#define PACK_OPCODE NEURON_ISA_TPB_OPCODE_PACK\n\nSTATIC inline bool is_pseudo_op(",
+    );
+    edit(
+        &f,
+        "(opcode == NEURON_ISA_TPB_OPCODE_PACK)",
+        "(opcode == PACK_OPCODE)",
+    );
+    let line = line_of(&f, "(opcode == PACK_OPCODE)");
+    let g = c.generate();
+    assert!(g.model.placement.is_none());
+    warning(
+        &g.model,
+        file,
+        line,
+        &["`PACK_OPCODE` is neither a parameter, an enumerator nor a constant"],
+    );
+    strict_reports(&c.strict_error(), file, line, &["PACK_OPCODE"]);
+}
+
+#[test]
+fn the_report_lists_warnings_and_the_placement() {
+    let c = Copy::new("report");
+    edit(
+        &c.file("tpb/instruction_mapping.json"),
+        "\"NEURON_ISA_TPB_OPCODE_PACK\"",
+        "\"NEURON_ISA_TPB_OPCODE_PA_CK\"",
+    );
+    let line = line_of(&c.file("tpb/instruction_mapping.json"), "PA_CK");
+    let ws = c.root.parent().unwrap();
+    let headers = ws.join("headers");
+    fs::create_dir_all(&headers).unwrap();
+    common::copy_dir(&c.root, &headers.join("neuron_quirks_arch_isa"));
+    fs::create_dir_all(ws.join("isa-quirks")).unwrap();
+    fs::write(ws.join("isa-quirks/Cargo.toml"), "[package]\n").unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_isa-codegen"))
+        .args(["--check", "--root"])
+        .arg(ws)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let place = line_of(
+        &c.file("tpb/aws_neuron_isa_tpb_instr_assert.h"),
+        "neuron_isa_check_opcode_on_engine(",
+    );
+    for expected in [
+        format!("    engine placement: 4 opcodes placed (tpb/aws_neuron_isa_tpb_instr_assert.h:{place})"),
+        format!("    warning: tpb/instruction_mapping.json:{line}: alias resolved: mapping entry `NEURON_ISA_TPB_S2_PACKED_STRUCT` names opcode `NEURON_ISA_TPB_OPCODE_PA_CK`"),
+        "    1 warning(s) in neuron_quirks_arch_isa (`--strict` makes them errors)".to_string(),
+    ] {
+        assert!(stdout.contains(&expected), "`{expected}` not in:\n{stdout}");
+    }
+    // With --strict: exit 2, the warning as an error, nothing written.
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_isa-codegen"))
+        .args(["--strict", "--root"])
+        .arg(ws)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains(&format!(
+            "neuron_quirks_arch_isa/tpb/instruction_mapping.json:{line}: alias resolved"
+        )),
+        "{stderr}"
+    );
+    assert!(stderr.contains("nothing was written"));
+    assert!(!ws.join("isa-quirks/src").exists());
+}

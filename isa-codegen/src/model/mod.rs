@@ -7,6 +7,7 @@ pub mod build;
 pub mod eval;
 pub mod legality;
 pub mod names;
+pub mod placement;
 pub mod runtime;
 pub mod spec;
 
@@ -286,6 +287,20 @@ pub struct Model {
     pub warnings: Vec<Diagnostic>,
     /// The spec functions, resolved (same order as the blocks were read).
     pub specs: Vec<spec::SpecFn>,
+    /// Spec functions left out because they could not be translated (each reported as a
+    /// warning), and the functions that call them.
+    pub spec_dropped: Vec<spec::DroppedSpec>,
+    /// Mapped opcodes (index into [`Model::opcodes`]) without a validator, and why: no spec
+    /// function of the names tried, or one that is not translated. Their typed instructions have
+    /// no `validate`, and `Instruction::validate` returns a violation carrying the reason.
+    pub unvalidated: Vec<(usize, String)>,
+    /// Which engines run each opcode, interpreted from the tree's generated C function
+    /// `neuron_isa_check_opcode_on_engine` (`aws_neuron_isa_tpb_instr_assert.h`); `None` when the
+    /// tree has no such function or it could not be interpreted (a warning says why).
+    pub placement: Option<placement::Placement>,
+    /// Facts the report prints that are neither errors nor warnings (an unused shared helper of
+    /// `common.h`), each at its `file:line`.
+    pub notes: Vec<Diagnostic>,
     /// Per mapped opcode (index into [`Model::opcodes`]) its validator.
     pub validators: Vec<(usize, Validator)>,
     /// Derived legality tables.

@@ -3,6 +3,7 @@
 //! Nothing here interprets what the declarations mean; that is the model's job.
 
 pub mod cdecl;
+pub mod cfunc;
 pub mod mapping;
 pub mod runtime;
 pub mod source;
@@ -29,10 +30,17 @@ pub struct TreeInput {
     pub decls: Vec<cdecl::FileDecls>,
     /// `// fn` blocks, parsed.
     pub specs: Vec<spec::SpecBlock>,
+    /// `// fn` blocks that do not parse (each a warning; the model drops their callers).
+    pub spec_unparsed: Vec<spec::Unparsed>,
     /// `tpb/instruction_mapping.json`.
     pub mapping: mapping::Mapping,
     /// `rng-runtime.json`, when the tree has it.
     pub runtime: Option<runtime::Runtime>,
+    /// The `STATIC inline bool` C functions of every header (read lexically; bodies unparsed).
+    pub c_functions: Vec<cfunc::CFunction>,
+    /// The opcode → debug-validator switch of `aws_neuron_isa_tpb_debug_assert.h`, when the tree
+    /// has that file.
+    pub debug_switch: Option<Vec<cfunc::DebugCase>>,
     /// Problems the read stage worked around (the model adds its own and carries them all).
     pub warnings: Vec<Diagnostic>,
 }
@@ -92,10 +100,24 @@ pub fn read_tree(root: &Path) -> Result<TreeInput, Error> {
         tree: tree_name.clone(),
         diagnostics: d,
     })?;
-    let specs = spec::extract_all(&headers).map_err(|d| Error {
+    let (specs, spec_unparsed) = spec::extract_all(&headers).map_err(|d| Error {
         tree: tree_name.clone(),
         diagnostics: d,
     })?;
+    for u in &spec_unparsed {
+        warnings.push(Diagnostic::new(
+            u.loc.clone(),
+            match &u.name {
+                Some(name) => format!("spec function `{name}` is not translated: {}", u.reason),
+                None => format!("a spec block is not translated: {}", u.reason),
+            },
+        ));
+    }
+    let c_functions = headers.iter().flat_map(cfunc::bool_functions).collect();
+    let debug_switch = headers
+        .iter()
+        .find(|h| h.rel == cfunc::DEBUG_ASSERT)
+        .map(cfunc::debug_switch);
     let mapping = mapping::read(root).map_err(|d| Error {
         tree: tree_name.clone(),
         diagnostics: vec![d],
@@ -113,6 +135,9 @@ pub fn read_tree(root: &Path) -> Result<TreeInput, Error> {
         headers,
         decls,
         specs,
+        spec_unparsed,
+        c_functions,
+        debug_switch,
         mapping,
         warnings: {
             crate::diag::normalize(&mut warnings);
