@@ -170,7 +170,8 @@ fn generated_padding_checks_reject_nonzero_padding() {
     let scratch = Scratch::new("padding");
     let tree = padded_tree(scratch.path());
     strip_spec_blocks(&tree);
-    let generated = isa_codegen::generate(&tree).unwrap_or_else(|e| panic!("{e}"));
+    let generated =
+        isa_codegen::generate(&tree, &Default::default()).unwrap_or_else(|e| panic!("{e}"));
     assert!(generated.model.specs.is_empty());
     let inst = &generated.files["src/generated/inst.rs"];
     assert!(
@@ -197,7 +198,8 @@ fn generated_padding_checks_reject_nonzero_padding() {
 #[test]
 fn the_tiny_fixture_crate_compiles() {
     let scratch = Scratch::new("tiny-crate");
-    let generated = isa_codegen::generate(&tiny_tree()).unwrap_or_else(|e| panic!("{e}"));
+    let generated = isa_codegen::generate(&tiny_tree(), &isa_codegen::Options::STRICT)
+        .unwrap_or_else(|e| panic!("{e}"));
     let smoke = "#[test]\nfn decodes() {\n    let mut w = [0u8; 64];\n    w[0] = 0x02;\n    assert_eq!(isa_tiny::Instruction::decode(&w).unwrap().to_bytes(), w);\n}\n";
     let (ok, output) = run_generated_crate(scratch.path(), &generated.files, "smoke", smoke);
     assert!(ok, "the tiny fixture's crate does not build:\n{output}");

@@ -310,6 +310,12 @@ fn instruction(
     } else {
         quote!(#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)])
     };
+    // A shape without enum fields decodes infallibly (`decode_at`).
+    let decode = if super::ty::fallible(model, &Ty::Record(shape.record)) {
+        quote!(Ok(Self(#sid::try_decode_at(b, 0)?)))
+    } else {
+        quote!(Ok(Self(#sid::decode_at(b, 0))))
+    };
     quote! {
         #docs
         #derives
@@ -339,7 +345,7 @@ fn instruction(
                     });
                 }
                 #sid::check_padding(b)?;
-                Ok(Self(#sid::try_decode_at(b, 0)?))
+                #decode
             }
         }
         impl core::ops::Deref for #id {

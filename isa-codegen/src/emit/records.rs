@@ -4,7 +4,7 @@
 
 use super::raw::bitfield_units;
 use super::ty::{fallible, has_float, le_fns, typed, zero_decodable};
-use super::{banner, doc, ident, lit, plus, plus_elem, render};
+use super::{banner, doc, ident, index_var, item_var, lit, plus, plus_elem_at, render};
 use crate::model::names::rust_field;
 use crate::model::{Field, Model, Record, RecordId, Ty};
 use crate::read::cdecl::{Prim, RecordKind};
@@ -101,6 +101,18 @@ pub fn decode_value(
     path: &str,
     offset: u64,
 ) -> TokenStream {
+    decode_value_at(model, t, at, path, offset, 0)
+}
+
+/// [`decode_value`] inside `depth` enclosing `from_fn` arrays (each dimension has its own index).
+fn decode_value_at(
+    model: &Model,
+    t: &Ty,
+    at: TokenStream,
+    path: &str,
+    offset: u64,
+    depth: usize,
+) -> TokenStream {
     match t {
         Ty::Prim(p) => read_scalar(*p, at),
         Ty::Enum(e) => {
@@ -124,19 +136,28 @@ pub fn decode_value(
             let size = model.size_of(inner);
             let elems = (0..*n).map(|k| {
                 let sub = format!("{path}[{k}]");
-                decode_value(model, inner, plus(&at, k * size), &sub, offset + k * size)
+                decode_value_at(
+                    model,
+                    inner,
+                    plus(&at, k * size),
+                    &sub,
+                    offset + k * size,
+                    depth,
+                )
             });
             quote!([#(#elems),*])
         }
         Ty::Array(inner, _) => {
-            let elem = decode_value(
+            let kv = index_var(depth);
+            let elem = decode_value_at(
                 model,
                 inner,
-                plus_elem(&at, model.size_of(inner)),
+                plus_elem_at(&at, model.size_of(inner), depth),
                 path,
                 offset,
+                depth + 1,
             );
-            quote!(core::array::from_fn(|k| #elem))
+            quote!(core::array::from_fn(|#kv| #elem))
         }
     }
 }
@@ -197,6 +218,17 @@ fn struct_field_decoders(
 
 /// Statements encoding typed value `v` of `t` at `at`.
 pub fn encode_value(model: &Model, t: &Ty, at: TokenStream, v: TokenStream) -> TokenStream {
+    encode_value_at(model, t, at, v, 0)
+}
+
+/// [`encode_value`] inside `depth` enclosing array loops (each dimension has its own index).
+fn encode_value_at(
+    model: &Model,
+    t: &Ty,
+    at: TokenStream,
+    v: TokenStream,
+    depth: usize,
+) -> TokenStream {
     match t {
         Ty::Prim(p) => {
             let w = write_scalar(*p, at, v);
@@ -209,13 +241,15 @@ pub fn encode_value(model: &Model, t: &Ty, at: TokenStream, v: TokenStream) -> T
         }
         Ty::Record(_) => quote!((#v).encode_at(b, #at);),
         Ty::Array(inner, _) => {
-            let elem = encode_value(
+            let (kv, item) = (index_var(depth), item_var(depth));
+            let elem = encode_value_at(
                 model,
                 inner,
-                plus_elem(&at, model.size_of(inner)),
-                quote!(*item),
+                plus_elem_at(&at, model.size_of(inner), depth),
+                quote!(*#item),
+                depth + 1,
             );
-            quote!(for (k, item) in (#v).iter().enumerate() { #elem })
+            quote!(for (#kv, #item) in (#v).iter().enumerate() { #elem })
         }
     }
 }

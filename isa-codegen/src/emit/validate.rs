@@ -293,7 +293,10 @@ pub fn emit(model: &Model) -> String {
         };
         let id = ident(name);
         let Some(v) = model.validator(k) else {
-            let msg = format!("no spec validator for {}", o.short);
+            let msg = match model.unvalidated.iter().find(|(op, _)| *op == k) {
+                Some((_, why)) => format!("no spec validator for {}: {why}", o.short),
+                None => format!("no spec validator for {}", o.short),
+            };
             arms.push(quote! { Self::#id(_) => Err(isa_core::Violation::new(&[#msg], &[], [0; isa_core::MAX_FIELDS])), });
             continue;
         };
