@@ -88,4 +88,26 @@ ISA_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_D4_MR_STRUCT) == 64, "Error: NEURON_ISA_
 //     e == NeuronEngine::DVE
 // }
 
+// MEMSET, REG_STORE and RNG share this struct, and the compiler checks all of them in one
+// shape validator (its d4_mr validator dispatches on the opcode). RNG has its own rules above. For the
+// other members this tree checks only what the shared form fixes: header, events, the opcode, the
+// lane count, and a writable destination in SBUF or PSUM for the element type. Their own rules
+// (Memset's fill word, REG_STORE's register operand, ...) are undocumented and not checked (A66).
+
+// fn is_valid_d4_mr(i: Inst) -> bool {
+//       has_valid_neuron_header(i)
+//    && has_valid_neuron_events(i)
+//    && has_d4_mr_opcode(i)
+//    && has_valid_active_channel_range(i.d4_mr.num_active_channels, POOLING_NUM_CHANNELS)
+//    && start_addr_active_channels(i.d4_mr.dst_mem_pattern.start_addr, i.d4_mr.num_active_channels)
+//    && tensor4d_valid(i.d4_mr.dst_mem_pattern, i.d4_mr.dtype,
+//                      WriteTensor::True, AllowedInPSUM::True, AllowedInSBUF::True)
+// }
+
+// fn has_d4_mr_opcode(i: Inst) -> bool {
+//       (i.header.opcode == Opcode::MEMSET)
+//    || (i.header.opcode == Opcode::REG_STORE)
+//    || (i.header.opcode == Opcode::RNG)
+// }
+
 #endif // AWS_NEURON_ISA_TPB_D4_MR_H
