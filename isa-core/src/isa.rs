@@ -40,8 +40,8 @@ pub trait Isa: Copy + Default + Debug + Send + Sync + 'static {
     type Opcode: OpcodeInfo;
     /// The engine enum (`NEURON_ISA_TPB_NEURON_ENGINE`).
     type Engine: VendorEnum;
-    /// Any typed instruction.
-    type Instruction: Copy + Debug;
+    /// Any typed instruction; `Display` is its one-line disassembly ([`crate::disasm`]).
+    type Instruction: Copy + Debug + Display + Eq + core::hash::Hash;
     /// Every opcode.
     fn opcodes() -> &'static [Self::Opcode];
     /// The opcode with this byte.

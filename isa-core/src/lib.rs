@@ -7,6 +7,9 @@
 //! streams ([`words`]), the one-line disassembly format ([`disasm`]), (with the
 //! `serde` feature) the serde helpers, and (with the `std` feature) the
 //! fingerprint of a header tree that lets a build notice a new vendor drop.
+// Where rustdoc links this crate's items from a dependent's docs built without them
+// (`cargo doc -p isa-mariana --no-deps`); a workspace doc build links its local copy.
+#![doc(html_root_url = "https://docs.rs/isa-core/0.1.0")]
 #![no_std]
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]

@@ -3,7 +3,7 @@
 //! * Typed enums serialize as their vendor member name without prefix (`"XORWOW"`), and
 //!   deserialize from it (an alias name too); anything else is an error naming the C enum.
 //! * Arrays serialize as a sequence (a tuple of fixed length, as serde does for arrays up to
-//!   32 elements) through [`array`], which serde's own array impls cannot do past 32 elements
+//!   32 elements) through [`mod@array`], which serde's own array impls cannot do past 32 elements
 //!   (the operand structs hold `reserved: [u8; 44]` and the like). A sequence of another length
 //!   is an error naming the expected length. No allocation: it works without `std`.
 //!
