@@ -1,4 +1,5 @@
-//! `decode`: every field of each word by name, from the generated `FieldInfo` tables.
+//! `decode`: every field of each word by name, from the generated `FieldInfo` tables, or
+//! (`--short`) one disassembly line per word.
 
 use crate::fail::{Failure, Outcome};
 use crate::out::Out;
@@ -43,6 +44,38 @@ pub fn decode<G: Isa, W: Write>(input: &Input, json: bool, out: &mut Out<W>) -> 
         });
     }
     let total = total?;
+    out.flush()?;
+    if bad > 0 {
+        return Err(Failure::invalid(format!(
+            "decode: {bad} of {total} words do not decode as {} instructions",
+            <G as Isa>::INFO.name
+        )));
+    }
+    Ok(())
+}
+
+/// `--short`: one line per word, `word N @ 0xOFF: ` and the instruction's `Display` (its
+/// one-line disassembly), or `error: does not decode: ...`; words that do not decode are
+/// counted and fail with exit 1.
+pub fn decode_short<G: Isa, W: Write>(input: &Input, out: &mut Out<W>) -> Outcome {
+    let mut bad = 0u64;
+    let total = input.for_each(|index, word| {
+        out.str("word ");
+        out.dec(index);
+        out.str(" @ ");
+        out.hex(index * INST_NBYTES as u64, 0);
+        out.str(": ");
+        let _ = match G::decode(word) {
+            Ok(inst) => write!(out, "{inst}"),
+            Err(e) => {
+                bad += 1;
+                write!(out, "error: does not decode: {e}")
+            }
+        };
+        out.str("\n");
+        out.maybe_flush()?;
+        Ok(())
+    })?;
     out.flush()?;
     if bad > 0 {
         return Err(Failure::invalid(format!(
