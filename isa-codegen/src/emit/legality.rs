@@ -705,8 +705,10 @@ pub(crate) fn ctors(model: &Model, t: &Table) -> Vec<Ctor> {
             if update_member(model, t, uc, "SRC_TENSOR").is_some() {
                 out.push(Ctor::Restore);
             }
+            // `seed_immediate` points the (unused) tensor at address 0 through `StateTensor::at`.
             if update_member(model, t, uc, "IMM_SINGLE").is_some()
                 && imm_state_field(model, shape_record).is_some()
+                && state_tensor_helpers(model).0
             {
                 out.push(Ctor::SeedImmediate);
             }
