@@ -5,7 +5,9 @@
 //! * Arrays serialize as a sequence (a tuple of fixed length, as serde does for arrays up to
 //!   32 elements) through [`mod@array`], which serde's own array impls cannot do past 32 elements
 //!   (the operand structs hold `reserved: [u8; 44]` and the like). A sequence of another length
-//!   is an error naming the expected length. No allocation: it works without `std`.
+//!   is an error naming the expected length. No allocation: it works without `std`. (The
+//!   elements go through their own impls, so an array of arrays is fine while the inner
+//!   arrays have at most 32 elements.)
 //!
 //! The generated crates derive through the re-export [`crate::serde`]
 //! (`#[serde(crate = "isa_core::serde")]`), so they need no serde dependency of their own.
