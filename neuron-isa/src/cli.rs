@@ -66,6 +66,10 @@ pub enum Command {
         /// JSON: an array of word objects.
         #[arg(long)]
         json: bool,
+        /// One line per word, `word N @ 0xOFF: <disassembly>`: the opcode name, then the fields
+        /// that are not zero as name=value (enums by member name), as the crates' `Display` prints.
+        #[arg(long, conflicts_with = "json")]
+        short: bool,
         /// The words.
         #[command(flatten)]
         input: WordsArg,

@@ -96,9 +96,15 @@ pub fn run<G: Isa + Generation, W: Write>(command: &Command, out: &mut Out<W>) -
             out.flush()?;
             Ok(())
         }
-        Command::Decode { json, input, .. } => {
+        Command::Decode {
+            json, short, input, ..
+        } => {
             let input = Input::from_args(&input.hex, input.file.as_deref())?;
-            decode::decode::<G, W>(&input, *json, out)
+            if *short {
+                decode::decode_short::<G, W>(&input, out)
+            } else {
+                decode::decode::<G, W>(&input, *json, out)
+            }
         }
         Command::Validate {
             engine,

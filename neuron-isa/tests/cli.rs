@@ -1259,3 +1259,74 @@ fn run_usage_errors_exit_2_with_one_line() {
     ]);
     assert!(fails(&o, 2, "partial word").contains("partial word at byte offset 64"));
 }
+
+/// `decode --short` prints, per word, exactly the generated crate's `Display` of the decoded
+/// instruction, at the offsets `Instruction::iter_words` gives the same bytes.
+#[test]
+fn decode_short_is_the_crates_display_line_by_line() {
+    let hex_of = |line: &str| ok(&sh(line)).trim().to_string();
+    let words = [
+        hex_of("encode --gen mariana rand-set-state --engine dve --generator rng-xorwow --algorithm xorwow --update src-tensor --src 0x100"),
+        hex_of("encode --gen mariana rand-get-state --engine pool --generator rng-philox --algorithm philox --dst 0x80 --channels 3"),
+    ];
+    let bytes_of = |hex: &str| -> Vec<u8> {
+        (0..64)
+            .map(|k| u8::from_str_radix(&hex[2 * k..2 * k + 2], 16).unwrap())
+            .collect()
+    };
+    // Two valid words, one whose enum byte is out of range, the first again, the bad one again
+    // (repeated words are printed from the tool's cache of recent texts, and still counted).
+    let mut bad = bytes_of(&words[0]);
+    bad[12] = 0xee; // rand_algorithm
+    let stream: Vec<u8> = [
+        bytes_of(&words[0]),
+        bytes_of(&words[1]),
+        bad.clone(),
+        bytes_of(&words[0]),
+        bad.clone(),
+    ]
+    .concat();
+
+    let expected: String = isa_mariana::Instruction::iter_words(&stream)
+        .enumerate()
+        .map(|(k, (offset, inst))| {
+            let text = match inst {
+                Ok(inst) => inst.to_string(),
+                Err(e) => format!("error: does not decode: {e}"),
+            };
+            format!("word {k} @ {offset:#x}: {text}\n")
+        })
+        .collect();
+    assert!(
+        expected.contains("word 0 @ 0x0: RAND_SET_STATE "),
+        "{expected}"
+    );
+    assert!(expected.contains("rand_generator=RNG_XORWOW"), "{expected}");
+    assert!(
+        expected.contains("word 1 @ 0x40: RAND_GET_STATE ")
+            && expected.contains("num_active_channels=3"),
+        "{expected}"
+    );
+    assert!(
+        expected.contains("word 2 @ 0x80: error: does not decode: field `rand_algorithm`"),
+        "{expected}"
+    );
+
+    let o = run_with_stdin(&sh("decode --gen mariana --short --file -"), &stream);
+    let err = fails(&o, 1, "a word that does not decode");
+    assert!(err.contains("2 of 5 words do not decode"), "{err}");
+    assert_eq!(stdout(&o), expected);
+
+    // From the command line, the valid words alone: exit 0, the same lines.
+    let args = [
+        "decode", "--gen", "mariana", "--short", &words[0], &words[1],
+    ];
+    let lines: Vec<&str> = expected.lines().take(2).collect();
+    assert_eq!(ok(&args), format!("{}\n{}\n", lines[0], lines[1]));
+    // --short and --json do not mix.
+    fails(
+        &run(&["decode", "--gen", "mariana", "--short", "--json", &words[0]]),
+        2,
+        "--short --json",
+    );
+}

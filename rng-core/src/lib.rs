@@ -19,6 +19,9 @@
 //!
 //! `#![no_std]` and allocation-free; the `std` feature adds the sparse memory
 //! and the file format. See the crate README for the model assumptions.
+// Where rustdoc links this crate's items from a dependent's docs built without them
+// (`cargo doc -p isa-mariana --no-deps`); a workspace doc build links its local copy.
+#![doc(html_root_url = "https://docs.rs/rng-core/0.1.0")]
 #![no_std]
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]

@@ -2,7 +2,7 @@
 //! mapped opcode a typed instruction (`RandSetState`), and `Instruction`, which
 //! decodes any 64-byte word by its opcode byte.
 
-use super::records::{typed_fields, typed_struct};
+use super::records::typed_struct;
 use super::{banner, doc, ident, lit, render};
 use crate::model::{Model, Opcode, RecordId, Shape, Status, Ty};
 use crate::read::cdecl::{Prim, RecordKind};
@@ -300,16 +300,13 @@ fn instruction(
             super::legality::markdown(model, t, firmware)
         ));
     }
+    facts.push_str(&super::examples::instruction_example(model, op_index, name));
     let docs = doc::with_comment(rec.doc.as_deref(), &facts);
     let fc = fields_const(shape);
     let disc = &model.discriminator;
     let disc_path = disc.path.join(".");
-    let float = typed_fields(model, shape.record).any(|(_, f)| super::ty::has_float(model, &f.ty));
-    let derives = if float {
-        quote!(#[derive(Clone, Copy, Debug, PartialEq)])
-    } else {
-        quote!(#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)])
-    };
+    let derives = super::api::instruction_derives();
+    let extras = super::api::instruction_impls(name, opname);
     // A shape without enum fields decodes infallibly (`decode_at`).
     let decode = if super::ty::fallible(model, &Ty::Record(shape.record)) {
         quote!(Ok(Self(#sid::try_decode_at(b, 0)?)))
@@ -364,6 +361,7 @@ fn instruction(
         impl From<#id> for Instruction {
             fn from(inst: #id) -> Self { Instruction::#id(inst) }
         }
+        #extras
     }
 }
 
@@ -379,7 +377,8 @@ fn instruction_enum(model: &Model, names: &[Option<String>]) -> TokenStream {
         .collect();
     let variants = mapped.iter().map(|(o, id, _)| {
         let d = format!(" `{}` ({:#04x}).", o.short, o.value);
-        quote! { #[doc = #d] #id(#id), }
+        let attrs = super::api::instruction_variant_attrs(&o.short);
+        quote! { #[doc = #d] #attrs #id(#id), }
     });
     let decodes = mapped.iter().map(|(o, id, _)| {
         let op = ident(&o.rust);
@@ -402,10 +401,14 @@ fn instruction_enum(model: &Model, names: &[Option<String>]) -> TokenStream {
         model.generation,
         model.opcodes.len()
     );
+    let derives = super::api::instruction_enum_derives();
+    let ids: Vec<proc_macro2::Ident> = mapped.iter().map(|(_, id, _)| id.clone()).collect();
+    let extras = super::api::instruction_enum_impls(&ids);
     quote! {
         #[doc = #doc]
-        #[derive(Clone, Copy, Debug, PartialEq)]
+        #derives
         pub enum Instruction { #(#variants)* }
+        #extras
         impl Instruction {
             /// Decodes a word by its opcode byte. An unknown byte and an opcode without an operand struct
             /// are errors, never panics.

@@ -6,8 +6,10 @@
 //! machine (no paths, no time).
 
 mod agreement;
+mod api;
 mod doc;
 mod enums;
+mod examples;
 mod generation;
 mod inst;
 mod legality;

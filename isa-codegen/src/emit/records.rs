@@ -3,7 +3,7 @@
 //! member), plus the encode/decode code shared with the instructions.
 
 use super::raw::bitfield_units;
-use super::ty::{fallible, has_float, le_fns, typed, zero_decodable};
+use super::ty::{fallible, le_fns, typed, zero_decodable};
 use super::{banner, doc, ident, index_var, item_var, lit, plus, plus_elem_at, render};
 use crate::model::names::rust_field;
 use crate::model::{Field, Model, Record, RecordId, Ty};
@@ -305,12 +305,7 @@ pub fn typed_struct(
 ) -> TokenStream {
     let rec = &model.records[r];
     let id = ident(name);
-    let float = typed_fields(model, r).any(|(_, f)| has_float(model, &f.ty));
-    let derives = if float {
-        quote!(#[derive(Clone, Copy, Debug, PartialEq)])
-    } else {
-        quote!(#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)])
-    };
+    let derives = super::api::struct_derives(model, r);
     let mut facts = String::new();
     if let Some(extra) = extra_doc {
         facts.push_str(extra);
@@ -338,7 +333,8 @@ pub fn typed_struct(
             None => format!("Bytes {}..{}", f.offset, f.offset + f.size),
         };
         let d = doc::with_comment(f.doc.as_deref(), &format!("{place} (`{}`).", f.name));
-        quote! { #d pub #fname: #t, }
+        let attrs = super::api::field_attrs(&f.ty, &f.name);
+        quote! { #d #attrs pub #fname: #t, }
     });
     let size = lit(rec.size);
     let encodes = encode_fields(model, r, quote!(self));
@@ -376,6 +372,8 @@ pub fn typed_struct(
     } else {
         quote!()
     };
+    let equality = super::api::bitwise_eq(model, r, name);
+    let disasm = super::api::struct_disasm(model, r, name);
     quote! {
         #docs
         #derives
@@ -389,6 +387,8 @@ pub fn typed_struct(
             #decode
         }
         #default
+        #equality
+        #disasm
     }
 }
 
@@ -459,11 +459,15 @@ fn union_view(model: &Model, r: RecordId) -> TokenStream {
             pub fn #ctor(value: #t) -> Self { let mut bytes = [0u8; #size]; { let b = &mut bytes[..]; #enc } Self { bytes } }
         });
     }
+    let derives = super::api::union_derives();
+    let bytes_attrs = super::api::array_attr();
+    let disasm = super::api::union_disasm(&rec.rust);
     quote! {
         #docs
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        #derives
         pub struct #id {
             /// The union's bytes, little-endian.
+            #bytes_attrs
             pub bytes: [u8; #size],
         }
         impl #id {
@@ -480,5 +484,6 @@ fn union_view(model: &Model, r: RecordId) -> TokenStream {
         impl Default for #id {
             fn default() -> Self { Self::ZEROED }
         }
+        #disasm
     }
 }

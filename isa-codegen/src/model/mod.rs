@@ -5,6 +5,7 @@
 
 pub mod build;
 pub mod eval;
+pub mod instance;
 pub mod legality;
 pub mod names;
 pub mod placement;

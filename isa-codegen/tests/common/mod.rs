@@ -3,6 +3,7 @@
 
 use std::fs;
 use std::path::{Path, PathBuf};
+use std::process::Command;
 
 /// The workspace root.
 pub fn workspace_root() -> PathBuf {
@@ -128,4 +129,66 @@ pub fn edit_line(file: &Path, needle: &str, old: &str, new: &str) -> u32 {
     }
     fs::write(file, out).unwrap();
     line
+}
+
+/// The target directory this test binary was built in (`<target>/debug/deps/<test>-*`).
+pub fn target_dir() -> PathBuf {
+    std::env::current_exe()
+        .ok()
+        .and_then(|exe| exe.ancestors().nth(3).map(Path::to_path_buf))
+        .unwrap_or_else(|| workspace_root().join("target"))
+}
+
+/// Writes `files` as a standalone crate `isa-tiny` under `dir` with `tests/<name>.rs` = `test`,
+/// runs `cargo test` on it with `features` (own target dir, offline) and returns
+/// (success, stdout + stderr). The crate declares the generated crates' features (`regenerate`,
+/// `serde`) and has serde_json as a dev-dependency.
+pub fn run_generated_crate(
+    dir: &Path,
+    files: &isa_codegen::emit::Files,
+    name: &str,
+    test: &str,
+    features: &[&str],
+) -> (bool, String) {
+    let krate = dir.join("isa-tiny");
+    for (path, text) in files {
+        let target = krate.join(path);
+        std::fs::create_dir_all(target.parent().unwrap()).unwrap();
+        std::fs::write(target, text).unwrap();
+    }
+    let root = workspace_root();
+    let path_of = |name: &str| root.join(name).display().to_string();
+    std::fs::write(
+        krate.join("Cargo.toml"),
+        format!(
+            "[package]\nname = \"isa-tiny\"\nversion = \"0.0.0\"\nedition = \"2021\"\nbuild = \"build.rs\"\n\n\
+             [workspace]\n\n[features]\nregenerate = []\nserde = [\"isa-core/serde\"]\n\n\
+             [dependencies]\nisa-core = {{ path = \"{core}\" }}\nrng-core = {{ path = \"{rng}\" }}\n\n\
+             [build-dependencies]\nisa-core = {{ path = \"{core}\", features = [\"std\"] }}\n\n\
+             [dev-dependencies]\nserde_json = \"1\"\n\n\
+             [lints.rust]\nunexpected_cfgs = {{ level = \"warn\", check-cfg = ['cfg(isa_regenerated)'] }}\n",
+            core = path_of("isa-core"),
+            rng = path_of("rng-core"),
+        ),
+    )
+    .unwrap();
+    std::fs::copy(root.join("Cargo.lock"), krate.join("Cargo.lock")).unwrap();
+    std::fs::create_dir_all(krate.join("tests")).unwrap();
+    std::fs::write(krate.join(format!("tests/{name}.rs")), test).unwrap();
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    // No header tree next to the crate: its build script keeps the generated code as it is.
+    let out = Command::new(cargo)
+        .current_dir(&krate)
+        .args(["test", "--offline", "--test", name])
+        .args(features.iter().flat_map(|f| ["--features", f]))
+        .env("CARGO_TARGET_DIR", target_dir().join("padding-fixture"))
+        .env("NEURON_ISA_HEADERS", dir.join("no-headers"))
+        .output()
+        .unwrap();
+    let text = format!(
+        "{}\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (out.status.success(), text)
 }

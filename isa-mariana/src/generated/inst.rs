@@ -16,6 +16,11 @@
 ///
 /// Typed form of `NEURON_ISA_TPB_D3_RAND_STRUCT` (64 bytes, declared at tpb/aws_neuron_isa_tpb_d3_rand.h:21).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(
+    feature = "serde",
+    derive(isa_core::serde::Serialize, isa_core::serde::Deserialize),
+    serde(crate = "isa_core::serde", deny_unknown_fields)
+)]
 pub struct D3Rand {
     /// Bytes 0..4 (`header`).
     pub header: Header,
@@ -28,6 +33,7 @@ pub struct D3Rand {
     /// zero
     ///
     /// Bytes 13..14 (`reserved0`).
+    #[cfg_attr(feature = "serde", serde(with = "isa_core::serde_support::array"))]
     pub reserved0: [u8; 1],
     /// UNIFORM\_IN\_RANGE
     ///
@@ -36,6 +42,7 @@ pub struct D3Rand {
     /// zero
     ///
     /// Bytes 15..32 (`reserved1`).
+    #[cfg_attr(feature = "serde", serde(with = "isa_core::serde_support::array"))]
     pub reserved1: [u8; 17],
     /// output type
     ///
@@ -44,6 +51,7 @@ pub struct D3Rand {
     /// zero
     ///
     /// Bytes 33..34 (`reserved2`).
+    #[cfg_attr(feature = "serde", serde(with = "isa_core::serde_support::array"))]
     pub reserved2: [u8; 1],
     /// lanes written
     ///
@@ -52,6 +60,7 @@ pub struct D3Rand {
     /// zero
     ///
     /// Bytes 35..38 (`reserved3`).
+    #[cfg_attr(feature = "serde", serde(with = "isa_core::serde_support::array"))]
     pub reserved3: [u8; 3],
     /// where min comes from
     ///
@@ -159,6 +168,52 @@ impl D3Rand {
 impl Default for D3Rand {
     fn default() -> Self {
         Self::ZEROED
+    }
+}
+impl D3Rand {
+    /// Writes the fields as `name=value` entries of the disassembly ([`isa_core::disasm`]).
+    pub(crate) fn disasm_fields(
+        &self,
+        w: &mut isa_core::disasm::Fields<'_, '_>,
+    ) -> core::fmt::Result {
+        w.field("header", &self.header)?;
+        w.field("events", &self.events)?;
+        w.field("rand_algorithm", &self.rand_algorithm)?;
+        w.field("reserved0", &self.reserved0)?;
+        w.field("post_process", &self.post_process)?;
+        w.field("reserved1", &self.reserved1)?;
+        w.field("dtype", &self.dtype)?;
+        w.field("reserved2", &self.reserved2)?;
+        w.field("num_active_channels", &self.num_active_channels)?;
+        w.field("reserved3", &self.reserved3)?;
+        w.field("min_src", &self.min_src)?;
+        w.field("max_src", &self.max_src)?;
+        w.field("min", &self.min)?;
+        w.field("max", &self.max)?;
+        w.field("dst_mem_pattern", &self.dst_mem_pattern)?;
+        Ok(())
+    }
+}
+impl isa_core::disasm::Disasm for D3Rand {
+    fn is_zero(&self) -> bool {
+        isa_core::disasm::Disasm::is_zero(&self.header)
+            && isa_core::disasm::Disasm::is_zero(&self.events)
+            && isa_core::disasm::Disasm::is_zero(&self.rand_algorithm)
+            && isa_core::disasm::Disasm::is_zero(&self.reserved0)
+            && isa_core::disasm::Disasm::is_zero(&self.post_process)
+            && isa_core::disasm::Disasm::is_zero(&self.reserved1)
+            && isa_core::disasm::Disasm::is_zero(&self.dtype)
+            && isa_core::disasm::Disasm::is_zero(&self.reserved2)
+            && isa_core::disasm::Disasm::is_zero(&self.num_active_channels)
+            && isa_core::disasm::Disasm::is_zero(&self.reserved3)
+            && isa_core::disasm::Disasm::is_zero(&self.min_src)
+            && isa_core::disasm::Disasm::is_zero(&self.max_src)
+            && isa_core::disasm::Disasm::is_zero(&self.min)
+            && isa_core::disasm::Disasm::is_zero(&self.max)
+            && isa_core::disasm::Disasm::is_zero(&self.dst_mem_pattern)
+    }
+    fn disasm(&self, out: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        isa_core::disasm::record(out, |w| self.disasm_fields(w))
     }
 }
 /// Every leaf field of `NEURON_ISA_TPB_D3_RAND_STRUCT`, in byte order, for tools.
@@ -429,6 +484,11 @@ const _: () = assert!(D3Rand::SIZE == 64);
 ///
 /// Typed form of `NEURON_ISA_TPB_D4_MR_STRUCT` (64 bytes, declared at tpb/aws_neuron_isa_tpb_d4_mr.h:23).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(
+    feature = "serde",
+    derive(isa_core::serde::Serialize, isa_core::serde::Deserialize),
+    serde(crate = "isa_core::serde", deny_unknown_fields)
+)]
 pub struct D4Mr {
     /// Bytes 0..4 (`header`).
     pub header: Header,
@@ -437,6 +497,7 @@ pub struct D4Mr {
     /// placeholder: undocumented bytes
     ///
     /// Bytes 12..28 (`reserved0`).
+    #[cfg_attr(feature = "serde", serde(with = "isa_core::serde_support::array"))]
     pub reserved0: [u8; 16],
     /// dst element count
     ///
@@ -449,6 +510,7 @@ pub struct D4Mr {
     /// placeholder: undocumented byte
     ///
     /// Bytes 33..34 (`reserved1`).
+    #[cfg_attr(feature = "serde", serde(with = "isa_core::serde_support::array"))]
     pub reserved1: [u8; 1],
     /// lanes written
     ///
@@ -457,10 +519,12 @@ pub struct D4Mr {
     /// placeholder: undocumented byte
     ///
     /// Bytes 35..36 (`reserved2`).
+    #[cfg_attr(feature = "serde", serde(with = "isa_core::serde_support::array"))]
     pub reserved2: [u8; 1],
     /// zero for RNG
     ///
     /// Bytes 36..40 (`reserved3`).
+    #[cfg_attr(feature = "serde", serde(with = "isa_core::serde_support::array"))]
     pub reserved3: [u8; 4],
     /// Memset's fill value; zero for RNG
     ///
@@ -540,6 +604,44 @@ impl D4Mr {
 impl Default for D4Mr {
     fn default() -> Self {
         Self::ZEROED
+    }
+}
+impl D4Mr {
+    /// Writes the fields as `name=value` entries of the disassembly ([`isa_core::disasm`]).
+    pub(crate) fn disasm_fields(
+        &self,
+        w: &mut isa_core::disasm::Fields<'_, '_>,
+    ) -> core::fmt::Result {
+        w.field("header", &self.header)?;
+        w.field("events", &self.events)?;
+        w.field("reserved0", &self.reserved0)?;
+        w.field("dst_element_count", &self.dst_element_count)?;
+        w.field("dtype", &self.dtype)?;
+        w.field("reserved1", &self.reserved1)?;
+        w.field("num_active_channels", &self.num_active_channels)?;
+        w.field("reserved2", &self.reserved2)?;
+        w.field("reserved3", &self.reserved3)?;
+        w.field("fill_imm", &self.fill_imm)?;
+        w.field("dst_mem_pattern", &self.dst_mem_pattern)?;
+        Ok(())
+    }
+}
+impl isa_core::disasm::Disasm for D4Mr {
+    fn is_zero(&self) -> bool {
+        isa_core::disasm::Disasm::is_zero(&self.header)
+            && isa_core::disasm::Disasm::is_zero(&self.events)
+            && isa_core::disasm::Disasm::is_zero(&self.reserved0)
+            && isa_core::disasm::Disasm::is_zero(&self.dst_element_count)
+            && isa_core::disasm::Disasm::is_zero(&self.dtype)
+            && isa_core::disasm::Disasm::is_zero(&self.reserved1)
+            && isa_core::disasm::Disasm::is_zero(&self.num_active_channels)
+            && isa_core::disasm::Disasm::is_zero(&self.reserved2)
+            && isa_core::disasm::Disasm::is_zero(&self.reserved3)
+            && isa_core::disasm::Disasm::is_zero(&self.fill_imm)
+            && isa_core::disasm::Disasm::is_zero(&self.dst_mem_pattern)
+    }
+    fn disasm(&self, out: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        isa_core::disasm::record(out, |w| self.disasm_fields(w))
     }
 }
 /// Every leaf field of `NEURON_ISA_TPB_D4_MR_STRUCT`, in byte order, for tools.
@@ -809,6 +911,11 @@ const _: () = assert!(D4Mr::SIZE == 64);
 ///
 /// Typed form of `NEURON_ISA_TPB_D4_RAND_STRUCT` (64 bytes, declared at tpb/aws_neuron_isa_tpb_d4_rand.h:45).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(
+    feature = "serde",
+    derive(isa_core::serde::Serialize, isa_core::serde::Deserialize),
+    serde(crate = "isa_core::serde", deny_unknown_fields)
+)]
 pub struct D4Rand {
     /// Bytes 0..4 (`header`).
     pub header: Header,
@@ -833,6 +940,7 @@ pub struct D4Rand {
     /// \[0\] min, \[1\] max; 0 for RandGetState
     ///
     /// Bytes 16..32 (`params`).
+    #[cfg_attr(feature = "serde", serde(with = "isa_core::serde_support::array"))]
     pub params: [RandParam; 4],
     /// output type; UINT32 for RandGetState
     ///
@@ -841,6 +949,7 @@ pub struct D4Rand {
     /// zero
     ///
     /// Bytes 33..34 (`reserved1`).
+    #[cfg_attr(feature = "serde", serde(with = "isa_core::serde_support::array"))]
     pub reserved1: [u8; 1],
     /// lanes written
     ///
@@ -849,6 +958,7 @@ pub struct D4Rand {
     /// zero
     ///
     /// Bytes 35..44 (`reserved2`).
+    #[cfg_attr(feature = "serde", serde(with = "isa_core::serde_support::array"))]
     pub reserved2: [u8; 9],
     /// output, SBUF or PSUM
     ///
@@ -928,6 +1038,46 @@ impl D4Rand {
 impl Default for D4Rand {
     fn default() -> Self {
         Self::ZEROED
+    }
+}
+impl D4Rand {
+    /// Writes the fields as `name=value` entries of the disassembly ([`isa_core::disasm`]).
+    pub(crate) fn disasm_fields(
+        &self,
+        w: &mut isa_core::disasm::Fields<'_, '_>,
+    ) -> core::fmt::Result {
+        w.field("header", &self.header)?;
+        w.field("events", &self.events)?;
+        w.field("rand_algorithm", &self.rand_algorithm)?;
+        w.field("rand_num_steps", &self.rand_num_steps)?;
+        w.field("post_process", &self.post_process)?;
+        w.field("rand_generator", &self.rand_generator)?;
+        w.field("params", &self.params)?;
+        w.field("dtype", &self.dtype)?;
+        w.field("reserved1", &self.reserved1)?;
+        w.field("num_active_channels", &self.num_active_channels)?;
+        w.field("reserved2", &self.reserved2)?;
+        w.field("dst_mem_pattern", &self.dst_mem_pattern)?;
+        Ok(())
+    }
+}
+impl isa_core::disasm::Disasm for D4Rand {
+    fn is_zero(&self) -> bool {
+        isa_core::disasm::Disasm::is_zero(&self.header)
+            && isa_core::disasm::Disasm::is_zero(&self.events)
+            && isa_core::disasm::Disasm::is_zero(&self.rand_algorithm)
+            && isa_core::disasm::Disasm::is_zero(&self.rand_num_steps)
+            && isa_core::disasm::Disasm::is_zero(&self.post_process)
+            && isa_core::disasm::Disasm::is_zero(&self.rand_generator)
+            && isa_core::disasm::Disasm::is_zero(&self.params)
+            && isa_core::disasm::Disasm::is_zero(&self.dtype)
+            && isa_core::disasm::Disasm::is_zero(&self.reserved1)
+            && isa_core::disasm::Disasm::is_zero(&self.num_active_channels)
+            && isa_core::disasm::Disasm::is_zero(&self.reserved2)
+            && isa_core::disasm::Disasm::is_zero(&self.dst_mem_pattern)
+    }
+    fn disasm(&self, out: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        isa_core::disasm::record(out, |w| self.disasm_fields(w))
     }
 }
 /// Every leaf field of `NEURON_ISA_TPB_D4_RAND_STRUCT`, in byte order, for tools.
@@ -1193,6 +1343,11 @@ const _: () = assert!(D4Rand::SIZE == 64);
 ///
 /// Typed form of `NEURON_ISA_TPB_PSEUDO_SET_RNG_SEED_STRUCT` (64 bytes, declared at tpb/aws_neuron_isa_tpb_pseudo_set_rng_seed.h:17).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(
+    feature = "serde",
+    derive(isa_core::serde::Serialize, isa_core::serde::Deserialize),
+    serde(crate = "isa_core::serde", deny_unknown_fields)
+)]
 pub struct PseudoSetRngSeedFields {
     /// Bytes 0..4 (`header`).
     pub header: Header,
@@ -1205,6 +1360,7 @@ pub struct PseudoSetRngSeedFields {
     /// zero
     ///
     /// Bytes 13..16 (`reserved0`).
+    #[cfg_attr(feature = "serde", serde(with = "isa_core::serde_support::array"))]
     pub reserved0: [u8; 3],
     /// seed value or pointer
     ///
@@ -1213,6 +1369,7 @@ pub struct PseudoSetRngSeedFields {
     /// zero
     ///
     /// Bytes 20..64 (`reserved1`).
+    #[cfg_attr(feature = "serde", serde(with = "isa_core::serde_support::array"))]
     pub reserved1: [u8; 44],
 }
 impl PseudoSetRngSeedFields {
@@ -1265,6 +1422,34 @@ impl PseudoSetRngSeedFields {
 impl Default for PseudoSetRngSeedFields {
     fn default() -> Self {
         Self::ZEROED
+    }
+}
+impl PseudoSetRngSeedFields {
+    /// Writes the fields as `name=value` entries of the disassembly ([`isa_core::disasm`]).
+    pub(crate) fn disasm_fields(
+        &self,
+        w: &mut isa_core::disasm::Fields<'_, '_>,
+    ) -> core::fmt::Result {
+        w.field("header", &self.header)?;
+        w.field("events", &self.events)?;
+        w.field("seed_src", &self.seed_src)?;
+        w.field("reserved0", &self.reserved0)?;
+        w.field("seed", &self.seed)?;
+        w.field("reserved1", &self.reserved1)?;
+        Ok(())
+    }
+}
+impl isa_core::disasm::Disasm for PseudoSetRngSeedFields {
+    fn is_zero(&self) -> bool {
+        isa_core::disasm::Disasm::is_zero(&self.header)
+            && isa_core::disasm::Disasm::is_zero(&self.events)
+            && isa_core::disasm::Disasm::is_zero(&self.seed_src)
+            && isa_core::disasm::Disasm::is_zero(&self.reserved0)
+            && isa_core::disasm::Disasm::is_zero(&self.seed)
+            && isa_core::disasm::Disasm::is_zero(&self.reserved1)
+    }
+    fn disasm(&self, out: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        isa_core::disasm::record(out, |w| self.disasm_fields(w))
     }
 }
 /// Every leaf field of `NEURON_ISA_TPB_PSEUDO_SET_RNG_SEED_STRUCT`, in byte order, for tools.
@@ -1420,6 +1605,11 @@ const _: () = assert!(PseudoSetRngSeedFields::SIZE == 64);
 ///
 /// Typed form of `NEURON_ISA_TPB_S1_RAND_STRUCT` (64 bytes, declared at tpb/aws_neuron_isa_tpb_s1_rand.h:29).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(
+    feature = "serde",
+    derive(isa_core::serde::Serialize, isa_core::serde::Deserialize),
+    serde(crate = "isa_core::serde", deny_unknown_fields)
+)]
 pub struct S1Rand {
     /// Bytes 0..4 (`header`).
     pub header: Header,
@@ -1452,10 +1642,12 @@ pub struct S1Rand {
     /// zero
     ///
     /// Bytes 25..32 (`reserved`).
+    #[cfg_attr(feature = "serde", serde(with = "isa_core::serde_support::array"))]
     pub reserved: [u8; 7],
     /// inline state; zero unless update\_state != SRC\_TENSOR
     ///
     /// Bytes 32..64 (`imm_state`).
+    #[cfg_attr(feature = "serde", serde(with = "isa_core::serde_support::array"))]
     pub imm_state: [u32; 8],
 }
 impl S1Rand {
@@ -1523,6 +1715,42 @@ impl S1Rand {
 impl Default for S1Rand {
     fn default() -> Self {
         Self::ZEROED
+    }
+}
+impl S1Rand {
+    /// Writes the fields as `name=value` entries of the disassembly ([`isa_core::disasm`]).
+    pub(crate) fn disasm_fields(
+        &self,
+        w: &mut isa_core::disasm::Fields<'_, '_>,
+    ) -> core::fmt::Result {
+        w.field("header", &self.header)?;
+        w.field("events", &self.events)?;
+        w.field("rand_algorithm", &self.rand_algorithm)?;
+        w.field("num_active_channels", &self.num_active_channels)?;
+        w.field("update_state", &self.update_state)?;
+        w.field("in_dtype", &self.in_dtype)?;
+        w.field("src_mem_pattern", &self.src_mem_pattern)?;
+        w.field("rand_generator", &self.rand_generator)?;
+        w.field("reserved", &self.reserved)?;
+        w.field("imm_state", &self.imm_state)?;
+        Ok(())
+    }
+}
+impl isa_core::disasm::Disasm for S1Rand {
+    fn is_zero(&self) -> bool {
+        isa_core::disasm::Disasm::is_zero(&self.header)
+            && isa_core::disasm::Disasm::is_zero(&self.events)
+            && isa_core::disasm::Disasm::is_zero(&self.rand_algorithm)
+            && isa_core::disasm::Disasm::is_zero(&self.num_active_channels)
+            && isa_core::disasm::Disasm::is_zero(&self.update_state)
+            && isa_core::disasm::Disasm::is_zero(&self.in_dtype)
+            && isa_core::disasm::Disasm::is_zero(&self.src_mem_pattern)
+            && isa_core::disasm::Disasm::is_zero(&self.rand_generator)
+            && isa_core::disasm::Disasm::is_zero(&self.reserved)
+            && isa_core::disasm::Disasm::is_zero(&self.imm_state)
+    }
+    fn disasm(&self, out: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        isa_core::disasm::record(out, |w| self.disasm_fields(w))
     }
 }
 /// Every leaf field of `NEURON_ISA_TPB_S1_RAND_STRUCT`, in byte order, for tools.
@@ -1757,6 +1985,11 @@ const _: () = assert!(S1Rand::SIZE == 64);
 ///
 /// Typed form of `NEURON_ISA_TPB_S2S1D2_PE_SEED_STRUCT` (64 bytes, declared at tpb/aws_neuron_isa_tpb_s2s1d2_pe_seed.h:22).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(
+    feature = "serde",
+    derive(isa_core::serde::Serialize, isa_core::serde::Deserialize),
+    serde(crate = "isa_core::serde", deny_unknown_fields)
+)]
 pub struct S2s1d2PeSeed {
     /// Bytes 0..4 (`header`).
     pub header: Header,
@@ -1793,6 +2026,7 @@ pub struct S2s1d2PeSeed {
     /// zero
     ///
     /// Bytes 48..64 (`reserved`).
+    #[cfg_attr(feature = "serde", serde(with = "isa_core::serde_support::array"))]
     pub reserved: [u8; 16],
 }
 impl S2s1d2PeSeed {
@@ -1856,6 +2090,42 @@ impl S2s1d2PeSeed {
 impl Default for S2s1d2PeSeed {
     fn default() -> Self {
         Self::ZEROED
+    }
+}
+impl S2s1d2PeSeed {
+    /// Writes the fields as `name=value` entries of the disassembly ([`isa_core::disasm`]).
+    pub(crate) fn disasm_fields(
+        &self,
+        w: &mut isa_core::disasm::Fields<'_, '_>,
+    ) -> core::fmt::Result {
+        w.field("header", &self.header)?;
+        w.field("events", &self.events)?;
+        w.field("src_seed_mem_pattern", &self.src_seed_mem_pattern)?;
+        w.field("identity_mem_pattern", &self.identity_mem_pattern)?;
+        w.field("identity_dtype", &self.identity_dtype)?;
+        w.field("mode", &self.mode)?;
+        w.field("num_active_rows", &self.num_active_rows)?;
+        w.field("num_active_cols", &self.num_active_cols)?;
+        w.field("dst_seed_mem_pattern", &self.dst_seed_mem_pattern)?;
+        w.field("reserved", &self.reserved)?;
+        Ok(())
+    }
+}
+impl isa_core::disasm::Disasm for S2s1d2PeSeed {
+    fn is_zero(&self) -> bool {
+        isa_core::disasm::Disasm::is_zero(&self.header)
+            && isa_core::disasm::Disasm::is_zero(&self.events)
+            && isa_core::disasm::Disasm::is_zero(&self.src_seed_mem_pattern)
+            && isa_core::disasm::Disasm::is_zero(&self.identity_mem_pattern)
+            && isa_core::disasm::Disasm::is_zero(&self.identity_dtype)
+            && isa_core::disasm::Disasm::is_zero(&self.mode)
+            && isa_core::disasm::Disasm::is_zero(&self.num_active_rows)
+            && isa_core::disasm::Disasm::is_zero(&self.num_active_cols)
+            && isa_core::disasm::Disasm::is_zero(&self.dst_seed_mem_pattern)
+            && isa_core::disasm::Disasm::is_zero(&self.reserved)
+    }
+    fn disasm(&self, out: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        isa_core::disasm::record(out, |w| self.disasm_fields(w))
     }
 }
 /// Every leaf field of `NEURON_ISA_TPB_S2S1D2_PE_SEED_STRUCT`, in byte order, for tools.
@@ -2094,6 +2364,11 @@ const _: () = assert!(S2s1d2PeSeed::SIZE == 64);
 ///
 /// Typed form of `NEURON_ISA_TPB_S3D3_DROPOUT_STRUCT` (64 bytes, declared at tpb/aws_neuron_isa_tpb_s3d3_dropout.h:21).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(
+    feature = "serde",
+    derive(isa_core::serde::Serialize, isa_core::serde::Deserialize),
+    serde(crate = "isa_core::serde", deny_unknown_fields)
+)]
 pub struct S3d3Dropout {
     /// Bytes 0..4 (`header`).
     pub header: Header,
@@ -2102,6 +2377,7 @@ pub struct S3d3Dropout {
     /// zero
     ///
     /// Bytes 12..16 (`reserved0`).
+    #[cfg_attr(feature = "serde", serde(with = "isa_core::serde_support::array"))]
     pub reserved0: [u8; 4],
     /// input
     ///
@@ -2130,6 +2406,7 @@ pub struct S3d3Dropout {
     /// zero
     ///
     /// Bytes 37..43 (`reserved1`).
+    #[cfg_attr(feature = "serde", serde(with = "isa_core::serde_support::array"))]
     pub reserved1: [u8; 6],
     /// drop rate or keep rate
     ///
@@ -2219,6 +2496,48 @@ impl S3d3Dropout {
 impl Default for S3d3Dropout {
     fn default() -> Self {
         Self::ZEROED
+    }
+}
+impl S3d3Dropout {
+    /// Writes the fields as `name=value` entries of the disassembly ([`isa_core::disasm`]).
+    pub(crate) fn disasm_fields(
+        &self,
+        w: &mut isa_core::disasm::Fields<'_, '_>,
+    ) -> core::fmt::Result {
+        w.field("header", &self.header)?;
+        w.field("events", &self.events)?;
+        w.field("reserved0", &self.reserved0)?;
+        w.field("src_mem_pattern", &self.src_mem_pattern)?;
+        w.field("in_dtype", &self.in_dtype)?;
+        w.field("out_dtype", &self.out_dtype)?;
+        w.field("num_active_channels", &self.num_active_channels)?;
+        w.field("threshold_src", &self.threshold_src)?;
+        w.field("threshold_dtype", &self.threshold_dtype)?;
+        w.field("reserved1", &self.reserved1)?;
+        w.field("threshold_type", &self.threshold_type)?;
+        w.field("threshold", &self.threshold)?;
+        w.field("dst_mem_pattern", &self.dst_mem_pattern)?;
+        Ok(())
+    }
+}
+impl isa_core::disasm::Disasm for S3d3Dropout {
+    fn is_zero(&self) -> bool {
+        isa_core::disasm::Disasm::is_zero(&self.header)
+            && isa_core::disasm::Disasm::is_zero(&self.events)
+            && isa_core::disasm::Disasm::is_zero(&self.reserved0)
+            && isa_core::disasm::Disasm::is_zero(&self.src_mem_pattern)
+            && isa_core::disasm::Disasm::is_zero(&self.in_dtype)
+            && isa_core::disasm::Disasm::is_zero(&self.out_dtype)
+            && isa_core::disasm::Disasm::is_zero(&self.num_active_channels)
+            && isa_core::disasm::Disasm::is_zero(&self.threshold_src)
+            && isa_core::disasm::Disasm::is_zero(&self.threshold_dtype)
+            && isa_core::disasm::Disasm::is_zero(&self.reserved1)
+            && isa_core::disasm::Disasm::is_zero(&self.threshold_type)
+            && isa_core::disasm::Disasm::is_zero(&self.threshold)
+            && isa_core::disasm::Disasm::is_zero(&self.dst_mem_pattern)
+    }
+    fn disasm(&self, out: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        isa_core::disasm::record(out, |w| self.disasm_fields(w))
     }
 }
 /// Every leaf field of `NEURON_ISA_TPB_S3D3_DROPOUT_STRUCT`, in byte order, for tools.
@@ -2522,7 +2841,39 @@ const _: () = assert!(S3d3Dropout::SIZE == 64);
 /// `PE_MANAGE_SEED` (0x08): the typed instruction, operand struct `NEURON_ISA_TPB_S2S1D2_PE_SEED_STRUCT`.
 ///
 /// Maintained (`// Y`).
+///
+/// # Example
+///
+/// ```rust
+/// use isa_mariana::{Instruction, NeuronEngine, PeManageSeed, S2s1d2PeSeed};
+///
+/// // Field by field from the all-zero operand fields: these are values the header's validator requires.
+/// let mut f = S2s1d2PeSeed::ZEROED;
+/// f.header.inst_word_len = 16;
+/// f.src_seed_mem_pattern.num_elem[0] = 1;
+/// f.src_seed_mem_pattern.num_elem[1] = 1;
+/// f.identity_dtype = isa_mariana::Dtype::Bfloat16;
+/// f.mode = isa_mariana::PeSeedMode::LoadSeed;
+/// f.num_active_rows = 16;
+/// f.num_active_cols = 128;
+/// let inst = PeManageSeed::new(f);
+/// // The header's validator, translated: this instruction is legal.
+/// inst.validate(NeuronEngine::Pe)?;
+/// // Encoded into a caller's buffer, decoded back as this type and as any instruction.
+/// let mut buf = [0u8; 64];
+/// inst.encode_into(&mut buf)?;
+/// assert_eq!(PeManageSeed::from_slice(&buf)?, inst);
+/// assert_eq!(Instruction::decode_slice(&buf)?, Instruction::PeManageSeed(inst));
+/// // The one-line disassembly: the opcode name, then the fields that are not zero.
+/// assert!(inst.to_string().starts_with("PE_MANAGE_SEED "));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(
+    feature = "serde",
+    derive(isa_core::serde::Serialize, isa_core::serde::Deserialize),
+    serde(crate = "isa_core::serde", transparent)
+)]
 pub struct PeManageSeed(pub S2s1d2PeSeed);
 impl PeManageSeed {
     /// The opcode this type encodes.
@@ -2580,6 +2931,30 @@ impl From<PeManageSeed> for Instruction {
         Instruction::PeManageSeed(inst)
     }
 }
+impl PeManageSeed {
+    /// Writes the 64 bytes into the start of `out` (the rest is left as it is); a shorter
+    /// `out` is an error naming both sizes, and nothing is written.
+    pub fn encode_into(&self, out: &mut [u8]) -> Result<(), isa_core::EncodeError> {
+        isa_core::write_word(out, &self.to_bytes())
+    }
+    /// Decodes `bytes`, which must be exactly one 64-byte word: another length is a
+    /// `WrongLength` error naming it; otherwise as [`Self::from_bytes`].
+    pub fn from_slice(bytes: &[u8]) -> Result<Self, isa_core::DecodeError> {
+        Self::from_bytes(isa_core::word(bytes)?)
+    }
+}
+impl TryFrom<&[u8]> for PeManageSeed {
+    type Error = isa_core::DecodeError;
+    fn try_from(bytes: &[u8]) -> Result<Self, Self::Error> {
+        Self::from_slice(bytes)
+    }
+}
+impl core::fmt::Display for PeManageSeed {
+    /// The one-line disassembly ([`isa_core::disasm`]).
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        isa_core::disasm::instruction(f, "PE_MANAGE_SEED", |w| self.0.disasm_fields(w))
+    }
+}
 /// Neuron 'D4\_MR' Format: no SRC tensor, one 4-D DST tensor.
 /// Use for: Memset, RegStore, Rng, DveReadIndices
 ///
@@ -2596,7 +2971,40 @@ impl From<PeManageSeed> for Instruction {
 /// `MEMSET` (0x49): the typed instruction, operand struct `NEURON_ISA_TPB_D4_MR_STRUCT`.
 ///
 /// Maintained (`// Y`).
+///
+/// # Example
+///
+/// ```rust
+/// use isa_mariana::{D4Mr, Instruction, Memset, NeuronEngine};
+///
+/// // Field by field from the all-zero operand fields: these are values the header's validator requires.
+/// let mut f = D4Mr::ZEROED;
+/// f.header.inst_word_len = 16;
+/// f.dtype = isa_mariana::Dtype::Fp32;
+/// f.num_active_channels = 1;
+/// f.dst_mem_pattern.start_addr = isa_mariana::Addr4::from_addr_immediate(33554432u32);
+/// f.dst_mem_pattern.num_elem[0] = 1;
+/// f.dst_mem_pattern.num_elem[1] = 1;
+/// f.dst_mem_pattern.num_elem[2] = 1;
+/// f.dst_mem_pattern.num_elem[3] = 1;
+/// let inst = Memset::new(f);
+/// // The header's validator, translated: this instruction is legal.
+/// inst.validate(NeuronEngine::Pe)?;
+/// // Encoded into a caller's buffer, decoded back as this type and as any instruction.
+/// let mut buf = [0u8; 64];
+/// inst.encode_into(&mut buf)?;
+/// assert_eq!(Memset::from_slice(&buf)?, inst);
+/// assert_eq!(Instruction::decode_slice(&buf)?, Instruction::Memset(inst));
+/// // The one-line disassembly: the opcode name, then the fields that are not zero.
+/// assert!(inst.to_string().starts_with("MEMSET "));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(
+    feature = "serde",
+    derive(isa_core::serde::Serialize, isa_core::serde::Deserialize),
+    serde(crate = "isa_core::serde", transparent)
+)]
 pub struct Memset(pub D4Mr);
 impl Memset {
     /// The opcode this type encodes.
@@ -2654,6 +3062,30 @@ impl From<Memset> for Instruction {
         Instruction::Memset(inst)
     }
 }
+impl Memset {
+    /// Writes the 64 bytes into the start of `out` (the rest is left as it is); a shorter
+    /// `out` is an error naming both sizes, and nothing is written.
+    pub fn encode_into(&self, out: &mut [u8]) -> Result<(), isa_core::EncodeError> {
+        isa_core::write_word(out, &self.to_bytes())
+    }
+    /// Decodes `bytes`, which must be exactly one 64-byte word: another length is a
+    /// `WrongLength` error naming it; otherwise as [`Self::from_bytes`].
+    pub fn from_slice(bytes: &[u8]) -> Result<Self, isa_core::DecodeError> {
+        Self::from_bytes(isa_core::word(bytes)?)
+    }
+}
+impl TryFrom<&[u8]> for Memset {
+    type Error = isa_core::DecodeError;
+    fn try_from(bytes: &[u8]) -> Result<Self, Self::Error> {
+        Self::from_slice(bytes)
+    }
+}
+impl core::fmt::Display for Memset {
+    /// The one-line disassembly ([`isa_core::disasm`]).
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        isa_core::disasm::instruction(f, "MEMSET", |w| self.0.disasm_fields(w))
+    }
+}
 /// Neuron 'D4\_MR' Format: no SRC tensor, one 4-D DST tensor.
 /// Use for: Memset, RegStore, Rng, DveReadIndices
 ///
@@ -2670,7 +3102,40 @@ impl From<Memset> for Instruction {
 /// `REG_STORE` (0x4b): the typed instruction, operand struct `NEURON_ISA_TPB_D4_MR_STRUCT`.
 ///
 /// Dormant (`// n`).
+///
+/// # Example
+///
+/// ```rust
+/// use isa_mariana::{D4Mr, Instruction, NeuronEngine, RegStore};
+///
+/// // Field by field from the all-zero operand fields: these are values the header's validator requires.
+/// let mut f = D4Mr::ZEROED;
+/// f.header.inst_word_len = 16;
+/// f.dtype = isa_mariana::Dtype::Fp32;
+/// f.num_active_channels = 1;
+/// f.dst_mem_pattern.start_addr = isa_mariana::Addr4::from_addr_immediate(33554432u32);
+/// f.dst_mem_pattern.num_elem[0] = 1;
+/// f.dst_mem_pattern.num_elem[1] = 1;
+/// f.dst_mem_pattern.num_elem[2] = 1;
+/// f.dst_mem_pattern.num_elem[3] = 1;
+/// let inst = RegStore::new(f);
+/// // The header's validator, translated: this instruction is legal.
+/// inst.validate(NeuronEngine::Pe)?;
+/// // Encoded into a caller's buffer, decoded back as this type and as any instruction.
+/// let mut buf = [0u8; 64];
+/// inst.encode_into(&mut buf)?;
+/// assert_eq!(RegStore::from_slice(&buf)?, inst);
+/// assert_eq!(Instruction::decode_slice(&buf)?, Instruction::RegStore(inst));
+/// // The one-line disassembly: the opcode name, then the fields that are not zero.
+/// assert!(inst.to_string().starts_with("REG_STORE "));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(
+    feature = "serde",
+    derive(isa_core::serde::Serialize, isa_core::serde::Deserialize),
+    serde(crate = "isa_core::serde", transparent)
+)]
 pub struct RegStore(pub D4Mr);
 impl RegStore {
     /// The opcode this type encodes.
@@ -2728,6 +3193,30 @@ impl From<RegStore> for Instruction {
         Instruction::RegStore(inst)
     }
 }
+impl RegStore {
+    /// Writes the 64 bytes into the start of `out` (the rest is left as it is); a shorter
+    /// `out` is an error naming both sizes, and nothing is written.
+    pub fn encode_into(&self, out: &mut [u8]) -> Result<(), isa_core::EncodeError> {
+        isa_core::write_word(out, &self.to_bytes())
+    }
+    /// Decodes `bytes`, which must be exactly one 64-byte word: another length is a
+    /// `WrongLength` error naming it; otherwise as [`Self::from_bytes`].
+    pub fn from_slice(bytes: &[u8]) -> Result<Self, isa_core::DecodeError> {
+        Self::from_bytes(isa_core::word(bytes)?)
+    }
+}
+impl TryFrom<&[u8]> for RegStore {
+    type Error = isa_core::DecodeError;
+    fn try_from(bytes: &[u8]) -> Result<Self, Self::Error> {
+        Self::from_slice(bytes)
+    }
+}
+impl core::fmt::Display for RegStore {
+    /// The one-line disassembly ([`isa_core::disasm`]).
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        isa_core::disasm::instruction(f, "REG_STORE", |w| self.0.disasm_fields(w))
+    }
+}
 /// Neuron 'D4\_MR' Format: no SRC tensor, one 4-D DST tensor.
 /// Use for: Memset, RegStore, Rng, DveReadIndices
 ///
@@ -2744,7 +3233,40 @@ impl From<RegStore> for Instruction {
 /// `RNG` (0x4d): the typed instruction, operand struct `NEURON_ISA_TPB_D4_MR_STRUCT`.
 ///
 /// Maintained (`// Y`).
+///
+/// # Example
+///
+/// ```rust
+/// use isa_mariana::{D4Mr, Instruction, NeuronEngine, Rng};
+///
+/// // Field by field from the all-zero operand fields: these are values the header's validator requires.
+/// let mut f = D4Mr::ZEROED;
+/// f.header.inst_word_len = 16;
+/// f.dst_element_count = 1;
+/// f.dtype = isa_mariana::Dtype::Int8;
+/// f.num_active_channels = 1;
+/// f.dst_mem_pattern.num_elem[0] = 1;
+/// f.dst_mem_pattern.num_elem[1] = 1;
+/// f.dst_mem_pattern.num_elem[2] = 1;
+/// f.dst_mem_pattern.num_elem[3] = 1;
+/// let inst = Rng::new(f);
+/// // The header's validator, translated: this instruction is legal.
+/// inst.validate(NeuronEngine::Pool)?;
+/// // Encoded into a caller's buffer, decoded back as this type and as any instruction.
+/// let mut buf = [0u8; 64];
+/// inst.encode_into(&mut buf)?;
+/// assert_eq!(Rng::from_slice(&buf)?, inst);
+/// assert_eq!(Instruction::decode_slice(&buf)?, Instruction::Rng(inst));
+/// // The one-line disassembly: the opcode name, then the fields that are not zero.
+/// assert!(inst.to_string().starts_with("RNG "));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(
+    feature = "serde",
+    derive(isa_core::serde::Serialize, isa_core::serde::Deserialize),
+    serde(crate = "isa_core::serde", transparent)
+)]
 pub struct Rng(pub D4Mr);
 impl Rng {
     /// The opcode this type encodes.
@@ -2802,6 +3324,30 @@ impl From<Rng> for Instruction {
         Instruction::Rng(inst)
     }
 }
+impl Rng {
+    /// Writes the 64 bytes into the start of `out` (the rest is left as it is); a shorter
+    /// `out` is an error naming both sizes, and nothing is written.
+    pub fn encode_into(&self, out: &mut [u8]) -> Result<(), isa_core::EncodeError> {
+        isa_core::write_word(out, &self.to_bytes())
+    }
+    /// Decodes `bytes`, which must be exactly one 64-byte word: another length is a
+    /// `WrongLength` error naming it; otherwise as [`Self::from_bytes`].
+    pub fn from_slice(bytes: &[u8]) -> Result<Self, isa_core::DecodeError> {
+        Self::from_bytes(isa_core::word(bytes)?)
+    }
+}
+impl TryFrom<&[u8]> for Rng {
+    type Error = isa_core::DecodeError;
+    fn try_from(bytes: &[u8]) -> Result<Self, Self::Error> {
+        Self::from_slice(bytes)
+    }
+}
+impl core::fmt::Display for Rng {
+    /// The one-line disassembly ([`isa_core::disasm`]).
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        isa_core::disasm::instruction(f, "RNG", |w| self.0.disasm_fields(w))
+    }
+}
 /// TODO: deprecate Rand
 ///
 /// Neuron 'D4\_RAND' Format: no SRC tensor, one 4-D DST tensor.
@@ -2840,7 +3386,41 @@ impl From<Rng> for Instruction {
 /// `RAND` (0x76): the typed instruction, operand struct `NEURON_ISA_TPB_D4_RAND_STRUCT`.
 ///
 /// Dormant (`// n`: ucode exists, not maintained/used).
+///
+/// # Example
+///
+/// ```rust
+/// use isa_mariana::{D4Rand, Instruction, NeuronEngine, Rand};
+///
+/// // Field by field from the all-zero operand fields: these are values the header's validator requires.
+/// let mut f = D4Rand::ZEROED;
+/// f.header.inst_word_len = 16;
+/// f.rand_algorithm = isa_mariana::RandAlgorithm::Philox;
+/// f.rand_num_steps = 1;
+/// f.dtype = isa_mariana::Dtype::Int8;
+/// f.num_active_channels = 1;
+/// f.dst_mem_pattern.num_elem[0] = 1;
+/// f.dst_mem_pattern.num_elem[1] = 1;
+/// f.dst_mem_pattern.num_elem[2] = 1;
+/// f.dst_mem_pattern.num_elem[3] = 1;
+/// let inst = Rand::new(f);
+/// // The header's validator, translated: this instruction is legal.
+/// inst.validate(NeuronEngine::Pe)?;
+/// // Encoded into a caller's buffer, decoded back as this type and as any instruction.
+/// let mut buf = [0u8; 64];
+/// inst.encode_into(&mut buf)?;
+/// assert_eq!(Rand::from_slice(&buf)?, inst);
+/// assert_eq!(Instruction::decode_slice(&buf)?, Instruction::Rand(inst));
+/// // The one-line disassembly: the opcode name, then the fields that are not zero.
+/// assert!(inst.to_string().starts_with("RAND "));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(
+    feature = "serde",
+    derive(isa_core::serde::Serialize, isa_core::serde::Deserialize),
+    serde(crate = "isa_core::serde", transparent)
+)]
 pub struct Rand(pub D4Rand);
 impl Rand {
     /// The opcode this type encodes.
@@ -2898,6 +3478,30 @@ impl From<Rand> for Instruction {
         Instruction::Rand(inst)
     }
 }
+impl Rand {
+    /// Writes the 64 bytes into the start of `out` (the rest is left as it is); a shorter
+    /// `out` is an error naming both sizes, and nothing is written.
+    pub fn encode_into(&self, out: &mut [u8]) -> Result<(), isa_core::EncodeError> {
+        isa_core::write_word(out, &self.to_bytes())
+    }
+    /// Decodes `bytes`, which must be exactly one 64-byte word: another length is a
+    /// `WrongLength` error naming it; otherwise as [`Self::from_bytes`].
+    pub fn from_slice(bytes: &[u8]) -> Result<Self, isa_core::DecodeError> {
+        Self::from_bytes(isa_core::word(bytes)?)
+    }
+}
+impl TryFrom<&[u8]> for Rand {
+    type Error = isa_core::DecodeError;
+    fn try_from(bytes: &[u8]) -> Result<Self, Self::Error> {
+        Self::from_slice(bytes)
+    }
+}
+impl core::fmt::Display for Rand {
+    /// The one-line disassembly ([`isa_core::disasm`]).
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        isa_core::disasm::instruction(f, "RAND", |w| self.0.disasm_fields(w))
+    }
+}
 /// TODO: deprecate Rand
 ///
 /// Neuron 'D4\_RAND' Format: no SRC tensor, one 4-D DST tensor.
@@ -2950,7 +3554,33 @@ impl From<Rand> for Instruction {
 /// | `DVE` | `RNG_LFSR` | `LFSR` | `UINT32` | 4 | no |
 /// | `DVE` | `OUTPUT_CVT_LFSR` | `LFSR` | `UINT32` | 4 | no |
 /// | `ACT` | `OUTPUT_CVT_LFSR` | `LFSR` | `UINT32` | 2 | yes |
+///
+///
+/// # Example
+///
+/// ```rust
+/// use isa_mariana::arm::{Pool, RngPhilox, Philox};
+/// use isa_mariana::{Instruction, NeuronEngine, RandGetState, StateTensor};
+///
+/// // By the typed constructor: the arm (Pool, RngPhilox, Philox) saves 7 state words per partition into a tensor; an illegal arm or width does not compile.
+/// let inst = RandGetState::save::<Pool, RngPhilox, Philox, 7>(StateTensor::sbuf(0, 0x100), 128);
+/// // The header's validator, translated: this instruction is legal.
+/// inst.validate(NeuronEngine::Pool)?;
+/// // Encoded into a caller's buffer, decoded back as this type and as any instruction.
+/// let mut buf = [0u8; 64];
+/// inst.encode_into(&mut buf)?;
+/// assert_eq!(RandGetState::from_slice(&buf)?, inst);
+/// assert_eq!(Instruction::decode_slice(&buf)?, Instruction::RandGetState(inst));
+/// // The one-line disassembly: the opcode name, then the fields that are not zero.
+/// assert!(inst.to_string().starts_with("RAND_GET_STATE "));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(
+    feature = "serde",
+    derive(isa_core::serde::Serialize, isa_core::serde::Deserialize),
+    serde(crate = "isa_core::serde", transparent)
+)]
 pub struct RandGetState(pub D4Rand);
 impl RandGetState {
     /// The opcode this type encodes.
@@ -3008,6 +3638,30 @@ impl From<RandGetState> for Instruction {
         Instruction::RandGetState(inst)
     }
 }
+impl RandGetState {
+    /// Writes the 64 bytes into the start of `out` (the rest is left as it is); a shorter
+    /// `out` is an error naming both sizes, and nothing is written.
+    pub fn encode_into(&self, out: &mut [u8]) -> Result<(), isa_core::EncodeError> {
+        isa_core::write_word(out, &self.to_bytes())
+    }
+    /// Decodes `bytes`, which must be exactly one 64-byte word: another length is a
+    /// `WrongLength` error naming it; otherwise as [`Self::from_bytes`].
+    pub fn from_slice(bytes: &[u8]) -> Result<Self, isa_core::DecodeError> {
+        Self::from_bytes(isa_core::word(bytes)?)
+    }
+}
+impl TryFrom<&[u8]> for RandGetState {
+    type Error = isa_core::DecodeError;
+    fn try_from(bytes: &[u8]) -> Result<Self, Self::Error> {
+        Self::from_slice(bytes)
+    }
+}
+impl core::fmt::Display for RandGetState {
+    /// The one-line disassembly ([`isa_core::disasm`]).
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        isa_core::disasm::instruction(f, "RAND_GET_STATE", |w| self.0.disasm_fields(w))
+    }
+}
 /// Neuron 'S1\_RAND' Format: one 1-D SRC tensor, no DST tensor.
 /// Use for: RandSetState
 ///
@@ -3045,7 +3699,33 @@ impl From<RandGetState> for Instruction {
 /// | `DVE` | `RNG_LFSR` | `LFSR` | `SRC_TENSOR` | `UINT32` | 4 | yes |
 /// | `DVE` | `OUTPUT_CVT_LFSR` | `LFSR` | `SRC_TENSOR` | `UINT32` | 4 | yes |
 /// | `ACT` | `OUTPUT_CVT_LFSR` | `LFSR` | `SRC_TENSOR` | `UINT32` | 2 | yes |
+///
+///
+/// # Example
+///
+/// ```rust
+/// use isa_mariana::arm::{Pool, RngPhilox, Philox};
+/// use isa_mariana::{Instruction, NeuronEngine, RandSetState, StateTensor};
+///
+/// // By the typed constructor: the arm (Pool, RngPhilox, Philox) restores 7 state words per partition from a tensor; an illegal arm or width does not compile.
+/// let inst = RandSetState::restore::<Pool, RngPhilox, Philox, 7>(StateTensor::sbuf(0, 0x100), 128);
+/// // The header's validator, translated: this instruction is legal.
+/// inst.validate(NeuronEngine::Pool)?;
+/// // Encoded into a caller's buffer, decoded back as this type and as any instruction.
+/// let mut buf = [0u8; 64];
+/// inst.encode_into(&mut buf)?;
+/// assert_eq!(RandSetState::from_slice(&buf)?, inst);
+/// assert_eq!(Instruction::decode_slice(&buf)?, Instruction::RandSetState(inst));
+/// // The one-line disassembly: the opcode name, then the fields that are not zero.
+/// assert!(inst.to_string().starts_with("RAND_SET_STATE "));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(
+    feature = "serde",
+    derive(isa_core::serde::Serialize, isa_core::serde::Deserialize),
+    serde(crate = "isa_core::serde", transparent)
+)]
 pub struct RandSetState(pub S1Rand);
 impl RandSetState {
     /// The opcode this type encodes.
@@ -3103,6 +3783,30 @@ impl From<RandSetState> for Instruction {
         Instruction::RandSetState(inst)
     }
 }
+impl RandSetState {
+    /// Writes the 64 bytes into the start of `out` (the rest is left as it is); a shorter
+    /// `out` is an error naming both sizes, and nothing is written.
+    pub fn encode_into(&self, out: &mut [u8]) -> Result<(), isa_core::EncodeError> {
+        isa_core::write_word(out, &self.to_bytes())
+    }
+    /// Decodes `bytes`, which must be exactly one 64-byte word: another length is a
+    /// `WrongLength` error naming it; otherwise as [`Self::from_bytes`].
+    pub fn from_slice(bytes: &[u8]) -> Result<Self, isa_core::DecodeError> {
+        Self::from_bytes(isa_core::word(bytes)?)
+    }
+}
+impl TryFrom<&[u8]> for RandSetState {
+    type Error = isa_core::DecodeError;
+    fn try_from(bytes: &[u8]) -> Result<Self, Self::Error> {
+        Self::from_slice(bytes)
+    }
+}
+impl core::fmt::Display for RandSetState {
+    /// The one-line disassembly ([`isa_core::disasm`]).
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        isa_core::disasm::instruction(f, "RAND_SET_STATE", |w| self.0.disasm_fields(w))
+    }
+}
 /// Neuron 'S3D3\_DROPOUT' Format: one 3-D SRC tensor, one 3-D DST tensor.
 /// Use for: Dropout
 ///
@@ -3117,7 +3821,44 @@ impl From<RandSetState> for Instruction {
 /// `DROPOUT` (0x7f): the typed instruction, operand struct `NEURON_ISA_TPB_S3D3_DROPOUT_STRUCT`.
 ///
 /// Maintained (`// Y`).
+///
+/// # Example
+///
+/// ```rust
+/// use isa_mariana::{Dropout, Instruction, NeuronEngine, S3d3Dropout};
+///
+/// // Field by field from the all-zero operand fields: these are values the header's validator requires.
+/// let mut f = S3d3Dropout::ZEROED;
+/// f.header.inst_word_len = 16;
+/// f.src_mem_pattern.start_addr = isa_mariana::Addr4::from_addr_immediate(33554432u32);
+/// f.src_mem_pattern.num_elem[0] = 1;
+/// f.src_mem_pattern.num_elem[1] = 1;
+/// f.src_mem_pattern.num_elem[2] = 1;
+/// f.in_dtype = isa_mariana::Dtype::Fp8Exp3;
+/// f.out_dtype = isa_mariana::Dtype::Fp8Exp3;
+/// f.num_active_channels = 1;
+/// f.threshold_dtype = isa_mariana::Dtype::Fp32;
+/// f.dst_mem_pattern.num_elem[0] = 1;
+/// f.dst_mem_pattern.num_elem[1] = 1;
+/// f.dst_mem_pattern.num_elem[2] = 1;
+/// let inst = Dropout::new(f);
+/// // The header's validator, translated: this instruction is legal.
+/// inst.validate(NeuronEngine::Pe)?;
+/// // Encoded into a caller's buffer, decoded back as this type and as any instruction.
+/// let mut buf = [0u8; 64];
+/// inst.encode_into(&mut buf)?;
+/// assert_eq!(Dropout::from_slice(&buf)?, inst);
+/// assert_eq!(Instruction::decode_slice(&buf)?, Instruction::Dropout(inst));
+/// // The one-line disassembly: the opcode name, then the fields that are not zero.
+/// assert!(inst.to_string().starts_with("DROPOUT "));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(
+    feature = "serde",
+    derive(isa_core::serde::Serialize, isa_core::serde::Deserialize),
+    serde(crate = "isa_core::serde", transparent)
+)]
 pub struct Dropout(pub S3d3Dropout);
 impl Dropout {
     /// The opcode this type encodes.
@@ -3175,6 +3916,30 @@ impl From<Dropout> for Instruction {
         Instruction::Dropout(inst)
     }
 }
+impl Dropout {
+    /// Writes the 64 bytes into the start of `out` (the rest is left as it is); a shorter
+    /// `out` is an error naming both sizes, and nothing is written.
+    pub fn encode_into(&self, out: &mut [u8]) -> Result<(), isa_core::EncodeError> {
+        isa_core::write_word(out, &self.to_bytes())
+    }
+    /// Decodes `bytes`, which must be exactly one 64-byte word: another length is a
+    /// `WrongLength` error naming it; otherwise as [`Self::from_bytes`].
+    pub fn from_slice(bytes: &[u8]) -> Result<Self, isa_core::DecodeError> {
+        Self::from_bytes(isa_core::word(bytes)?)
+    }
+}
+impl TryFrom<&[u8]> for Dropout {
+    type Error = isa_core::DecodeError;
+    fn try_from(bytes: &[u8]) -> Result<Self, Self::Error> {
+        Self::from_slice(bytes)
+    }
+}
+impl core::fmt::Display for Dropout {
+    /// The one-line disassembly ([`isa_core::disasm`]).
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        isa_core::disasm::instruction(f, "DROPOUT", |w| self.0.disasm_fields(w))
+    }
+}
 /// Neuron 'PSEUDO\_SET\_RNG\_SEED' Format: pseudo instruction, no tensor operand.
 /// Use for: PseudoSetRngSeed
 ///
@@ -3185,7 +3950,33 @@ impl From<Dropout> for Instruction {
 /// `PSEUDO_SET_RNG_SEED` (0xd0): the typed instruction, operand struct `NEURON_ISA_TPB_PSEUDO_SET_RNG_SEED_STRUCT`.
 ///
 /// No maintenance flag. A pseudo opcode: the compiler emits it and the runtime lowers it.
+///
+/// # Example
+///
+/// ```rust
+/// use isa_mariana::{Instruction, NeuronEngine, PseudoSetRngSeed, PseudoSetRngSeedFields};
+///
+/// // Field by field from the all-zero operand fields: these are values the header's validator requires.
+/// let mut f = PseudoSetRngSeedFields::ZEROED;
+/// f.header.inst_word_len = 16;
+/// let inst = PseudoSetRngSeed::new(f);
+/// // The header's validator, translated: this instruction is legal.
+/// inst.validate(NeuronEngine::Dve)?;
+/// // Encoded into a caller's buffer, decoded back as this type and as any instruction.
+/// let mut buf = [0u8; 64];
+/// inst.encode_into(&mut buf)?;
+/// assert_eq!(PseudoSetRngSeed::from_slice(&buf)?, inst);
+/// assert_eq!(Instruction::decode_slice(&buf)?, Instruction::PseudoSetRngSeed(inst));
+/// // The one-line disassembly: the opcode name, then the fields that are not zero.
+/// assert!(inst.to_string().starts_with("PSEUDO_SET_RNG_SEED "));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(
+    feature = "serde",
+    derive(isa_core::serde::Serialize, isa_core::serde::Deserialize),
+    serde(crate = "isa_core::serde", transparent)
+)]
 pub struct PseudoSetRngSeed(pub PseudoSetRngSeedFields);
 impl PseudoSetRngSeed {
     /// The opcode this type encodes.
@@ -3243,6 +4034,30 @@ impl From<PseudoSetRngSeed> for Instruction {
         Instruction::PseudoSetRngSeed(inst)
     }
 }
+impl PseudoSetRngSeed {
+    /// Writes the 64 bytes into the start of `out` (the rest is left as it is); a shorter
+    /// `out` is an error naming both sizes, and nothing is written.
+    pub fn encode_into(&self, out: &mut [u8]) -> Result<(), isa_core::EncodeError> {
+        isa_core::write_word(out, &self.to_bytes())
+    }
+    /// Decodes `bytes`, which must be exactly one 64-byte word: another length is a
+    /// `WrongLength` error naming it; otherwise as [`Self::from_bytes`].
+    pub fn from_slice(bytes: &[u8]) -> Result<Self, isa_core::DecodeError> {
+        Self::from_bytes(isa_core::word(bytes)?)
+    }
+}
+impl TryFrom<&[u8]> for PseudoSetRngSeed {
+    type Error = isa_core::DecodeError;
+    fn try_from(bytes: &[u8]) -> Result<Self, Self::Error> {
+        Self::from_slice(bytes)
+    }
+}
+impl core::fmt::Display for PseudoSetRngSeed {
+    /// The one-line disassembly ([`isa_core::disasm`]).
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        isa_core::disasm::instruction(f, "PSEUDO_SET_RNG_SEED", |w| self.0.disasm_fields(w))
+    }
+}
 /// Neuron 'D3\_RAND' Format: no SRC tensor, one 3-D DST tensor.
 /// Use for: Rand2
 ///
@@ -3257,7 +4072,41 @@ impl From<PseudoSetRngSeed> for Instruction {
 /// `RAND2` (0xe2): the typed instruction, operand struct `NEURON_ISA_TPB_D3_RAND_STRUCT`.
 ///
 /// Maintained (`// Y`).
+///
+/// # Example
+///
+/// ```rust
+/// use isa_mariana::{D3Rand, Instruction, NeuronEngine, Rand2};
+///
+/// // Field by field from the all-zero operand fields: these are values the header's validator requires.
+/// let mut f = D3Rand::ZEROED;
+/// f.header.inst_word_len = 16;
+/// f.rand_algorithm = isa_mariana::RandAlgorithm::Xorwow;
+/// f.post_process = isa_mariana::RandPostProc::UniformInRange;
+/// f.dtype = isa_mariana::Dtype::Fp8Exp3;
+/// f.num_active_channels = 1;
+/// f.min_src = isa_mariana::ImmSrc::PointerImmediate;
+/// f.dst_mem_pattern.num_elem[0] = 1;
+/// f.dst_mem_pattern.num_elem[1] = 1;
+/// f.dst_mem_pattern.num_elem[2] = 1;
+/// let inst = Rand2::new(f);
+/// // The header's validator, translated: this instruction is legal.
+/// inst.validate(NeuronEngine::Pe)?;
+/// // Encoded into a caller's buffer, decoded back as this type and as any instruction.
+/// let mut buf = [0u8; 64];
+/// inst.encode_into(&mut buf)?;
+/// assert_eq!(Rand2::from_slice(&buf)?, inst);
+/// assert_eq!(Instruction::decode_slice(&buf)?, Instruction::Rand2(inst));
+/// // The one-line disassembly: the opcode name, then the fields that are not zero.
+/// assert!(inst.to_string().starts_with("RAND2 "));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(
+    feature = "serde",
+    derive(isa_core::serde::Serialize, isa_core::serde::Deserialize),
+    serde(crate = "isa_core::serde", transparent)
+)]
 pub struct Rand2(pub D3Rand);
 impl Rand2 {
     /// The opcode this type encodes.
@@ -3315,6 +4164,30 @@ impl From<Rand2> for Instruction {
         Instruction::Rand2(inst)
     }
 }
+impl Rand2 {
+    /// Writes the 64 bytes into the start of `out` (the rest is left as it is); a shorter
+    /// `out` is an error naming both sizes, and nothing is written.
+    pub fn encode_into(&self, out: &mut [u8]) -> Result<(), isa_core::EncodeError> {
+        isa_core::write_word(out, &self.to_bytes())
+    }
+    /// Decodes `bytes`, which must be exactly one 64-byte word: another length is a
+    /// `WrongLength` error naming it; otherwise as [`Self::from_bytes`].
+    pub fn from_slice(bytes: &[u8]) -> Result<Self, isa_core::DecodeError> {
+        Self::from_bytes(isa_core::word(bytes)?)
+    }
+}
+impl TryFrom<&[u8]> for Rand2 {
+    type Error = isa_core::DecodeError;
+    fn try_from(bytes: &[u8]) -> Result<Self, Self::Error> {
+        Self::from_slice(bytes)
+    }
+}
+impl core::fmt::Display for Rand2 {
+    /// The one-line disassembly ([`isa_core::disasm`]).
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        isa_core::disasm::instruction(f, "RAND2", |w| self.0.disasm_fields(w))
+    }
+}
 /// Neuron 'D4\_MR' Format: no SRC tensor, one 4-D DST tensor.
 /// Use for: Memset, RegStore, Rng, DveReadIndices
 ///
@@ -3331,7 +4204,40 @@ impl From<Rand2> for Instruction {
 /// `DVE_READ_INDICES` (0xe9): the typed instruction, operand struct `NEURON_ISA_TPB_D4_MR_STRUCT`.
 ///
 /// Maintained (`// Y`).
+///
+/// # Example
+///
+/// ```rust
+/// use isa_mariana::{D4Mr, DveReadIndices, Instruction, NeuronEngine};
+///
+/// // Field by field from the all-zero operand fields: these are values the header's validator requires.
+/// let mut f = D4Mr::ZEROED;
+/// f.header.inst_word_len = 16;
+/// f.dtype = isa_mariana::Dtype::Fp32;
+/// f.num_active_channels = 1;
+/// f.dst_mem_pattern.start_addr = isa_mariana::Addr4::from_addr_immediate(33554432u32);
+/// f.dst_mem_pattern.num_elem[0] = 1;
+/// f.dst_mem_pattern.num_elem[1] = 1;
+/// f.dst_mem_pattern.num_elem[2] = 1;
+/// f.dst_mem_pattern.num_elem[3] = 1;
+/// let inst = DveReadIndices::new(f);
+/// // The header's validator, translated: this instruction is legal.
+/// inst.validate(NeuronEngine::Pe)?;
+/// // Encoded into a caller's buffer, decoded back as this type and as any instruction.
+/// let mut buf = [0u8; 64];
+/// inst.encode_into(&mut buf)?;
+/// assert_eq!(DveReadIndices::from_slice(&buf)?, inst);
+/// assert_eq!(Instruction::decode_slice(&buf)?, Instruction::DveReadIndices(inst));
+/// // The one-line disassembly: the opcode name, then the fields that are not zero.
+/// assert!(inst.to_string().starts_with("DVE_READ_INDICES "));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(
+    feature = "serde",
+    derive(isa_core::serde::Serialize, isa_core::serde::Deserialize),
+    serde(crate = "isa_core::serde", transparent)
+)]
 pub struct DveReadIndices(pub D4Mr);
 impl DveReadIndices {
     /// The opcode this type encodes.
@@ -3389,31 +4295,113 @@ impl From<DveReadIndices> for Instruction {
         Instruction::DveReadIndices(inst)
     }
 }
+impl DveReadIndices {
+    /// Writes the 64 bytes into the start of `out` (the rest is left as it is); a shorter
+    /// `out` is an error naming both sizes, and nothing is written.
+    pub fn encode_into(&self, out: &mut [u8]) -> Result<(), isa_core::EncodeError> {
+        isa_core::write_word(out, &self.to_bytes())
+    }
+    /// Decodes `bytes`, which must be exactly one 64-byte word: another length is a
+    /// `WrongLength` error naming it; otherwise as [`Self::from_bytes`].
+    pub fn from_slice(bytes: &[u8]) -> Result<Self, isa_core::DecodeError> {
+        Self::from_bytes(isa_core::word(bytes)?)
+    }
+}
+impl TryFrom<&[u8]> for DveReadIndices {
+    type Error = isa_core::DecodeError;
+    fn try_from(bytes: &[u8]) -> Result<Self, Self::Error> {
+        Self::from_slice(bytes)
+    }
+}
+impl core::fmt::Display for DveReadIndices {
+    /// The one-line disassembly ([`isa_core::disasm`]).
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        isa_core::disasm::instruction(f, "DVE_READ_INDICES", |w| self.0.disasm_fields(w))
+    }
+}
 /// Any instruction of MARIANA that has a typed form (11 of 159 opcodes: those bound to an operand struct).
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(
+    feature = "serde",
+    derive(isa_core::serde::Serialize, isa_core::serde::Deserialize),
+    serde(crate = "isa_core::serde")
+)]
 pub enum Instruction {
     /// `PE_MANAGE_SEED` (0x08).
+    #[cfg_attr(feature = "serde", serde(rename = "PE_MANAGE_SEED"))]
     PeManageSeed(PeManageSeed),
     /// `MEMSET` (0x49).
+    #[cfg_attr(feature = "serde", serde(rename = "MEMSET"))]
     Memset(Memset),
     /// `REG_STORE` (0x4b).
+    #[cfg_attr(feature = "serde", serde(rename = "REG_STORE"))]
     RegStore(RegStore),
     /// `RNG` (0x4d).
+    #[cfg_attr(feature = "serde", serde(rename = "RNG"))]
     Rng(Rng),
     /// `RAND` (0x76).
+    #[cfg_attr(feature = "serde", serde(rename = "RAND"))]
     Rand(Rand),
     /// `RAND_GET_STATE` (0x77).
+    #[cfg_attr(feature = "serde", serde(rename = "RAND_GET_STATE"))]
     RandGetState(RandGetState),
     /// `RAND_SET_STATE` (0x78).
+    #[cfg_attr(feature = "serde", serde(rename = "RAND_SET_STATE"))]
     RandSetState(RandSetState),
     /// `DROPOUT` (0x7f).
+    #[cfg_attr(feature = "serde", serde(rename = "DROPOUT"))]
     Dropout(Dropout),
     /// `PSEUDO_SET_RNG_SEED` (0xd0).
+    #[cfg_attr(feature = "serde", serde(rename = "PSEUDO_SET_RNG_SEED"))]
     PseudoSetRngSeed(PseudoSetRngSeed),
     /// `RAND2` (0xe2).
+    #[cfg_attr(feature = "serde", serde(rename = "RAND2"))]
     Rand2(Rand2),
     /// `DVE_READ_INDICES` (0xe9).
+    #[cfg_attr(feature = "serde", serde(rename = "DVE_READ_INDICES"))]
     DveReadIndices(DveReadIndices),
+}
+impl Instruction {
+    /// Writes the 64 bytes into the start of `out` (the rest is left as it is); a shorter
+    /// `out` is an error naming both sizes, and nothing is written.
+    pub fn encode_into(&self, out: &mut [u8]) -> Result<(), isa_core::EncodeError> {
+        isa_core::write_word(out, &self.to_bytes())
+    }
+    /// Decodes `bytes`, which must be exactly one 64-byte word: another length is a
+    /// `WrongLength` error naming it; otherwise as [`Self::decode`].
+    pub fn decode_slice(bytes: &[u8]) -> Result<Self, isa_core::DecodeError> {
+        Self::decode(isa_core::word(bytes)?)
+    }
+    /// Decodes a byte stream word by word: `(byte offset, instruction)` per word, an `Err`
+    /// item for a word that does not decode (the stream goes on), and a last `WrongLength`
+    /// item naming the length of a trailing partial word.
+    pub fn iter_words(bytes: &[u8]) -> isa_core::DecodeWords<'_, Self> {
+        isa_core::DecodeWords::new(bytes, Self::decode)
+    }
+}
+impl TryFrom<&[u8]> for Instruction {
+    type Error = isa_core::DecodeError;
+    fn try_from(bytes: &[u8]) -> Result<Self, Self::Error> {
+        Self::decode_slice(bytes)
+    }
+}
+impl core::fmt::Display for Instruction {
+    /// The one-line disassembly of the instruction ([`isa_core::disasm`]).
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            Self::PeManageSeed(i) => core::fmt::Display::fmt(i, f),
+            Self::Memset(i) => core::fmt::Display::fmt(i, f),
+            Self::RegStore(i) => core::fmt::Display::fmt(i, f),
+            Self::Rng(i) => core::fmt::Display::fmt(i, f),
+            Self::Rand(i) => core::fmt::Display::fmt(i, f),
+            Self::RandGetState(i) => core::fmt::Display::fmt(i, f),
+            Self::RandSetState(i) => core::fmt::Display::fmt(i, f),
+            Self::Dropout(i) => core::fmt::Display::fmt(i, f),
+            Self::PseudoSetRngSeed(i) => core::fmt::Display::fmt(i, f),
+            Self::Rand2(i) => core::fmt::Display::fmt(i, f),
+            Self::DveReadIndices(i) => core::fmt::Display::fmt(i, f),
+        }
+    }
 }
 impl Instruction {
     /// Decodes a word by its opcode byte. An unknown byte and an opcode without an operand struct

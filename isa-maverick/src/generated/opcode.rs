@@ -1295,6 +1295,18 @@ impl isa_core::VendorEnum for Opcode {
         self as u64
     }
 }
+#[cfg(feature = "serde")]
+impl isa_core::serde::Serialize for Opcode {
+    fn serialize<S: isa_core::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        isa_core::serde_support::serialize_enum(self, s)
+    }
+}
+#[cfg(feature = "serde")]
+impl<'de> isa_core::serde::Deserialize<'de> for Opcode {
+    fn deserialize<D: isa_core::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        isa_core::serde_support::deserialize_enum(d)
+    }
+}
 impl isa_core::OpcodeInfo for Opcode {
     fn byte(self) -> u8 {
         self as u8

@@ -95,7 +95,12 @@ impl crate::inst::RandGetState {
     /** A legal `RAND_GET_STATE` on SUNDA: saves the arm's `N` state words per partition into `dst` for `num_active_channels` partitions.
 
     The arm is the type parameters (engine, rand_generator, rand_algorithm); an illegal arm or a wrong `N` does not compile.*/
-    pub fn save<Engine, Generator, Algorithm, const N: usize>(
+    pub fn save<
+        Engine: crate::arm::NeuronEngineMarker,
+        Generator: crate::arm::RandSrcMarker,
+        Algorithm: crate::arm::RandAlgorithmMarker,
+        const N: usize,
+    >(
         dst: crate::StateTensor<N>,
         num_active_channels: u8,
     ) -> Self
@@ -231,7 +236,12 @@ impl crate::inst::RandSetState {
     /** A legal `RAND_SET_STATE` on SUNDA restoring from a tensor (`SRC_TENSOR`): the arm's `N` state words per partition read from `src` for `num_active_channels` partitions.
 
     The arm is the type parameters (engine, rand_generator, rand_algorithm); an illegal arm or a wrong `N` does not compile.*/
-    pub fn restore<Engine, Generator, Algorithm, const N: usize>(
+    pub fn restore<
+        Engine: crate::arm::NeuronEngineMarker,
+        Generator: crate::arm::RandSrcMarker,
+        Algorithm: crate::arm::RandAlgorithmMarker,
+        const N: usize,
+    >(
         src: crate::StateTensor<N>,
         num_active_channels: u8,
     ) -> Self
@@ -255,7 +265,12 @@ impl crate::inst::RandSetState {
     /** A legal `RAND_SET_STATE` on SUNDA loading one inline state for every lane (`IMM_SINGLE`): `state` goes into `imm_state[0..N]`.
 
     The arm is the type parameters (engine, rand_generator, rand_algorithm); an illegal arm or a wrong `N` does not compile.*/
-    pub fn seed_immediate<Engine, Generator, Algorithm, const N: usize>(
+    pub fn seed_immediate<
+        Engine: crate::arm::NeuronEngineMarker,
+        Generator: crate::arm::RandSrcMarker,
+        Algorithm: crate::arm::RandAlgorithmMarker,
+        const N: usize,
+    >(
         state: [u32; N],
         num_active_channels: u8,
     ) -> Self

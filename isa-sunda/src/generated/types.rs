@@ -68,6 +68,18 @@ impl core::fmt::Display for NeuronCoreVersion {
         f.write_str(self.vendor_name())
     }
 }
+#[cfg(feature = "serde")]
+impl isa_core::serde::Serialize for NeuronCoreVersion {
+    fn serialize<S: isa_core::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        isa_core::serde_support::serialize_enum(self, s)
+    }
+}
+#[cfg(feature = "serde")]
+impl<'de> isa_core::serde::Deserialize<'de> for NeuronCoreVersion {
+    fn deserialize<D: isa_core::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        isa_core::serde_support::deserialize_enum(d)
+    }
+}
 impl isa_core::VendorEnum for NeuronCoreVersion {
     const C_NAME: &'static str = "NEURON_ISA_TPB_NEURON_CORE_VERSION";
     fn all() -> &'static [Self] {
@@ -196,6 +208,18 @@ impl From<NeuronEngine> for u8 {
 impl core::fmt::Display for NeuronEngine {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.write_str(self.vendor_name())
+    }
+}
+#[cfg(feature = "serde")]
+impl isa_core::serde::Serialize for NeuronEngine {
+    fn serialize<S: isa_core::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        isa_core::serde_support::serialize_enum(self, s)
+    }
+}
+#[cfg(feature = "serde")]
+impl<'de> isa_core::serde::Deserialize<'de> for NeuronEngine {
+    fn deserialize<D: isa_core::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        isa_core::serde_support::deserialize_enum(d)
     }
 }
 impl isa_core::VendorEnum for NeuronEngine {
@@ -376,6 +400,18 @@ impl From<WaitMode> for u8 {
 impl core::fmt::Display for WaitMode {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.write_str(self.vendor_name())
+    }
+}
+#[cfg(feature = "serde")]
+impl isa_core::serde::Serialize for WaitMode {
+    fn serialize<S: isa_core::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        isa_core::serde_support::serialize_enum(self, s)
+    }
+}
+#[cfg(feature = "serde")]
+impl<'de> isa_core::serde::Deserialize<'de> for WaitMode {
+    fn deserialize<D: isa_core::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        isa_core::serde_support::deserialize_enum(d)
     }
 }
 impl isa_core::VendorEnum for WaitMode {
@@ -572,6 +608,18 @@ impl core::fmt::Display for UpdateMode {
         f.write_str(self.vendor_name())
     }
 }
+#[cfg(feature = "serde")]
+impl isa_core::serde::Serialize for UpdateMode {
+    fn serialize<S: isa_core::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        isa_core::serde_support::serialize_enum(self, s)
+    }
+}
+#[cfg(feature = "serde")]
+impl<'de> isa_core::serde::Deserialize<'de> for UpdateMode {
+    fn deserialize<D: isa_core::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        isa_core::serde_support::deserialize_enum(d)
+    }
+}
 impl isa_core::VendorEnum for UpdateMode {
     const C_NAME: &'static str = "NEURON_ISA_TPB_UPDATE_MODE";
     fn all() -> &'static [Self] {
@@ -667,6 +715,18 @@ impl core::fmt::Display for WriteTensor {
         f.write_str(self.vendor_name())
     }
 }
+#[cfg(feature = "serde")]
+impl isa_core::serde::Serialize for WriteTensor {
+    fn serialize<S: isa_core::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        isa_core::serde_support::serialize_enum(self, s)
+    }
+}
+#[cfg(feature = "serde")]
+impl<'de> isa_core::serde::Deserialize<'de> for WriteTensor {
+    fn deserialize<D: isa_core::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        isa_core::serde_support::deserialize_enum(d)
+    }
+}
 impl isa_core::VendorEnum for WriteTensor {
     const C_NAME: &'static str = "NEURON_ISA_TPB_WRITE_TENSOR";
     fn all() -> &'static [Self] {
@@ -760,6 +820,18 @@ impl core::fmt::Display for AllowedInPsum {
         f.write_str(self.vendor_name())
     }
 }
+#[cfg(feature = "serde")]
+impl isa_core::serde::Serialize for AllowedInPsum {
+    fn serialize<S: isa_core::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        isa_core::serde_support::serialize_enum(self, s)
+    }
+}
+#[cfg(feature = "serde")]
+impl<'de> isa_core::serde::Deserialize<'de> for AllowedInPsum {
+    fn deserialize<D: isa_core::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        isa_core::serde_support::deserialize_enum(d)
+    }
+}
 impl isa_core::VendorEnum for AllowedInPsum {
     const C_NAME: &'static str = "NEURON_ISA_TPB_ALLOWED_IN_PSUM";
     fn all() -> &'static [Self] {
@@ -851,6 +923,18 @@ impl From<AllowedInSbuf> for u8 {
 impl core::fmt::Display for AllowedInSbuf {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.write_str(self.vendor_name())
+    }
+}
+#[cfg(feature = "serde")]
+impl isa_core::serde::Serialize for AllowedInSbuf {
+    fn serialize<S: isa_core::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        isa_core::serde_support::serialize_enum(self, s)
+    }
+}
+#[cfg(feature = "serde")]
+impl<'de> isa_core::serde::Deserialize<'de> for AllowedInSbuf {
+    fn deserialize<D: isa_core::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        isa_core::serde_support::deserialize_enum(d)
     }
 }
 impl isa_core::VendorEnum for AllowedInSbuf {
@@ -1064,6 +1148,18 @@ impl core::fmt::Display for Dtype {
         f.write_str(self.vendor_name())
     }
 }
+#[cfg(feature = "serde")]
+impl isa_core::serde::Serialize for Dtype {
+    fn serialize<S: isa_core::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        isa_core::serde_support::serialize_enum(self, s)
+    }
+}
+#[cfg(feature = "serde")]
+impl<'de> isa_core::serde::Deserialize<'de> for Dtype {
+    fn deserialize<D: isa_core::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        isa_core::serde_support::deserialize_enum(d)
+    }
+}
 impl isa_core::VendorEnum for Dtype {
     const C_NAME: &'static str = "NEURON_ISA_TPB_DTYPE";
     fn all() -> &'static [Self] {
@@ -1159,6 +1255,18 @@ impl core::fmt::Display for DtypeAllowFp32r {
         f.write_str(self.vendor_name())
     }
 }
+#[cfg(feature = "serde")]
+impl isa_core::serde::Serialize for DtypeAllowFp32r {
+    fn serialize<S: isa_core::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        isa_core::serde_support::serialize_enum(self, s)
+    }
+}
+#[cfg(feature = "serde")]
+impl<'de> isa_core::serde::Deserialize<'de> for DtypeAllowFp32r {
+    fn deserialize<D: isa_core::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        isa_core::serde_support::deserialize_enum(d)
+    }
+}
 impl isa_core::VendorEnum for DtypeAllowFp32r {
     const C_NAME: &'static str = "NEURON_ISA_TPB_DTYPE_ALLOW_FP32R";
     fn all() -> &'static [Self] {
@@ -1252,6 +1360,18 @@ impl core::fmt::Display for DtypeAllowU64 {
         f.write_str(self.vendor_name())
     }
 }
+#[cfg(feature = "serde")]
+impl isa_core::serde::Serialize for DtypeAllowU64 {
+    fn serialize<S: isa_core::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        isa_core::serde_support::serialize_enum(self, s)
+    }
+}
+#[cfg(feature = "serde")]
+impl<'de> isa_core::serde::Deserialize<'de> for DtypeAllowU64 {
+    fn deserialize<D: isa_core::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        isa_core::serde_support::deserialize_enum(d)
+    }
+}
 impl isa_core::VendorEnum for DtypeAllowU64 {
     const C_NAME: &'static str = "NEURON_ISA_TPB_DTYPE_ALLOW_U64";
     fn all() -> &'static [Self] {
@@ -1343,6 +1463,18 @@ impl From<DtypeAllowI64> for u8 {
 impl core::fmt::Display for DtypeAllowI64 {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.write_str(self.vendor_name())
+    }
+}
+#[cfg(feature = "serde")]
+impl isa_core::serde::Serialize for DtypeAllowI64 {
+    fn serialize<S: isa_core::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        isa_core::serde_support::serialize_enum(self, s)
+    }
+}
+#[cfg(feature = "serde")]
+impl<'de> isa_core::serde::Deserialize<'de> for DtypeAllowI64 {
+    fn deserialize<D: isa_core::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        isa_core::serde_support::deserialize_enum(d)
     }
 }
 impl isa_core::VendorEnum for DtypeAllowI64 {
@@ -1447,6 +1579,18 @@ impl core::fmt::Display for RandAlgorithm {
         f.write_str(self.vendor_name())
     }
 }
+#[cfg(feature = "serde")]
+impl isa_core::serde::Serialize for RandAlgorithm {
+    fn serialize<S: isa_core::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        isa_core::serde_support::serialize_enum(self, s)
+    }
+}
+#[cfg(feature = "serde")]
+impl<'de> isa_core::serde::Deserialize<'de> for RandAlgorithm {
+    fn deserialize<D: isa_core::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        isa_core::serde_support::deserialize_enum(d)
+    }
+}
 impl isa_core::VendorEnum for RandAlgorithm {
     const C_NAME: &'static str = "NEURON_ISA_TPB_RAND_ALGORITHM";
     fn all() -> &'static [Self] {
@@ -1541,6 +1685,18 @@ impl From<RandSrc> for u8 {
 impl core::fmt::Display for RandSrc {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.write_str(self.vendor_name())
+    }
+}
+#[cfg(feature = "serde")]
+impl isa_core::serde::Serialize for RandSrc {
+    fn serialize<S: isa_core::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        isa_core::serde_support::serialize_enum(self, s)
+    }
+}
+#[cfg(feature = "serde")]
+impl<'de> isa_core::serde::Deserialize<'de> for RandSrc {
+    fn deserialize<D: isa_core::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        isa_core::serde_support::deserialize_enum(d)
     }
 }
 impl isa_core::VendorEnum for RandSrc {
@@ -1645,6 +1801,18 @@ impl core::fmt::Display for RandStateUpdate {
         f.write_str(self.vendor_name())
     }
 }
+#[cfg(feature = "serde")]
+impl isa_core::serde::Serialize for RandStateUpdate {
+    fn serialize<S: isa_core::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        isa_core::serde_support::serialize_enum(self, s)
+    }
+}
+#[cfg(feature = "serde")]
+impl<'de> isa_core::serde::Deserialize<'de> for RandStateUpdate {
+    fn deserialize<D: isa_core::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        isa_core::serde_support::deserialize_enum(d)
+    }
+}
 impl isa_core::VendorEnum for RandStateUpdate {
     const C_NAME: &'static str = "NEURON_ISA_TPB_RAND_STATE_UPDATE";
     fn all() -> &'static [Self] {
@@ -1745,6 +1913,18 @@ impl From<RandPostProc> for u8 {
 impl core::fmt::Display for RandPostProc {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.write_str(self.vendor_name())
+    }
+}
+#[cfg(feature = "serde")]
+impl isa_core::serde::Serialize for RandPostProc {
+    fn serialize<S: isa_core::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        isa_core::serde_support::serialize_enum(self, s)
+    }
+}
+#[cfg(feature = "serde")]
+impl<'de> isa_core::serde::Deserialize<'de> for RandPostProc {
+    fn deserialize<D: isa_core::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        isa_core::serde_support::deserialize_enum(d)
     }
 }
 impl isa_core::VendorEnum for RandPostProc {
@@ -1853,6 +2033,18 @@ impl core::fmt::Display for ImmSrc {
         f.write_str(self.vendor_name())
     }
 }
+#[cfg(feature = "serde")]
+impl isa_core::serde::Serialize for ImmSrc {
+    fn serialize<S: isa_core::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        isa_core::serde_support::serialize_enum(self, s)
+    }
+}
+#[cfg(feature = "serde")]
+impl<'de> isa_core::serde::Deserialize<'de> for ImmSrc {
+    fn deserialize<D: isa_core::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        isa_core::serde_support::deserialize_enum(d)
+    }
+}
 impl isa_core::VendorEnum for ImmSrc {
     const C_NAME: &'static str = "NEURON_ISA_TPB_IMM_SRC";
     fn all() -> &'static [Self] {
@@ -1949,6 +2141,18 @@ impl core::fmt::Display for DropoutThresholdType {
         f.write_str(self.vendor_name())
     }
 }
+#[cfg(feature = "serde")]
+impl isa_core::serde::Serialize for DropoutThresholdType {
+    fn serialize<S: isa_core::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        isa_core::serde_support::serialize_enum(self, s)
+    }
+}
+#[cfg(feature = "serde")]
+impl<'de> isa_core::serde::Deserialize<'de> for DropoutThresholdType {
+    fn deserialize<D: isa_core::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        isa_core::serde_support::deserialize_enum(d)
+    }
+}
 impl isa_core::VendorEnum for DropoutThresholdType {
     const C_NAME: &'static str = "NEURON_ISA_TPB_DROPOUT_THRESHOLD_TYPE";
     fn all() -> &'static [Self] {
@@ -1968,6 +2172,11 @@ impl isa_core::VendorEnum for DropoutThresholdType {
 ///
 /// Typed form of `NEURON_ISA_TPB_HEADER` (4 bytes, declared at tpb/aws_neuron_isa_tpb_common.h:396). The opcode field is left out: the instruction type supplies it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(
+    feature = "serde",
+    derive(isa_core::serde::Serialize, isa_core::serde::Deserialize),
+    serde(crate = "isa_core::serde", deny_unknown_fields)
+)]
 pub struct Header {
     /// length in 4-byte words, 16
     ///
@@ -2011,10 +2220,37 @@ impl Default for Header {
         Self::ZEROED
     }
 }
+impl Header {
+    /// Writes the fields as `name=value` entries of the disassembly ([`isa_core::disasm`]).
+    pub(crate) fn disasm_fields(
+        &self,
+        w: &mut isa_core::disasm::Fields<'_, '_>,
+    ) -> core::fmt::Result {
+        w.field("inst_word_len", &self.inst_word_len)?;
+        w.field("debug_cmd", &self.debug_cmd)?;
+        w.field("debug_hint", &self.debug_hint)?;
+        Ok(())
+    }
+}
+impl isa_core::disasm::Disasm for Header {
+    fn is_zero(&self) -> bool {
+        isa_core::disasm::Disasm::is_zero(&self.inst_word_len)
+            && isa_core::disasm::Disasm::is_zero(&self.debug_cmd)
+            && isa_core::disasm::Disasm::is_zero(&self.debug_hint)
+    }
+    fn disasm(&self, out: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        isa_core::disasm::record(out, |w| self.disasm_fields(w))
+    }
+}
 /// Semaphore handshake done around every instruction.
 ///
 /// Typed form of `NEURON_ISA_TPB_EVENTS` (8 bytes, declared at tpb/aws_neuron_isa_tpb_common.h:405).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(
+    feature = "serde",
+    derive(isa_core::serde::Serialize, isa_core::serde::Deserialize),
+    serde(crate = "isa_core::serde", deny_unknown_fields)
+)]
 pub struct Events {
     /// wait before start
     ///
@@ -2075,10 +2311,41 @@ impl Default for Events {
         Self::ZEROED
     }
 }
+impl Events {
+    /// Writes the fields as `name=value` entries of the disassembly ([`isa_core::disasm`]).
+    pub(crate) fn disasm_fields(
+        &self,
+        w: &mut isa_core::disasm::Fields<'_, '_>,
+    ) -> core::fmt::Result {
+        w.field("wait_mode", &self.wait_mode)?;
+        w.field("wait_idx", &self.wait_idx)?;
+        w.field("update_mode", &self.update_mode)?;
+        w.field("update_idx", &self.update_idx)?;
+        w.field("semaphore_value", &self.semaphore_value)?;
+        Ok(())
+    }
+}
+impl isa_core::disasm::Disasm for Events {
+    fn is_zero(&self) -> bool {
+        isa_core::disasm::Disasm::is_zero(&self.wait_mode)
+            && isa_core::disasm::Disasm::is_zero(&self.wait_idx)
+            && isa_core::disasm::Disasm::is_zero(&self.update_mode)
+            && isa_core::disasm::Disasm::is_zero(&self.update_idx)
+            && isa_core::disasm::Disasm::is_zero(&self.semaphore_value)
+    }
+    fn disasm(&self, out: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        isa_core::disasm::record(out, |w| self.disasm_fields(w))
+    }
+}
 /// Register form of a start address (marker == ADDR4\_MARKER\_ADDR\_REG).
 ///
 /// Typed form of `NEURON_ISA_TPB_ADDR_REG4` (4 bytes, declared at tpb/aws_neuron_isa_tpb_common.h:418).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(
+    feature = "serde",
+    derive(isa_core::serde::Serialize, isa_core::serde::Deserialize),
+    serde(crate = "isa_core::serde", deny_unknown_fields)
+)]
 pub struct AddrReg4 {
     /// address register, below NUM\_ADDR\_REGISTERS
     ///
@@ -2087,6 +2354,7 @@ pub struct AddrReg4 {
     /// zero
     ///
     /// Bytes 1..3 (`reserved0`).
+    #[cfg_attr(feature = "serde", serde(with = "isa_core::serde_support::array"))]
     pub reserved0: [u8; 2],
     /// ADDR4\_MARKER\_\*
     ///
@@ -2124,12 +2392,40 @@ impl Default for AddrReg4 {
         Self::ZEROED
     }
 }
+impl AddrReg4 {
+    /// Writes the fields as `name=value` entries of the disassembly ([`isa_core::disasm`]).
+    pub(crate) fn disasm_fields(
+        &self,
+        w: &mut isa_core::disasm::Fields<'_, '_>,
+    ) -> core::fmt::Result {
+        w.field("regnum", &self.regnum)?;
+        w.field("reserved0", &self.reserved0)?;
+        w.field("marker", &self.marker)?;
+        Ok(())
+    }
+}
+impl isa_core::disasm::Disasm for AddrReg4 {
+    fn is_zero(&self) -> bool {
+        isa_core::disasm::Disasm::is_zero(&self.regnum)
+            && isa_core::disasm::Disasm::is_zero(&self.reserved0)
+            && isa_core::disasm::Disasm::is_zero(&self.marker)
+    }
+    fn disasm(&self, out: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        isa_core::disasm::record(out, |w| self.disasm_fields(w))
+    }
+}
 /// Start address of a tensor: an immediate offset or a register reference.
 ///
 /// Typed view of the C union `NEURON_ISA_TPB_ADDR4` (4 bytes, declared at tpb/aws_neuron_isa_tpb_common.h:426): the bytes, read through one member at a time.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(
+    feature = "serde",
+    derive(isa_core::serde::Serialize, isa_core::serde::Deserialize),
+    serde(crate = "isa_core::serde", deny_unknown_fields)
+)]
 pub struct Addr4 {
     /// The union's bytes, little-endian.
+    #[cfg_attr(feature = "serde", serde(with = "isa_core::serde_support::array"))]
     pub bytes: [u8; 4],
 }
 impl Addr4 {
@@ -2187,10 +2483,23 @@ impl Default for Addr4 {
         Self::ZEROED
     }
 }
+impl isa_core::disasm::Disasm for Addr4 {
+    fn is_zero(&self) -> bool {
+        self.bytes.iter().all(|b| *b == 0)
+    }
+    fn disasm(&self, out: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        isa_core::disasm::le_hex(out, &self.bytes)
+    }
+}
 /// Register form of an immediate operand.
 ///
 /// Typed form of `NEURON_ISA_TPB_IMM_REG` (4 bytes, declared at tpb/aws_neuron_isa_tpb_common.h:433).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(
+    feature = "serde",
+    derive(isa_core::serde::Serialize, isa_core::serde::Deserialize),
+    serde(crate = "isa_core::serde", deny_unknown_fields)
+)]
 pub struct ImmReg {
     /// register holding the value or pointer
     ///
@@ -2199,6 +2508,7 @@ pub struct ImmReg {
     /// zero
     ///
     /// Bytes 1..3 (`reserved0`).
+    #[cfg_attr(feature = "serde", serde(with = "isa_core::serde_support::array"))]
     pub reserved0: [u8; 2],
     /// register marker
     ///
@@ -2236,11 +2546,38 @@ impl Default for ImmReg {
         Self::ZEROED
     }
 }
+impl ImmReg {
+    /// Writes the fields as `name=value` entries of the disassembly ([`isa_core::disasm`]).
+    pub(crate) fn disasm_fields(
+        &self,
+        w: &mut isa_core::disasm::Fields<'_, '_>,
+    ) -> core::fmt::Result {
+        w.field("regnum", &self.regnum)?;
+        w.field("reserved0", &self.reserved0)?;
+        w.field("marker", &self.marker)?;
+        Ok(())
+    }
+}
+impl isa_core::disasm::Disasm for ImmReg {
+    fn is_zero(&self) -> bool {
+        isa_core::disasm::Disasm::is_zero(&self.regnum)
+            && isa_core::disasm::Disasm::is_zero(&self.reserved0)
+            && isa_core::disasm::Disasm::is_zero(&self.marker)
+    }
+    fn disasm(&self, out: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        isa_core::disasm::record(out, |w| self.disasm_fields(w))
+    }
+}
 /// Tensor access patterns: start address, then all strides (signed, in elements), then all counts.
 /// num\_elem\[0\] is the innermost dimension; unused dimensions hold stride 1, count 1; a count is never 0.
 ///
 /// Typed form of `NEURON_ISA_TPB_TENSOR1D` (8 bytes, declared at tpb/aws_neuron_isa_tpb_common.h:442).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(
+    feature = "serde",
+    derive(isa_core::serde::Serialize, isa_core::serde::Deserialize),
+    serde(crate = "isa_core::serde", deny_unknown_fields)
+)]
 pub struct Tensor1d {
     /// first element
     ///
@@ -2249,10 +2586,12 @@ pub struct Tensor1d {
     /// strides in elements
     ///
     /// Bytes 4..6 (`step_elem`).
+    #[cfg_attr(feature = "serde", serde(with = "isa_core::serde_support::array"))]
     pub step_elem: [i16; 1],
     /// element counts
     ///
     /// Bytes 6..8 (`num_elem`).
+    #[cfg_attr(feature = "serde", serde(with = "isa_core::serde_support::array"))]
     pub num_elem: [u16; 1],
 }
 impl Tensor1d {
@@ -2288,8 +2627,35 @@ impl Default for Tensor1d {
         Self::ZEROED
     }
 }
+impl Tensor1d {
+    /// Writes the fields as `name=value` entries of the disassembly ([`isa_core::disasm`]).
+    pub(crate) fn disasm_fields(
+        &self,
+        w: &mut isa_core::disasm::Fields<'_, '_>,
+    ) -> core::fmt::Result {
+        w.field("start_addr", &self.start_addr)?;
+        w.field("step_elem", &self.step_elem)?;
+        w.field("num_elem", &self.num_elem)?;
+        Ok(())
+    }
+}
+impl isa_core::disasm::Disasm for Tensor1d {
+    fn is_zero(&self) -> bool {
+        isa_core::disasm::Disasm::is_zero(&self.start_addr)
+            && isa_core::disasm::Disasm::is_zero(&self.step_elem)
+            && isa_core::disasm::Disasm::is_zero(&self.num_elem)
+    }
+    fn disasm(&self, out: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        isa_core::disasm::record(out, |w| self.disasm_fields(w))
+    }
+}
 /// Typed form of `NEURON_ISA_TPB_TENSOR2D` (12 bytes, declared at tpb/aws_neuron_isa_tpb_common.h:449).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(
+    feature = "serde",
+    derive(isa_core::serde::Serialize, isa_core::serde::Deserialize),
+    serde(crate = "isa_core::serde", deny_unknown_fields)
+)]
 pub struct Tensor2d {
     /// first element
     ///
@@ -2298,10 +2664,12 @@ pub struct Tensor2d {
     /// strides in elements
     ///
     /// Bytes 4..8 (`step_elem`).
+    #[cfg_attr(feature = "serde", serde(with = "isa_core::serde_support::array"))]
     pub step_elem: [i16; 2],
     /// element counts
     ///
     /// Bytes 8..12 (`num_elem`).
+    #[cfg_attr(feature = "serde", serde(with = "isa_core::serde_support::array"))]
     pub num_elem: [u16; 2],
 }
 impl Tensor2d {
@@ -2337,8 +2705,35 @@ impl Default for Tensor2d {
         Self::ZEROED
     }
 }
+impl Tensor2d {
+    /// Writes the fields as `name=value` entries of the disassembly ([`isa_core::disasm`]).
+    pub(crate) fn disasm_fields(
+        &self,
+        w: &mut isa_core::disasm::Fields<'_, '_>,
+    ) -> core::fmt::Result {
+        w.field("start_addr", &self.start_addr)?;
+        w.field("step_elem", &self.step_elem)?;
+        w.field("num_elem", &self.num_elem)?;
+        Ok(())
+    }
+}
+impl isa_core::disasm::Disasm for Tensor2d {
+    fn is_zero(&self) -> bool {
+        isa_core::disasm::Disasm::is_zero(&self.start_addr)
+            && isa_core::disasm::Disasm::is_zero(&self.step_elem)
+            && isa_core::disasm::Disasm::is_zero(&self.num_elem)
+    }
+    fn disasm(&self, out: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        isa_core::disasm::record(out, |w| self.disasm_fields(w))
+    }
+}
 /// Typed form of `NEURON_ISA_TPB_TENSOR3D` (16 bytes, declared at tpb/aws_neuron_isa_tpb_common.h:456).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(
+    feature = "serde",
+    derive(isa_core::serde::Serialize, isa_core::serde::Deserialize),
+    serde(crate = "isa_core::serde", deny_unknown_fields)
+)]
 pub struct Tensor3d {
     /// first element
     ///
@@ -2347,10 +2742,12 @@ pub struct Tensor3d {
     /// strides in elements
     ///
     /// Bytes 4..10 (`step_elem`).
+    #[cfg_attr(feature = "serde", serde(with = "isa_core::serde_support::array"))]
     pub step_elem: [i16; 3],
     /// element counts
     ///
     /// Bytes 10..16 (`num_elem`).
+    #[cfg_attr(feature = "serde", serde(with = "isa_core::serde_support::array"))]
     pub num_elem: [u16; 3],
 }
 impl Tensor3d {
@@ -2386,8 +2783,35 @@ impl Default for Tensor3d {
         Self::ZEROED
     }
 }
+impl Tensor3d {
+    /// Writes the fields as `name=value` entries of the disassembly ([`isa_core::disasm`]).
+    pub(crate) fn disasm_fields(
+        &self,
+        w: &mut isa_core::disasm::Fields<'_, '_>,
+    ) -> core::fmt::Result {
+        w.field("start_addr", &self.start_addr)?;
+        w.field("step_elem", &self.step_elem)?;
+        w.field("num_elem", &self.num_elem)?;
+        Ok(())
+    }
+}
+impl isa_core::disasm::Disasm for Tensor3d {
+    fn is_zero(&self) -> bool {
+        isa_core::disasm::Disasm::is_zero(&self.start_addr)
+            && isa_core::disasm::Disasm::is_zero(&self.step_elem)
+            && isa_core::disasm::Disasm::is_zero(&self.num_elem)
+    }
+    fn disasm(&self, out: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        isa_core::disasm::record(out, |w| self.disasm_fields(w))
+    }
+}
 /// Typed form of `NEURON_ISA_TPB_TENSOR4D` (20 bytes, declared at tpb/aws_neuron_isa_tpb_common.h:463).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(
+    feature = "serde",
+    derive(isa_core::serde::Serialize, isa_core::serde::Deserialize),
+    serde(crate = "isa_core::serde", deny_unknown_fields)
+)]
 pub struct Tensor4d {
     /// first element
     ///
@@ -2396,10 +2820,12 @@ pub struct Tensor4d {
     /// strides in elements
     ///
     /// Bytes 4..12 (`step_elem`).
+    #[cfg_attr(feature = "serde", serde(with = "isa_core::serde_support::array"))]
     pub step_elem: [i16; 4],
     /// element counts
     ///
     /// Bytes 12..20 (`num_elem`).
+    #[cfg_attr(feature = "serde", serde(with = "isa_core::serde_support::array"))]
     pub num_elem: [u16; 4],
 }
 impl Tensor4d {
@@ -2435,12 +2861,40 @@ impl Default for Tensor4d {
         Self::ZEROED
     }
 }
+impl Tensor4d {
+    /// Writes the fields as `name=value` entries of the disassembly ([`isa_core::disasm`]).
+    pub(crate) fn disasm_fields(
+        &self,
+        w: &mut isa_core::disasm::Fields<'_, '_>,
+    ) -> core::fmt::Result {
+        w.field("start_addr", &self.start_addr)?;
+        w.field("step_elem", &self.step_elem)?;
+        w.field("num_elem", &self.num_elem)?;
+        Ok(())
+    }
+}
+impl isa_core::disasm::Disasm for Tensor4d {
+    fn is_zero(&self) -> bool {
+        isa_core::disasm::Disasm::is_zero(&self.start_addr)
+            && isa_core::disasm::Disasm::is_zero(&self.step_elem)
+            && isa_core::disasm::Disasm::is_zero(&self.num_elem)
+    }
+    fn disasm(&self, out: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        isa_core::disasm::record(out, |w| self.disasm_fields(w))
+    }
+}
 /// A 4-byte immediate operand; the matching \*\_src field (IMM\_SRC) says which view applies.
 ///
 /// Typed view of the C union `NEURON_ISA_TPB_IMM_VAL_INST_FIELD` (4 bytes, declared at tpb/aws_neuron_isa_tpb_common.h:471): the bytes, read through one member at a time.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(
+    feature = "serde",
+    derive(isa_core::serde::Serialize, isa_core::serde::Deserialize),
+    serde(crate = "isa_core::serde", deny_unknown_fields)
+)]
 pub struct ImmValInstField {
     /// The union's bytes, little-endian.
+    #[cfg_attr(feature = "serde", serde(with = "isa_core::serde_support::array"))]
     pub bytes: [u8; 4],
 }
 impl ImmValInstField {
@@ -2564,12 +3018,26 @@ impl Default for ImmValInstField {
         Self::ZEROED
     }
 }
+impl isa_core::disasm::Disasm for ImmValInstField {
+    fn is_zero(&self) -> bool {
+        self.bytes.iter().all(|b| *b == 0)
+    }
+    fn disasm(&self, out: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        isa_core::disasm::le_hex(out, &self.bytes)
+    }
+}
 /// One parameter of the Rand instruction (params\[0\] = min, params\[1\] = max for UNIFORM\_IN\_RANGE).
 ///
 /// Typed view of the C union `NEURON_ISA_TPB_RAND_PARAM` (4 bytes, declared at tpb/aws_neuron_isa_tpb_common.h:482): the bytes, read through one member at a time.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(
+    feature = "serde",
+    derive(isa_core::serde::Serialize, isa_core::serde::Deserialize),
+    serde(crate = "isa_core::serde", deny_unknown_fields)
+)]
 pub struct RandParam {
     /// The union's bytes, little-endian.
+    #[cfg_attr(feature = "serde", serde(with = "isa_core::serde_support::array"))]
     pub bytes: [u8; 4],
 }
 impl RandParam {
@@ -2625,5 +3093,13 @@ impl RandParam {
 impl Default for RandParam {
     fn default() -> Self {
         Self::ZEROED
+    }
+}
+impl isa_core::disasm::Disasm for RandParam {
+    fn is_zero(&self) -> bool {
+        self.bytes.iter().all(|b| *b == 0)
+    }
+    fn disasm(&self, out: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        isa_core::disasm::le_hex(out, &self.bytes)
     }
 }
