@@ -91,7 +91,8 @@ fn json_round_trips_a_float_a_union_and_a_39_byte_array() {
 #[test]
 fn generated_floats_unions_and_long_arrays_have_eq_hash_display_and_serde() {
     let scratch = Scratch::new("fixture-api");
-    let generated = isa_codegen::generate(&tiny_tree()).unwrap_or_else(|e| panic!("{e}"));
+    let generated = isa_codegen::generate(&tiny_tree(), &isa_codegen::Options::STRICT)
+        .unwrap_or_else(|e| panic!("{e}"));
     let inst = &generated.files["src/generated/inst.rs"];
     assert!(
         inst.contains("self.scale.to_bits() == other.scale.to_bits()"),
