@@ -19,8 +19,10 @@ extern crate std;
 
 #[cfg(feature = "std")]
 pub mod build;
+pub mod construct;
 mod decode;
 pub mod disasm;
+mod evidence;
 mod field;
 #[cfg(feature = "std")]
 pub mod fingerprint;
@@ -37,7 +39,9 @@ mod word;
 #[cfg(feature = "serde")]
 pub use serde;
 
+pub use construct::{AddressError, Immediate, Memory, TensorError};
 pub use decode::{DecodeError, DecodeErrorKind, InvalidEnumValue};
+pub use evidence::{Evidence, Firmware};
 pub use field::{FieldInfo, FieldKind};
 pub use isa::{Isa, OpcodeInfo, VendorEnum};
 pub use status::OpcodeStatus;
