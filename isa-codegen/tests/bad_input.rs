@@ -449,6 +449,27 @@ fn two_opcodes_with_one_value_in_a_real_tree() {
     assert_nothing_written(&ws, &format!("neuron_sunda_arch_isa/{COMMON}:{set}"));
 }
 
+/// A firmware entry of `rng-runtime.json` must carry one of the evidence levels PROVENANCE
+/// defines; another word is an error at the entry's line (the data flows into the generated
+/// `Firmware` answers, so it is never guessed).
+#[test]
+fn unknown_evidence_level_in_the_runtime_data() {
+    let ws = Workspace::new("evidence", &real_tree("cayman"), "neuron_cayman_arch_isa");
+    let f = ws.tree.join("rng-runtime.json");
+    let text = fs::read_to_string(&f).unwrap();
+    fs::write(&f, text.replacen("\"observed\"", "\"seen\"", 1)).unwrap();
+    let err = generate_err(&ws.tree);
+    assert!(
+        err.diagnostics
+            .iter()
+            .any(|d| d.loc.file == "rng-runtime.json"
+                && d.loc.line > 0
+                && d.message.contains("evidence `seen` is not a level")),
+        "{err}"
+    );
+    assert_nothing_written(&ws, "neuron_cayman_arch_isa/rng-runtime.json:");
+}
+
 /// A spec block that does not parse is dropped with a warning at its line (and so is every
 /// function calling it); `--strict` makes it an error and writes nothing.
 #[test]

@@ -534,7 +534,11 @@ mod tests {
             Args::new(&extra, PARAMS).unwrap_err(),
             ConstructError::Unexpected { index: 1 }
         );
-        let twice = [("dst", dst), ("dst", dst), ("num_active_channels", Arg::Lanes(1))];
+        let twice = [
+            ("dst", dst),
+            ("dst", dst),
+            ("num_active_channels", Arg::Lanes(1)),
+        ];
         assert_eq!(
             Args::new(&twice, PARAMS).unwrap_err(),
             ConstructError::Unexpected { index: 1 }

@@ -1,6 +1,6 @@
 //! `matrix`: the legal checkpoint arms of a generation, from the generated tables.
 
-use isa_core::Isa;
+use isa_core::{Evidence, Isa};
 use rng_core::{
     Algorithm, CheckpointArm, CheckpointKind, Engine, Generation, Generator, StateUpdate,
 };
@@ -25,13 +25,14 @@ pub struct Row {
     pub words: u8,
     /// Whether the shipped firmware has a body for (instruction, engine, algorithm).
     pub firmware_wired: bool,
+    /// How that body is known (`observed`, `inferred`, `assumed`; `headers/PROVENANCE.md`);
+    /// `None` (null) when it is not wired.
+    pub firmware_evidence: Option<&'static str>,
 }
 
 /// Whether generation `G`'s firmware ships a body for `kind` on `engine` with `algorithm`.
 pub fn wired<G: Generation>(kind: CheckpointKind, engine: Engine, algorithm: Algorithm) -> bool {
-    G::FIRMWARE_WIRED
-        .iter()
-        .any(|w| w.kind == kind && w.engine == engine && w.algorithm == algorithm)
+    G::firmware(kind, engine, algorithm).is_wired() == Some(true)
 }
 
 /// The arms of `kind` in generation `G`.
@@ -106,6 +107,9 @@ pub fn rows<G: Isa + Generation>() -> Vec<Row> {
             },
             words: arm.words,
             firmware_wired: wired::<G>(kind, arm.engine, arm.algorithm),
+            firmware_evidence: G::firmware(kind, arm.engine, arm.algorithm)
+                .evidence()
+                .map(Evidence::name),
         })
         .collect()
 }
@@ -124,7 +128,7 @@ pub fn json(rows: &[Row]) -> String {
 
 /// The rows as an aligned text table.
 pub fn table(rows: &[Row]) -> String {
-    const HEAD: [&str; 8] = [
+    const HEAD: [&str; 9] = [
         "GENERATION",
         "INSTRUCTION",
         "ENGINE",
@@ -133,8 +137,9 @@ pub fn table(rows: &[Row]) -> String {
         "UPDATE_STATE",
         "WORDS",
         "FIRMWARE_WIRED",
+        "EVIDENCE",
     ];
-    let cells: Vec<[String; 8]> = rows
+    let cells: Vec<[String; 9]> = rows
         .iter()
         .map(|r| {
             [
@@ -146,6 +151,7 @@ pub fn table(rows: &[Row]) -> String {
                 r.update_state.unwrap_or("-").into(),
                 r.words.to_string(),
                 if r.firmware_wired { "yes" } else { "no" }.into(),
+                r.firmware_evidence.unwrap_or("-").into(),
             ]
         })
         .collect();
@@ -228,10 +234,11 @@ mod tests {
             update_state: Some("SRC_TENSOR"),
             words: 6,
             firmware_wired: true,
+            firmware_evidence: Some("observed"),
         };
         assert_eq!(
             spaced(&row),
-            r#"{"generation": "mariana", "instruction": "RAND_SET_STATE", "engine": "POOL", "generator": "RNG_XORWOW", "algorithm": "XORWOW", "update_state": "SRC_TENSOR", "words": 6, "firmware_wired": true}"#
+            r#"{"generation": "mariana", "instruction": "RAND_SET_STATE", "engine": "POOL", "generator": "RNG_XORWOW", "algorithm": "XORWOW", "update_state": "SRC_TENSOR", "words": 6, "firmware_wired": true, "firmware_evidence": "observed"}"#
         );
         let text = json(&[
             row.clone(),

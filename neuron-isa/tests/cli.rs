@@ -160,6 +160,7 @@ fn matrix_json_has_the_documented_arm_counts() {
         "update_state",
         "words",
         "firmware_wired",
+        "firmware_evidence",
     ];
     // Keys in the order, on every object line of the text.
     let text = ok(&["matrix", "--json"]);
@@ -180,6 +181,12 @@ fn matrix_json_has_the_documented_arm_counts() {
         assert_eq!(row["update_state"].is_null(), get, "{row}");
         assert!(row["words"].as_u64().unwrap() >= 1);
         assert!(row["firmware_wired"].is_boolean());
+        // A wired body carries its evidence level; an unwired one none.
+        assert_eq!(
+            row["firmware_evidence"].is_null(),
+            !row["firmware_wired"].as_bool().unwrap(),
+            "{row}"
+        );
         for k in ["engine", "generator", "algorithm"] {
             assert!(!row[k].as_str().unwrap().contains("NEURON_ISA"), "{row}");
         }
@@ -193,7 +200,64 @@ fn matrix_json_has_the_documented_arm_counts() {
     assert!(all.iter().any(|r| *r
         == serde_json::json!({"generation": "mariana", "instruction": "RAND_SET_STATE", "engine": "POOL",
             "generator": "RNG_XORWOW", "algorithm": "XORWOW", "update_state": "SRC_TENSOR",
-            "words": 6, "firmware_wired": true})));
+            "words": 6, "firmware_wired": true, "firmware_evidence": "observed"})));
+}
+
+/// The evidence column is each tree's `rng-runtime.json`, entry by entry: every wired row has
+/// the level its entry states, and every entry of a legal arm shows up.
+#[test]
+fn matrix_evidence_is_the_runtime_data() {
+    let rows = matrix_rows(&["matrix", "--json"]);
+    for gen in ["sunda", "cayman", "mariana", "maverick"] {
+        let path = format!(
+            "{}/../headers/neuron_{gen}_arch_isa/rng-runtime.json",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let data: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        let entries = data["firmware"].as_array().unwrap();
+        for row in rows.iter().filter(|r| r["generation"] == gen) {
+            let entry = entries.iter().find(|e| {
+                e["instruction"] == row["instruction"]
+                    && e["engine"] == row["engine"]
+                    && e["algorithm"] == row["algorithm"]
+            });
+            match entry {
+                Some(e) => assert_eq!(row["firmware_evidence"], e["evidence"], "{row}"),
+                None => assert!(row["firmware_evidence"].is_null(), "{row}"),
+            }
+        }
+        for e in entries {
+            let shown = rows.iter().any(|r| {
+                r["generation"] == gen
+                    && r["instruction"] == e["instruction"]
+                    && r["engine"] == e["engine"]
+                    && r["algorithm"] == e["algorithm"]
+            });
+            assert!(shown, "{gen}: {e} has no legal arm in the matrix");
+        }
+    }
+    let text = ok(&["matrix", "--gen", "mariana"]);
+    assert!(
+        text.lines()
+            .next()
+            .unwrap()
+            .ends_with("FIRMWARE_WIRED  EVIDENCE"),
+        "{text}"
+    );
+    assert!(text
+        .lines()
+        .any(|l| l.split_whitespace().collect::<Vec<_>>()
+            == [
+                "mariana",
+                "RAND_SET_STATE",
+                "DVE",
+                "RNG_LFSR",
+                "LFSR",
+                "SRC_TENSOR",
+                "4",
+                "yes",
+                "assumed"
+            ]));
 }
 
 #[test]
@@ -213,7 +277,8 @@ fn matrix_table_lists_every_arm() {
                 "XORWOW",
                 "-",
                 "24",
-                "yes"
+                "yes",
+                "inferred"
             ]));
 }
 

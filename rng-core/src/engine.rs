@@ -23,8 +23,9 @@ pub enum Gate {
     /// The ISA validator's legality (the generation's arm tables).
     #[default]
     Validator,
-    /// Also the firmware's wired set ([`Generation::FIRMWARE_WIRED`]): what the
-    /// shipped firmware runs, e.g. POOL's `rand_algorithm ∈ {LFSR, XORWOW}`.
+    /// Also the firmware's wired set ([`Generation::firmware`]): what the
+    /// shipped firmware runs, e.g. POOL's `rand_algorithm ∈ {LFSR, XORWOW}`. Every
+    /// wired body passes, whatever its evidence level (`observed`, `inferred` or `assumed`).
     Firmware,
 }
 
@@ -603,9 +604,7 @@ impl<G: Generation> EngineRng<G> {
             });
         }
         if self.gate == Gate::Firmware
-            && !G::FIRMWARE_WIRED.iter().any(|w| {
-                w.kind == access.kind && w.engine == self.engine && w.algorithm == access.algorithm
-            })
+            && G::firmware(access.kind, self.engine, access.algorithm).is_wired() != Some(true)
         {
             return Err(CheckpointError::NotWired {
                 kind: access.kind,

@@ -79,6 +79,8 @@ const fn wired(kind: CheckpointKind, engine: Engine, algorithm: Algorithm) -> Wi
         kind,
         engine,
         algorithm,
+        // The fixture's copy does not track the levels.
+        evidence: isa_core::Evidence::Assumed,
     }
 }
 use CheckpointKind::{Restore, Save};

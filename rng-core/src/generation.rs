@@ -104,6 +104,8 @@ pub struct WiredBody {
     pub engine: Engine,
     /// Which algorithm the body handles.
     pub algorithm: Algorithm,
+    /// How the project knows the firmware ships it (`rng-runtime.json`, `headers/PROVENANCE.md`).
+    pub evidence: isa_core::Evidence,
 }
 
 /// SBUF/PSUM address geometry of a generation (from `aws_neuron_isa_tpb_common.h`).
@@ -393,7 +395,8 @@ pub trait Generation: Copy + Default + core::fmt::Debug + Send + Sync + 'static 
     const SET_STATE_ARMS: &'static [CheckpointArm];
     /// Validator-legal RAND_GET_STATE arms (derived from `rand_get_state_legal_combinations`).
     const GET_STATE_ARMS: &'static [CheckpointArm];
-    /// Bodies the firmware ships (the runtime-wired set, distinct from validator legality).
+    /// Bodies the firmware ships (the runtime-wired set, distinct from validator legality),
+    /// each with its evidence level.
     const FIRMWARE_WIRED: &'static [WiredBody];
     /// How the model fills what the documentation leaves open.
     const MODEL: ModelChoices;
@@ -409,6 +412,18 @@ pub trait Generation: Copy + Default + core::fmt::Debug + Send + Sync + 'static 
         word: &[u8; 64],
         engine: Engine,
     ) -> Result<CheckpointInstruction, InstructionError>;
+
+    /// Whether the firmware ships a body for `kind` on `engine` with `algorithm`, and how that
+    /// is known: [`isa_core::Firmware::Wired`] with the entry's evidence level, else
+    /// [`isa_core::Firmware::NotWired`] (a generation without runtime data wires nothing).
+    fn firmware(kind: CheckpointKind, engine: Engine, algorithm: Algorithm) -> isa_core::Firmware {
+        Self::FIRMWARE_WIRED
+            .iter()
+            .find(|w| w.kind == kind && w.engine == engine && w.algorithm == algorithm)
+            .map_or(isa_core::Firmware::NotWired, |w| {
+                isa_core::Firmware::Wired(w.evidence)
+            })
+    }
 
     /// Encodes a checkpoint instruction (no validation: an illegal word can be built on purpose).
     fn encode_checkpoint(inst: &CheckpointInstruction) -> Result<[u8; 64], InstructionError>;

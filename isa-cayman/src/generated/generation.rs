@@ -90,11 +90,13 @@ impl rng_core::Generation for Cayman {
             kind: rng_core::CheckpointKind::Restore,
             engine: rng_core::Engine::Pool,
             algorithm: rng_core::Algorithm::Xorwow,
+            evidence: isa_core::Evidence::Observed,
         },
         rng_core::WiredBody {
             kind: rng_core::CheckpointKind::Save,
             engine: rng_core::Engine::Pool,
             algorithm: rng_core::Algorithm::Xorwow,
+            evidence: isa_core::Evidence::Observed,
         },
     ];
     const MODEL: rng_core::ModelChoices = rng_core::ModelChoices {

@@ -697,7 +697,8 @@ fn generation_impl(model: &Model) -> Result<(TokenStream, Vec<String>), String> 
                 continue;
             };
             let (e, a) = (ident(&e), ident(&a));
-            wired.push(quote! { rng_core::WiredBody { kind: #kind, engine: rng_core::Engine::#e, algorithm: rng_core::Algorithm::#a } });
+            let level = ident(&format!("{:?}", w.evidence));
+            wired.push(quote! { rng_core::WiredBody { kind: #kind, engine: rng_core::Engine::#e, algorithm: rng_core::Algorithm::#a, evidence: isa_core::Evidence::#level } });
         }
     }
     let model_choices = model_choices(model)?;

@@ -45,7 +45,7 @@ fn fields_const(shape: &Shape) -> proc_macro2::Ident {
 
 pub fn emit(
     model: &Model,
-    firmware: &dyn Fn(&crate::model::legality::Table, usize) -> Option<bool>,
+    firmware: &dyn Fn(&crate::model::legality::Table, usize) -> isa_core::Firmware,
 ) -> String {
     let names = instruction_names(model);
     let mut items = Vec::new();
@@ -259,7 +259,7 @@ fn instruction(
     o: &Opcode,
     name: &str,
     shape: &Shape,
-    firmware: &dyn Fn(&crate::model::legality::Table, usize) -> Option<bool>,
+    firmware: &dyn Fn(&crate::model::legality::Table, usize) -> isa_core::Firmware,
 ) -> TokenStream {
     let id = ident(name);
     let sid = ident(&shape.rust);
@@ -293,7 +293,7 @@ fn instruction(
     let mut facts = facts;
     if let Some(t) = model.table(op_index) {
         facts.push_str(&format!(
-            "\n\n# Legal arms on {}\n\nDerived from `{}` ({}); `words` is the state width per partition. Validator-legal is not firmware-wired: the last column says whether the firmware ships a body.\n\n{}",
+            "\n\n# Legal arms on {}\n\nDerived from `{}` ({}); `words` is the state width per partition. Validator-legal is not firmware-wired: the last column says whether the firmware ships a body, and how strongly that is known (`headers/PROVENANCE.md` defines the evidence levels).\n\n{}",
             model.generation,
             model.specs[t.func].name,
             model.specs[t.func].loc,

@@ -17,6 +17,7 @@ use crate::model::eval::{Path, Root, Step, Sym};
 use crate::model::legality::{ColumnSource, Table};
 use crate::model::names::rust_field;
 use crate::model::{Model, Ty};
+use isa_core::Firmware;
 use proc_macro2::TokenStream;
 use quote::quote;
 
@@ -87,11 +88,7 @@ fn member_of(model: &Model, enum_id: usize, member: usize) -> TokenStream {
 }
 
 /// Markdown table of the arms (for rustdoc).
-pub fn markdown(
-    model: &Model,
-    t: &Table,
-    firmware: &dyn Fn(&Table, usize) -> Option<bool>,
-) -> String {
+pub fn markdown(model: &Model, t: &Table, firmware: &dyn Fn(&Table, usize) -> Firmware) -> String {
     let mut out = String::new();
     let mut header: Vec<String> = t.columns.iter().map(|c| c.name.clone()).collect();
     header.push("words".into());
@@ -99,9 +96,9 @@ pub fn markdown(
         .arms
         .iter()
         .enumerate()
-        .any(|(k, _)| firmware(t, k).is_some());
+        .any(|(k, _)| firmware(t, k) != Firmware::Unknown);
     if show_fw {
-        header.push("firmware wired".into());
+        header.push("firmware".into());
     }
     out.push_str(&format!("| {} |\n", header.join(" | ")));
     out.push_str(&format!("|{}\n", "---|".repeat(header.len())));
@@ -115,9 +112,9 @@ pub fn markdown(
         cells.push(arm.words.to_string());
         if show_fw {
             cells.push(match firmware(t, k) {
-                Some(true) => "yes".into(),
-                Some(false) => "no".into(),
-                None => "?".into(),
+                Firmware::Wired(e) => format!("wired ({e})"),
+                Firmware::NotWired => "no".into(),
+                Firmware::Unknown => "?".into(),
             });
         }
         out.push_str(&format!("| {} |\n", cells.join(" | ")));
@@ -308,10 +305,11 @@ pub fn tensor_path(model: &Model, t: &Table) -> Option<(TokenStream, usize, proc
     Some((place, b.rank as usize, ident(&model.records[a].rust)))
 }
 
-/// `firmware_wired()` on a row: whether the firmware ships a body for its (engine, algorithm),
-/// from the tree's `rng-runtime.json` (`None` when the tree has no such data).
-fn firmware_fn(model: &Model, t: &Table) -> TokenStream {
-    let row = ident(&row_struct(model, t));
+/// The `Firmware` answer of `(engine, algorithm)` for opcode `t.opcode`, as a `match` over
+/// `scrutinee` (a `(NeuronEngine, RandAlgorithm)` tuple expression): the entries of the tree's
+/// `rng-runtime.json` with their evidence level, anything else not wired; `Unknown` when the tree
+/// has no such data or the table no engine / algorithm column.
+fn firmware_match(model: &Model, t: &Table, scrutinee: TokenStream) -> TokenStream {
     let (Some(rt), Some(engine), Some(algo)) = (
         &model.runtime,
         model.engine_enum.and_then(|e| t.column_of(e)),
@@ -319,39 +317,94 @@ fn firmware_fn(model: &Model, t: &Table) -> TokenStream {
             .enum_named(crate::model::runtime::RAND_ALGORITHM)
             .and_then(|a| t.column_of(a)),
     ) else {
-        return quote! {
-            impl #row {
-                /// Whether the firmware ships a body for this arm: unknown for this tree (no `rng-runtime.json`).
-                pub const fn firmware_wired(&self) -> Option<bool> { None }
-            }
-        };
+        return quote!({
+            let _ = #scrutinee;
+            isa_core::Firmware::Unknown
+        });
     };
     let (ec, ac) = (&t.columns[engine], &t.columns[algo]);
-    let (en, an) = (ident(&ec.name), ident(&ac.name));
-    let pairs: Vec<TokenStream> = rt
+    let arms: Vec<TokenStream> = rt
         .wired
         .iter()
         .filter(|w| w.opcode == t.opcode)
         .map(|w| {
             let e = member_of(model, ec.enum_id, w.engine);
             let a = member_of(model, ac.enum_id, w.algorithm);
-            quote!((#e, #a))
+            let level = ident(&format!("{:?}", w.evidence));
+            quote!((#e, #a) => isa_core::Firmware::Wired(isa_core::Evidence::#level),)
         })
         .collect();
-    let body = if pairs.is_empty() {
-        quote!(Some(false))
+    if arms.is_empty() {
+        return quote!({
+            let _ = #scrutinee;
+            isa_core::Firmware::NotWired
+        });
+    }
+    quote! {
+        match #scrutinee {
+            #(#arms)*
+            _ => isa_core::Firmware::NotWired,
+        }
+    }
+}
+
+/// `firmware()` on a row and `firmware(engine)` on the typed instruction: whether the firmware
+/// ships a body for the (engine, algorithm), with the evidence level, from the tree's
+/// `rng-runtime.json`.
+fn firmware_fn(model: &Model, t: &Table) -> TokenStream {
+    let row = ident(&row_struct(model, t));
+    let source = if model.runtime.is_some() {
+        format!("`headers/{}/rng-runtime.json`", model.tree_name)
     } else {
-        quote!(Some(matches!((self.#en, self.#an), #(#pairs)|*)))
+        "nothing: this tree has no `rng-runtime.json`, so every answer is `Unknown`".to_string()
     };
-    let doc = format!(
-        " Whether the firmware ships a body for this arm (the runtime-wired set, distinct from validator legality), from `headers/{}/rng-runtime.json`.",
-        model.tree_name
+    let columns = (
+        model.engine_enum.and_then(|e| t.column_of(e)),
+        model
+            .enum_named(crate::model::runtime::RAND_ALGORITHM)
+            .and_then(|a| t.column_of(a)),
     );
+    let row_scrutinee = match columns {
+        (Some(e), Some(a)) => {
+            let (en, an) = (ident(&t.columns[e].name), ident(&t.columns[a].name));
+            quote!((self.#en, self.#an))
+        }
+        _ => quote!(()),
+    };
+    let row_body = firmware_match(model, t, row_scrutinee);
+    let row_doc = format!(
+        " Whether the firmware ships a body for this arm's (engine, algorithm), and how strongly that is known (the runtime-wired set, distinct from validator legality), from {source}."
+    );
+    let names = super::inst::instruction_names(model);
+    let shape_record = model.shapes[t.shape].record;
+    let inst_fn = match (&names[t.opcode], columns, model.engine_enum) {
+        (Some(name), (Some(_), Some(a)), Some(engine_enum)) => {
+            let ColumnSource::Field(path) = &t.columns[a].source else {
+                return quote!();
+            };
+            let inst = ident(name);
+            let et = ident(&model.enums[engine_enum].rust);
+            let (algo, _) = place_from(model, shape_record, path, quote!(self.0));
+            let body = firmware_match(model, t, quote!((engine, #algo)));
+            let d = format!(
+                " Whether the firmware ships a body for this instruction's `{}` on `engine`, and how strongly that is known, from {source}. Independent of validity: see `validate` for that.",
+                t.columns[a].name
+            );
+            quote! {
+                impl crate::inst::#inst {
+                    #[doc = #d]
+                    pub const fn firmware(&self, engine: crate::#et) -> isa_core::Firmware { #body }
+                }
+            }
+        }
+        _ => quote!(),
+    };
     quote! {
         impl #row {
-            #[doc = #doc]
-            pub const fn firmware_wired(&self) -> Option<bool> { #body }
+            #[doc = #row_doc]
+            pub const fn firmware(&self) -> isa_core::Firmware { #row_body }
         }
+        #inst_fn
     }
 }
 
@@ -448,7 +501,7 @@ fn state_tensor(model: &Model) -> TokenStream {
 }
 
 /// The `legality` module (tables, traits, constructors) and the `arm` module (markers).
-pub fn emit(model: &Model, firmware: &dyn Fn(&Table, usize) -> Option<bool>) -> (String, String) {
+pub fn emit(model: &Model, firmware: &dyn Fn(&Table, usize) -> Firmware) -> (String, String) {
     let gen = &model.generation;
     let (marker_enums, clashes) = marker_enums(model);
     let mut items = vec![state_tensor(model)];

@@ -139,12 +139,15 @@ pub fn emit_with_notes(model: &Model) -> (Files, Vec<String>) {
     let mut put = |name: &str, content: String| {
         files.insert(format!("{GENERATED_DIR}/{name}"), content);
     };
-    let firmware = |t: &crate::model::legality::Table, k: usize| -> Option<bool> {
-        let rt = model.runtime.as_ref()?;
-        let e = t.column_of(model.engine_enum?)?;
-        let a = t.column_of(model.enum_named(crate::model::runtime::RAND_ALGORITHM)?)?;
-        let arm = &t.arms[k];
-        Some(rt.is_wired(t.opcode, arm.values[e], arm.values[a]))
+    let firmware = |t: &crate::model::legality::Table, k: usize| -> isa_core::Firmware {
+        let known = || {
+            let rt = model.runtime.as_ref()?;
+            let e = t.column_of(model.engine_enum?)?;
+            let a = t.column_of(model.enum_named(crate::model::runtime::RAND_ALGORITHM)?)?;
+            let arm = &t.arms[k];
+            Some(rt.firmware(t.opcode, arm.values[e], arm.values[a]))
+        };
+        known().unwrap_or(isa_core::Firmware::Unknown)
     };
     put("raw.rs", raw::emit(model));
     put("types.rs", records::emit(model));

@@ -14,8 +14,8 @@ pub struct WiredBody {
     pub engine: usize,
     /// Member index in the algorithm enum.
     pub algorithm: usize,
-    /// How it is known.
-    pub evidence: String,
+    /// How it is known (`headers/PROVENANCE.md` defines the levels).
+    pub evidence: isa_core::Evidence,
     /// Where.
     pub source: String,
 }
@@ -35,11 +35,15 @@ pub struct RuntimeModel {
 pub const RAND_ALGORITHM: &str = "NEURON_ISA_TPB_RAND_ALGORITHM";
 
 impl RuntimeModel {
-    /// True when `opcode` on engine member `engine` has a body for algorithm member `algorithm`.
-    pub fn is_wired(&self, opcode: usize, engine: usize, algorithm: usize) -> bool {
+    /// Whether `opcode` on engine member `engine` has a body for algorithm member `algorithm`,
+    /// with the evidence level of the entry.
+    pub fn firmware(&self, opcode: usize, engine: usize, algorithm: usize) -> isa_core::Firmware {
         self.wired
             .iter()
-            .any(|w| w.opcode == opcode && w.engine == engine && w.algorithm == algorithm)
+            .find(|w| w.opcode == opcode && w.engine == engine && w.algorithm == algorithm)
+            .map_or(isa_core::Firmware::NotWired, |w| {
+                isa_core::Firmware::Wired(w.evidence)
+            })
     }
 }
 
@@ -74,18 +78,23 @@ pub fn resolve(model: &Model, runtime: &Runtime, text: &str, sink: &mut Sink) ->
                     model.enums[e].c_name
                 ))
         };
+        let evidence = isa_core::Evidence::from_name(&w.evidence).ok_or(format!(
+            "evidence `{}` is not a level: one of observed, inferred, assumed (headers/PROVENANCE.md)",
+            w.evidence
+        ));
         match (
             member(engine_enum, &w.engine, "engine"),
             member(algo_enum, &w.algorithm, "algorithm"),
+            evidence,
         ) {
-            (Ok(engine), Ok(algorithm)) => wired.push(WiredBody {
+            (Ok(engine), Ok(algorithm), Ok(evidence)) => wired.push(WiredBody {
                 opcode,
                 engine,
                 algorithm,
-                evidence: w.evidence.clone(),
+                evidence,
                 source: w.source.clone(),
             }),
-            (Err(e), _) | (_, Err(e)) => sink.push(loc, e),
+            (Err(e), _, _) | (_, Err(e), _) | (_, _, Err(e)) => sink.push(loc, e),
         }
     }
     RuntimeModel {

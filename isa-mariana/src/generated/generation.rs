@@ -160,46 +160,55 @@ impl rng_core::Generation for Mariana {
             kind: rng_core::CheckpointKind::Restore,
             engine: rng_core::Engine::Pool,
             algorithm: rng_core::Algorithm::Lfsr,
+            evidence: isa_core::Evidence::Observed,
         },
         rng_core::WiredBody {
             kind: rng_core::CheckpointKind::Save,
             engine: rng_core::Engine::Pool,
             algorithm: rng_core::Algorithm::Lfsr,
+            evidence: isa_core::Evidence::Observed,
         },
         rng_core::WiredBody {
             kind: rng_core::CheckpointKind::Restore,
             engine: rng_core::Engine::Pool,
             algorithm: rng_core::Algorithm::Xorwow,
+            evidence: isa_core::Evidence::Observed,
         },
         rng_core::WiredBody {
             kind: rng_core::CheckpointKind::Save,
             engine: rng_core::Engine::Pool,
             algorithm: rng_core::Algorithm::Xorwow,
+            evidence: isa_core::Evidence::Observed,
         },
         rng_core::WiredBody {
             kind: rng_core::CheckpointKind::Restore,
             engine: rng_core::Engine::Dve,
             algorithm: rng_core::Algorithm::Xorwow,
+            evidence: isa_core::Evidence::Inferred,
         },
         rng_core::WiredBody {
             kind: rng_core::CheckpointKind::Save,
             engine: rng_core::Engine::Dve,
             algorithm: rng_core::Algorithm::Xorwow,
+            evidence: isa_core::Evidence::Inferred,
         },
         rng_core::WiredBody {
             kind: rng_core::CheckpointKind::Restore,
             engine: rng_core::Engine::Dve,
             algorithm: rng_core::Algorithm::Lfsr,
+            evidence: isa_core::Evidence::Assumed,
         },
         rng_core::WiredBody {
             kind: rng_core::CheckpointKind::Restore,
             engine: rng_core::Engine::Act,
             algorithm: rng_core::Algorithm::Lfsr,
+            evidence: isa_core::Evidence::Inferred,
         },
         rng_core::WiredBody {
             kind: rng_core::CheckpointKind::Save,
             engine: rng_core::Engine::Act,
             algorithm: rng_core::Algorithm::Lfsr,
+            evidence: isa_core::Evidence::Inferred,
         },
     ];
     const MODEL: rng_core::ModelChoices = rng_core::ModelChoices {

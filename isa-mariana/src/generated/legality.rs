@@ -50,15 +50,15 @@ pub struct RandGetStateArm {
 }
 /// The legal arms of `RAND_GET_STATE` on MARIANA, derived by evaluating `rand_get_state_legal_combinations` (tpb/aws_neuron_isa_tpb_d4_rand.h:105) over every value of its enum inputs; `words` solves its element-count clause `dst_mem_pattern.num_elem[0] * dst_mem_pattern.num_elem[1] * dst_mem_pattern.num_elem[2] * dst_mem_pattern.num_elem[3] == N`.
 ///
-/// | engine | rand_generator | rand_algorithm | dtype | words | firmware wired |
+/// | engine | rand_generator | rand_algorithm | dtype | words | firmware |
 /// |---|---|---|---|---|---|
 /// | `POOL` | `RNG_PHILOX` | `PHILOX` | `UINT32` | 7 | no |
-/// | `POOL` | `RNG_XORWOW` | `XORWOW` | `UINT32` | 6 | yes |
-/// | `POOL` | `OUTPUT_CVT_LFSR` | `LFSR` | `UINT32` | 1 | yes |
-/// | `DVE` | `RNG_XORWOW` | `XORWOW` | `UINT32` | 24 | yes |
+/// | `POOL` | `RNG_XORWOW` | `XORWOW` | `UINT32` | 6 | wired (observed) |
+/// | `POOL` | `OUTPUT_CVT_LFSR` | `LFSR` | `UINT32` | 1 | wired (observed) |
+/// | `DVE` | `RNG_XORWOW` | `XORWOW` | `UINT32` | 24 | wired (inferred) |
 /// | `DVE` | `RNG_LFSR` | `LFSR` | `UINT32` | 4 | no |
 /// | `DVE` | `OUTPUT_CVT_LFSR` | `LFSR` | `UINT32` | 4 | no |
-/// | `ACT` | `OUTPUT_CVT_LFSR` | `LFSR` | `UINT32` | 2 | yes |
+/// | `ACT` | `OUTPUT_CVT_LFSR` | `LFSR` | `UINT32` | 2 | wired (inferred) |
 pub const RAND_GET_STATE_ARMS: &[RandGetStateArm] = &[
     RandGetStateArm {
         engine: crate::NeuronEngine::Pool,
@@ -111,15 +111,43 @@ pub const RAND_GET_STATE_ARMS: &[RandGetStateArm] = &[
     },
 ];
 impl RandGetStateArm {
-    /// Whether the firmware ships a body for this arm (the runtime-wired set, distinct from validator legality), from `headers/neuron_mariana_arch_isa/rng-runtime.json`.
-    pub const fn firmware_wired(&self) -> Option<bool> {
-        Some(matches!(
-            (self.engine, self.rand_algorithm),
-            (crate::NeuronEngine::Pool, crate::RandAlgorithm::Lfsr)
-                | (crate::NeuronEngine::Pool, crate::RandAlgorithm::Xorwow)
-                | (crate::NeuronEngine::Dve, crate::RandAlgorithm::Xorwow)
-                | (crate::NeuronEngine::Act, crate::RandAlgorithm::Lfsr)
-        ))
+    /// Whether the firmware ships a body for this arm's (engine, algorithm), and how strongly that is known (the runtime-wired set, distinct from validator legality), from `headers/neuron_mariana_arch_isa/rng-runtime.json`.
+    pub const fn firmware(&self) -> isa_core::Firmware {
+        match (self.engine, self.rand_algorithm) {
+            (crate::NeuronEngine::Pool, crate::RandAlgorithm::Lfsr) => {
+                isa_core::Firmware::Wired(isa_core::Evidence::Observed)
+            }
+            (crate::NeuronEngine::Pool, crate::RandAlgorithm::Xorwow) => {
+                isa_core::Firmware::Wired(isa_core::Evidence::Observed)
+            }
+            (crate::NeuronEngine::Dve, crate::RandAlgorithm::Xorwow) => {
+                isa_core::Firmware::Wired(isa_core::Evidence::Inferred)
+            }
+            (crate::NeuronEngine::Act, crate::RandAlgorithm::Lfsr) => {
+                isa_core::Firmware::Wired(isa_core::Evidence::Inferred)
+            }
+            _ => isa_core::Firmware::NotWired,
+        }
+    }
+}
+impl crate::inst::RandGetState {
+    /// Whether the firmware ships a body for this instruction's `rand_algorithm` on `engine`, and how strongly that is known, from `headers/neuron_mariana_arch_isa/rng-runtime.json`. Independent of validity: see `validate` for that.
+    pub const fn firmware(&self, engine: crate::NeuronEngine) -> isa_core::Firmware {
+        match (engine, self.0.rand_algorithm) {
+            (crate::NeuronEngine::Pool, crate::RandAlgorithm::Lfsr) => {
+                isa_core::Firmware::Wired(isa_core::Evidence::Observed)
+            }
+            (crate::NeuronEngine::Pool, crate::RandAlgorithm::Xorwow) => {
+                isa_core::Firmware::Wired(isa_core::Evidence::Observed)
+            }
+            (crate::NeuronEngine::Dve, crate::RandAlgorithm::Xorwow) => {
+                isa_core::Firmware::Wired(isa_core::Evidence::Inferred)
+            }
+            (crate::NeuronEngine::Act, crate::RandAlgorithm::Lfsr) => {
+                isa_core::Firmware::Wired(isa_core::Evidence::Inferred)
+            }
+            _ => isa_core::Firmware::NotWired,
+        }
     }
 }
 /// Implemented exactly for the legal (engine, rand_generator, rand_algorithm) arms of `RAND_GET_STATE` on MARIANA, with the arm's state width `N`: a constructor bounded by it accepts nothing else, at compile time. Sealed.
@@ -265,16 +293,16 @@ pub struct RandSetStateArm {
 }
 /// The legal arms of `RAND_SET_STATE` on MARIANA, derived by evaluating `rand_set_state_legal_combinations` (tpb/aws_neuron_isa_tpb_s1_rand.h:59) over every value of its enum inputs; `words` solves its element-count clause `src_mem_pattern.num_elem[0] == N`.
 ///
-/// | engine | rand_generator | rand_algorithm | update_state | in_dtype | words | firmware wired |
+/// | engine | rand_generator | rand_algorithm | update_state | in_dtype | words | firmware |
 /// |---|---|---|---|---|---|---|
 /// | `POOL` | `RNG_PHILOX` | `PHILOX` | `IMM_SINGLE` | `UINT32` | 7 | no |
 /// | `POOL` | `RNG_PHILOX` | `PHILOX` | `SRC_TENSOR` | `UINT32` | 7 | no |
-/// | `POOL` | `RNG_XORWOW` | `XORWOW` | `SRC_TENSOR` | `UINT32` | 6 | yes |
-/// | `POOL` | `OUTPUT_CVT_LFSR` | `LFSR` | `SRC_TENSOR` | `UINT32` | 1 | yes |
-/// | `DVE` | `RNG_XORWOW` | `XORWOW` | `SRC_TENSOR` | `UINT32` | 24 | yes |
-/// | `DVE` | `RNG_LFSR` | `LFSR` | `SRC_TENSOR` | `UINT32` | 4 | yes |
-/// | `DVE` | `OUTPUT_CVT_LFSR` | `LFSR` | `SRC_TENSOR` | `UINT32` | 4 | yes |
-/// | `ACT` | `OUTPUT_CVT_LFSR` | `LFSR` | `SRC_TENSOR` | `UINT32` | 2 | yes |
+/// | `POOL` | `RNG_XORWOW` | `XORWOW` | `SRC_TENSOR` | `UINT32` | 6 | wired (observed) |
+/// | `POOL` | `OUTPUT_CVT_LFSR` | `LFSR` | `SRC_TENSOR` | `UINT32` | 1 | wired (observed) |
+/// | `DVE` | `RNG_XORWOW` | `XORWOW` | `SRC_TENSOR` | `UINT32` | 24 | wired (inferred) |
+/// | `DVE` | `RNG_LFSR` | `LFSR` | `SRC_TENSOR` | `UINT32` | 4 | wired (assumed) |
+/// | `DVE` | `OUTPUT_CVT_LFSR` | `LFSR` | `SRC_TENSOR` | `UINT32` | 4 | wired (assumed) |
+/// | `ACT` | `OUTPUT_CVT_LFSR` | `LFSR` | `SRC_TENSOR` | `UINT32` | 2 | wired (inferred) |
 pub const RAND_SET_STATE_ARMS: &[RandSetStateArm] = &[
     RandSetStateArm {
         engine: crate::NeuronEngine::Pool,
@@ -342,16 +370,49 @@ pub const RAND_SET_STATE_ARMS: &[RandSetStateArm] = &[
     },
 ];
 impl RandSetStateArm {
-    /// Whether the firmware ships a body for this arm (the runtime-wired set, distinct from validator legality), from `headers/neuron_mariana_arch_isa/rng-runtime.json`.
-    pub const fn firmware_wired(&self) -> Option<bool> {
-        Some(matches!(
-            (self.engine, self.rand_algorithm),
-            (crate::NeuronEngine::Pool, crate::RandAlgorithm::Lfsr)
-                | (crate::NeuronEngine::Pool, crate::RandAlgorithm::Xorwow)
-                | (crate::NeuronEngine::Dve, crate::RandAlgorithm::Xorwow)
-                | (crate::NeuronEngine::Dve, crate::RandAlgorithm::Lfsr)
-                | (crate::NeuronEngine::Act, crate::RandAlgorithm::Lfsr)
-        ))
+    /// Whether the firmware ships a body for this arm's (engine, algorithm), and how strongly that is known (the runtime-wired set, distinct from validator legality), from `headers/neuron_mariana_arch_isa/rng-runtime.json`.
+    pub const fn firmware(&self) -> isa_core::Firmware {
+        match (self.engine, self.rand_algorithm) {
+            (crate::NeuronEngine::Pool, crate::RandAlgorithm::Lfsr) => {
+                isa_core::Firmware::Wired(isa_core::Evidence::Observed)
+            }
+            (crate::NeuronEngine::Pool, crate::RandAlgorithm::Xorwow) => {
+                isa_core::Firmware::Wired(isa_core::Evidence::Observed)
+            }
+            (crate::NeuronEngine::Dve, crate::RandAlgorithm::Xorwow) => {
+                isa_core::Firmware::Wired(isa_core::Evidence::Inferred)
+            }
+            (crate::NeuronEngine::Dve, crate::RandAlgorithm::Lfsr) => {
+                isa_core::Firmware::Wired(isa_core::Evidence::Assumed)
+            }
+            (crate::NeuronEngine::Act, crate::RandAlgorithm::Lfsr) => {
+                isa_core::Firmware::Wired(isa_core::Evidence::Inferred)
+            }
+            _ => isa_core::Firmware::NotWired,
+        }
+    }
+}
+impl crate::inst::RandSetState {
+    /// Whether the firmware ships a body for this instruction's `rand_algorithm` on `engine`, and how strongly that is known, from `headers/neuron_mariana_arch_isa/rng-runtime.json`. Independent of validity: see `validate` for that.
+    pub const fn firmware(&self, engine: crate::NeuronEngine) -> isa_core::Firmware {
+        match (engine, self.0.rand_algorithm) {
+            (crate::NeuronEngine::Pool, crate::RandAlgorithm::Lfsr) => {
+                isa_core::Firmware::Wired(isa_core::Evidence::Observed)
+            }
+            (crate::NeuronEngine::Pool, crate::RandAlgorithm::Xorwow) => {
+                isa_core::Firmware::Wired(isa_core::Evidence::Observed)
+            }
+            (crate::NeuronEngine::Dve, crate::RandAlgorithm::Xorwow) => {
+                isa_core::Firmware::Wired(isa_core::Evidence::Inferred)
+            }
+            (crate::NeuronEngine::Dve, crate::RandAlgorithm::Lfsr) => {
+                isa_core::Firmware::Wired(isa_core::Evidence::Assumed)
+            }
+            (crate::NeuronEngine::Act, crate::RandAlgorithm::Lfsr) => {
+                isa_core::Firmware::Wired(isa_core::Evidence::Inferred)
+            }
+            _ => isa_core::Firmware::NotWired,
+        }
     }
 }
 /// Implemented exactly for the legal (engine, rand_generator, rand_algorithm, update_state) arms of `RAND_SET_STATE` on MARIANA, with the arm's state width `N`: a constructor bounded by it accepts nothing else, at compile time. Sealed.

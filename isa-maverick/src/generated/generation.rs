@@ -146,36 +146,43 @@ impl rng_core::Generation for Maverick {
             kind: rng_core::CheckpointKind::Restore,
             engine: rng_core::Engine::Pool,
             algorithm: rng_core::Algorithm::Lfsr,
+            evidence: isa_core::Evidence::Inferred,
         },
         rng_core::WiredBody {
             kind: rng_core::CheckpointKind::Save,
             engine: rng_core::Engine::Pool,
             algorithm: rng_core::Algorithm::Lfsr,
+            evidence: isa_core::Evidence::Inferred,
         },
         rng_core::WiredBody {
             kind: rng_core::CheckpointKind::Restore,
             engine: rng_core::Engine::Pool,
             algorithm: rng_core::Algorithm::Xorwow,
+            evidence: isa_core::Evidence::Inferred,
         },
         rng_core::WiredBody {
             kind: rng_core::CheckpointKind::Save,
             engine: rng_core::Engine::Pool,
             algorithm: rng_core::Algorithm::Xorwow,
+            evidence: isa_core::Evidence::Inferred,
         },
         rng_core::WiredBody {
             kind: rng_core::CheckpointKind::Restore,
             engine: rng_core::Engine::Dve,
             algorithm: rng_core::Algorithm::Xorwow,
+            evidence: isa_core::Evidence::Inferred,
         },
         rng_core::WiredBody {
             kind: rng_core::CheckpointKind::Save,
             engine: rng_core::Engine::Dve,
             algorithm: rng_core::Algorithm::Xorwow,
+            evidence: isa_core::Evidence::Inferred,
         },
         rng_core::WiredBody {
             kind: rng_core::CheckpointKind::Restore,
             engine: rng_core::Engine::Dve,
             algorithm: rng_core::Algorithm::Lfsr,
+            evidence: isa_core::Evidence::Assumed,
         },
     ];
     const MODEL: rng_core::ModelChoices = rng_core::ModelChoices::RECONSTRUCTED;

@@ -3544,14 +3544,14 @@ impl core::fmt::Display for Rand {
 ///
 /// # Legal arms on MAVERICK
 ///
-/// Derived from `rand_get_state_legal_combinations` (tpb/aws_neuron_isa_tpb_d4_rand.h:109); `words` is the state width per partition. Validator-legal is not firmware-wired: the last column says whether the firmware ships a body.
+/// Derived from `rand_get_state_legal_combinations` (tpb/aws_neuron_isa_tpb_d4_rand.h:109); `words` is the state width per partition. Validator-legal is not firmware-wired: the last column says whether the firmware ships a body, and how strongly that is known (`headers/PROVENANCE.md` defines the evidence levels).
 ///
-/// | engine | rand_generator | rand_algorithm | dtype | words | firmware wired |
+/// | engine | rand_generator | rand_algorithm | dtype | words | firmware |
 /// |---|---|---|---|---|---|
 /// | `POOL` | `RNG_PHILOX` | `PHILOX` | `UINT32` | 7 | no |
-/// | `POOL` | `RNG_XORWOW` | `XORWOW` | `UINT32` | 6 | yes |
-/// | `POOL` | `OUTPUT_CVT_LFSR` | `LFSR` | `UINT32` | 1 | yes |
-/// | `DVE` | `RNG_XORWOW` | `XORWOW` | `UINT32` | 24 | yes |
+/// | `POOL` | `RNG_XORWOW` | `XORWOW` | `UINT32` | 6 | wired (inferred) |
+/// | `POOL` | `OUTPUT_CVT_LFSR` | `LFSR` | `UINT32` | 1 | wired (inferred) |
+/// | `DVE` | `RNG_XORWOW` | `XORWOW` | `UINT32` | 24 | wired (inferred) |
 /// | `DVE` | `RNG_LFSR` | `LFSR` | `UINT32` | 4 | no |
 /// | `DVE` | `OUTPUT_CVT_LFSR` | `LFSR` | `UINT32` | 4 | no |
 ///
@@ -3686,17 +3686,17 @@ impl core::fmt::Display for RandGetState {
 ///
 /// # Legal arms on MAVERICK
 ///
-/// Derived from `rand_set_state_legal_combinations` (tpb/aws_neuron_isa_tpb_s1_rand.h:63); `words` is the state width per partition. Validator-legal is not firmware-wired: the last column says whether the firmware ships a body.
+/// Derived from `rand_set_state_legal_combinations` (tpb/aws_neuron_isa_tpb_s1_rand.h:63); `words` is the state width per partition. Validator-legal is not firmware-wired: the last column says whether the firmware ships a body, and how strongly that is known (`headers/PROVENANCE.md` defines the evidence levels).
 ///
-/// | engine | rand_generator | rand_algorithm | update_state | in_dtype | words | firmware wired |
+/// | engine | rand_generator | rand_algorithm | update_state | in_dtype | words | firmware |
 /// |---|---|---|---|---|---|---|
 /// | `POOL` | `RNG_PHILOX` | `PHILOX` | `IMM_SINGLE` | `UINT32` | 7 | no |
 /// | `POOL` | `RNG_PHILOX` | `PHILOX` | `SRC_TENSOR` | `UINT32` | 7 | no |
-/// | `POOL` | `RNG_XORWOW` | `XORWOW` | `SRC_TENSOR` | `UINT32` | 6 | yes |
-/// | `POOL` | `OUTPUT_CVT_LFSR` | `LFSR` | `SRC_TENSOR` | `UINT32` | 1 | yes |
-/// | `DVE` | `RNG_XORWOW` | `XORWOW` | `SRC_TENSOR` | `UINT32` | 24 | yes |
-/// | `DVE` | `RNG_LFSR` | `LFSR` | `SRC_TENSOR` | `UINT32` | 4 | yes |
-/// | `DVE` | `OUTPUT_CVT_LFSR` | `LFSR` | `SRC_TENSOR` | `UINT32` | 4 | yes |
+/// | `POOL` | `RNG_XORWOW` | `XORWOW` | `SRC_TENSOR` | `UINT32` | 6 | wired (inferred) |
+/// | `POOL` | `OUTPUT_CVT_LFSR` | `LFSR` | `SRC_TENSOR` | `UINT32` | 1 | wired (inferred) |
+/// | `DVE` | `RNG_XORWOW` | `XORWOW` | `SRC_TENSOR` | `UINT32` | 24 | wired (inferred) |
+/// | `DVE` | `RNG_LFSR` | `LFSR` | `SRC_TENSOR` | `UINT32` | 4 | wired (assumed) |
+/// | `DVE` | `OUTPUT_CVT_LFSR` | `LFSR` | `SRC_TENSOR` | `UINT32` | 4 | wired (assumed) |
 ///
 ///
 /// # Example

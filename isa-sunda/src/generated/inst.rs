@@ -2541,9 +2541,9 @@ impl core::fmt::Display for Rand {
 ///
 /// # Legal arms on SUNDA
 ///
-/// Derived from `rand_get_state_legal_combinations` (tpb/aws_neuron_isa_tpb_d4_rand.h:98); `words` is the state width per partition. Validator-legal is not firmware-wired: the last column says whether the firmware ships a body.
+/// Derived from `rand_get_state_legal_combinations` (tpb/aws_neuron_isa_tpb_d4_rand.h:98); `words` is the state width per partition. Validator-legal is not firmware-wired: the last column says whether the firmware ships a body, and how strongly that is known (`headers/PROVENANCE.md` defines the evidence levels).
 ///
-/// | engine | rand_generator | rand_algorithm | dtype | words | firmware wired |
+/// | engine | rand_generator | rand_algorithm | dtype | words | firmware |
 /// |---|---|---|---|---|---|
 /// | `POOL` | `RNG_PHILOX` | `PHILOX` | `UINT32` | 7 | no |
 ///
@@ -2673,9 +2673,9 @@ impl core::fmt::Display for RandGetState {
 ///
 /// # Legal arms on SUNDA
 ///
-/// Derived from `rand_set_state_legal_combinations` (tpb/aws_neuron_isa_tpb_s1_rand.h:53); `words` is the state width per partition. Validator-legal is not firmware-wired: the last column says whether the firmware ships a body.
+/// Derived from `rand_set_state_legal_combinations` (tpb/aws_neuron_isa_tpb_s1_rand.h:53); `words` is the state width per partition. Validator-legal is not firmware-wired: the last column says whether the firmware ships a body, and how strongly that is known (`headers/PROVENANCE.md` defines the evidence levels).
 ///
-/// | engine | rand_generator | rand_algorithm | update_state | in_dtype | words | firmware wired |
+/// | engine | rand_generator | rand_algorithm | update_state | in_dtype | words | firmware |
 /// |---|---|---|---|---|---|---|
 /// | `POOL` | `RNG_PHILOX` | `PHILOX` | `IMM_SINGLE` | `UINT32` | 7 | no |
 /// | `POOL` | `RNG_PHILOX` | `PHILOX` | `SRC_TENSOR` | `UINT32` | 7 | no |

@@ -50,7 +50,7 @@ pub struct RandGetStateArm {
 }
 /// The legal arms of `RAND_GET_STATE` on SUNDA, derived by evaluating `rand_get_state_legal_combinations` (tpb/aws_neuron_isa_tpb_d4_rand.h:98) over every value of its enum inputs; `words` solves its element-count clause `dst_mem_pattern.num_elem[0] * dst_mem_pattern.num_elem[1] * dst_mem_pattern.num_elem[2] * dst_mem_pattern.num_elem[3] == N`.
 ///
-/// | engine | rand_generator | rand_algorithm | dtype | words | firmware wired |
+/// | engine | rand_generator | rand_algorithm | dtype | words | firmware |
 /// |---|---|---|---|---|---|
 /// | `POOL` | `RNG_PHILOX` | `PHILOX` | `UINT32` | 7 | no |
 pub const RAND_GET_STATE_ARMS: &[RandGetStateArm] = &[RandGetStateArm {
@@ -61,9 +61,21 @@ pub const RAND_GET_STATE_ARMS: &[RandGetStateArm] = &[RandGetStateArm {
     words: 7,
 }];
 impl RandGetStateArm {
-    /// Whether the firmware ships a body for this arm (the runtime-wired set, distinct from validator legality), from `headers/neuron_sunda_arch_isa/rng-runtime.json`.
-    pub const fn firmware_wired(&self) -> Option<bool> {
-        Some(false)
+    /// Whether the firmware ships a body for this arm's (engine, algorithm), and how strongly that is known (the runtime-wired set, distinct from validator legality), from `headers/neuron_sunda_arch_isa/rng-runtime.json`.
+    pub const fn firmware(&self) -> isa_core::Firmware {
+        {
+            let _ = (self.engine, self.rand_algorithm);
+            isa_core::Firmware::NotWired
+        }
+    }
+}
+impl crate::inst::RandGetState {
+    /// Whether the firmware ships a body for this instruction's `rand_algorithm` on `engine`, and how strongly that is known, from `headers/neuron_sunda_arch_isa/rng-runtime.json`. Independent of validity: see `validate` for that.
+    pub const fn firmware(&self, engine: crate::NeuronEngine) -> isa_core::Firmware {
+        {
+            let _ = (engine, self.0.rand_algorithm);
+            isa_core::Firmware::NotWired
+        }
     }
 }
 /// Implemented exactly for the legal (engine, rand_generator, rand_algorithm) arms of `RAND_GET_STATE` on SUNDA, with the arm's state width `N`: a constructor bounded by it accepts nothing else, at compile time. Sealed.
@@ -135,7 +147,7 @@ pub struct RandSetStateArm {
 }
 /// The legal arms of `RAND_SET_STATE` on SUNDA, derived by evaluating `rand_set_state_legal_combinations` (tpb/aws_neuron_isa_tpb_s1_rand.h:53) over every value of its enum inputs; `words` solves its element-count clause `src_mem_pattern.num_elem[0] == N`.
 ///
-/// | engine | rand_generator | rand_algorithm | update_state | in_dtype | words | firmware wired |
+/// | engine | rand_generator | rand_algorithm | update_state | in_dtype | words | firmware |
 /// |---|---|---|---|---|---|---|
 /// | `POOL` | `RNG_PHILOX` | `PHILOX` | `IMM_SINGLE` | `UINT32` | 7 | no |
 /// | `POOL` | `RNG_PHILOX` | `PHILOX` | `SRC_TENSOR` | `UINT32` | 7 | no |
@@ -158,9 +170,21 @@ pub const RAND_SET_STATE_ARMS: &[RandSetStateArm] = &[
     },
 ];
 impl RandSetStateArm {
-    /// Whether the firmware ships a body for this arm (the runtime-wired set, distinct from validator legality), from `headers/neuron_sunda_arch_isa/rng-runtime.json`.
-    pub const fn firmware_wired(&self) -> Option<bool> {
-        Some(false)
+    /// Whether the firmware ships a body for this arm's (engine, algorithm), and how strongly that is known (the runtime-wired set, distinct from validator legality), from `headers/neuron_sunda_arch_isa/rng-runtime.json`.
+    pub const fn firmware(&self) -> isa_core::Firmware {
+        {
+            let _ = (self.engine, self.rand_algorithm);
+            isa_core::Firmware::NotWired
+        }
+    }
+}
+impl crate::inst::RandSetState {
+    /// Whether the firmware ships a body for this instruction's `rand_algorithm` on `engine`, and how strongly that is known, from `headers/neuron_sunda_arch_isa/rng-runtime.json`. Independent of validity: see `validate` for that.
+    pub const fn firmware(&self, engine: crate::NeuronEngine) -> isa_core::Firmware {
+        {
+            let _ = (engine, self.0.rand_algorithm);
+            isa_core::Firmware::NotWired
+        }
     }
 }
 /// Implemented exactly for the legal (engine, rand_generator, rand_algorithm, update_state) arms of `RAND_SET_STATE` on SUNDA, with the arm's state width `N`: a constructor bounded by it accepts nothing else, at compile time. Sealed.
