@@ -106,6 +106,12 @@ pub mod legality {
     generated!("legality.rs");
 }
 
+/// Typed constructors of the instructions the tree places on an engine, their operands
+/// (`TensorAddress`, the tensor helpers, `Immediate`), and `Default` of every typed instruction.
+pub mod construct {
+    generated!("construct.rs");
+}
+
 /// Marker types of the compile-time legality layer (engines, generators, algorithms, update modes).
 pub mod arm {
     generated!("arm.rs");
@@ -116,6 +122,7 @@ pub mod generation {
     generated!("generation.rs");
 }
 
+pub use construct::*;
 pub use generation::*;
 pub use inst::*;
 pub use legality::*;

@@ -2002,7 +2002,7 @@ const _: () = assert!(S3d3Dropout::SIZE == 64);
 /// f.dst_mem_pattern.num_elem[1] = 1;
 /// f.dst_mem_pattern.num_elem[2] = 1;
 /// f.dst_mem_pattern.num_elem[3] = 1;
-/// let inst = Memset::new(f);
+/// let inst = Memset::from_fields(f);
 /// // The header's validator, translated: this instruction is legal.
 /// inst.validate(NeuronEngine::Pe)?;
 /// // Encoded into a caller's buffer, decoded back as this type and as any instruction.
@@ -2026,8 +2026,9 @@ impl Memset {
     pub const OPCODE: crate::Opcode = crate::Opcode::Memset;
     /// Every leaf field of the 64-byte word.
     pub const FIELDS: &'static [isa_core::FieldInfo] = D4_MR_FIELDS;
-    /// The instruction with these operand fields.
-    pub const fn new(fields: D4Mr) -> Self {
+    /// The instruction with these operand fields, as they are (the typed constructors of
+    /// the `construct` module build legal ones).
+    pub const fn from_fields(fields: D4Mr) -> Self {
         Self(fields)
     }
     /// The 64 bytes the hardware reads.
@@ -2133,7 +2134,7 @@ impl core::fmt::Display for Memset {
 /// f.dst_mem_pattern.num_elem[1] = 1;
 /// f.dst_mem_pattern.num_elem[2] = 1;
 /// f.dst_mem_pattern.num_elem[3] = 1;
-/// let inst = RegStore::new(f);
+/// let inst = RegStore::from_fields(f);
 /// // The header's validator, translated: this instruction is legal.
 /// inst.validate(NeuronEngine::Pe)?;
 /// // Encoded into a caller's buffer, decoded back as this type and as any instruction.
@@ -2157,8 +2158,9 @@ impl RegStore {
     pub const OPCODE: crate::Opcode = crate::Opcode::RegStore;
     /// Every leaf field of the 64-byte word.
     pub const FIELDS: &'static [isa_core::FieldInfo] = D4_MR_FIELDS;
-    /// The instruction with these operand fields.
-    pub const fn new(fields: D4Mr) -> Self {
+    /// The instruction with these operand fields, as they are (the typed constructors of
+    /// the `construct` module build legal ones).
+    pub const fn from_fields(fields: D4Mr) -> Self {
         Self(fields)
     }
     /// The 64 bytes the hardware reads.
@@ -2252,19 +2254,14 @@ impl core::fmt::Display for RegStore {
 /// # Example
 ///
 /// ```rust
-/// use isa_cayman::{D4Mr, Instruction, NeuronEngine, Rng};
+/// use isa_cayman::{Dtype, Instruction, NeuronEngine, Rng, Tensor4d, TensorAddress};
 ///
-/// // Field by field from the all-zero operand fields: these are values the header's validator requires.
-/// let mut f = D4Mr::ZEROED;
-/// f.header.inst_word_len = 16;
-/// f.dst_element_count = 1;
-/// f.dtype = isa_cayman::Dtype::Int8;
-/// f.num_active_channels = 1;
-/// f.dst_mem_pattern.num_elem[0] = 1;
-/// f.dst_mem_pattern.num_elem[1] = 1;
-/// f.dst_mem_pattern.num_elem[2] = 1;
-/// f.dst_mem_pattern.num_elem[3] = 1;
-/// let inst = Rng::new(f);
+/// // By the typed constructor `Rng::new`: what the validator fixes is written for you.
+/// let inst = Rng::new(
+///     Tensor4d::contiguous(TensorAddress::sbuf(0, 0x100)?, [4, 1, 1, 1])?,
+///     128,
+///     Dtype::Uint32,
+/// );
 /// // The header's validator, translated: this instruction is legal.
 /// inst.validate(NeuronEngine::Pool)?;
 /// // Encoded into a caller's buffer, decoded back as this type and as any instruction.
@@ -2288,8 +2285,9 @@ impl Rng {
     pub const OPCODE: crate::Opcode = crate::Opcode::Rng;
     /// Every leaf field of the 64-byte word.
     pub const FIELDS: &'static [isa_core::FieldInfo] = D4_MR_FIELDS;
-    /// The instruction with these operand fields.
-    pub const fn new(fields: D4Mr) -> Self {
+    /// The instruction with these operand fields, as they are (the typed constructors of
+    /// the `construct` module build legal ones).
+    pub const fn from_fields(fields: D4Mr) -> Self {
         Self(fields)
     }
     /// The 64 bytes the hardware reads.
@@ -2400,22 +2398,16 @@ impl core::fmt::Display for Rng {
 /// # Example
 ///
 /// ```rust
-/// use isa_cayman::{D4Rand, Instruction, NeuronEngine, Rand};
+/// use isa_cayman::{Dtype, Instruction, NeuronEngine, Rand, Tensor4d, TensorAddress};
 ///
-/// // Field by field from the all-zero operand fields: these are values the header's validator requires.
-/// let mut f = D4Rand::ZEROED;
-/// f.header.inst_word_len = 16;
-/// f.rand_algorithm = isa_cayman::RandAlgorithm::Philox;
-/// f.rand_num_steps = 1;
-/// f.dtype = isa_cayman::Dtype::Int8;
-/// f.num_active_channels = 1;
-/// f.dst_mem_pattern.num_elem[0] = 1;
-/// f.dst_mem_pattern.num_elem[1] = 1;
-/// f.dst_mem_pattern.num_elem[2] = 1;
-/// f.dst_mem_pattern.num_elem[3] = 1;
-/// let inst = Rand::new(f);
+/// // By the typed constructor `Rand::raw_u32`: what the validator fixes is written for you.
+/// let inst = Rand::raw_u32(
+///     Tensor4d::contiguous(TensorAddress::sbuf(0, 0x100)?, [4, 1, 1, 1])?,
+///     128,
+///     Dtype::Uint32,
+/// );
 /// // The header's validator, translated: this instruction is legal.
-/// inst.validate(NeuronEngine::Pe)?;
+/// inst.validate(NeuronEngine::Dve)?;
 /// // Encoded into a caller's buffer, decoded back as this type and as any instruction.
 /// let mut buf = [0u8; 64];
 /// inst.encode_into(&mut buf)?;
@@ -2437,8 +2429,9 @@ impl Rand {
     pub const OPCODE: crate::Opcode = crate::Opcode::Rand;
     /// Every leaf field of the 64-byte word.
     pub const FIELDS: &'static [isa_core::FieldInfo] = D4_RAND_FIELDS;
-    /// The instruction with these operand fields.
-    pub const fn new(fields: D4Rand) -> Self {
+    /// The instruction with these operand fields, as they are (the typed constructors of
+    /// the `construct` module build legal ones).
+    pub const fn from_fields(fields: D4Rand) -> Self {
         Self(fields)
     }
     /// The 64 bytes the hardware reads.
@@ -2587,8 +2580,9 @@ impl RandGetState {
     pub const OPCODE: crate::Opcode = crate::Opcode::RandGetState;
     /// Every leaf field of the 64-byte word.
     pub const FIELDS: &'static [isa_core::FieldInfo] = D4_RAND_FIELDS;
-    /// The instruction with these operand fields.
-    pub const fn new(fields: D4Rand) -> Self {
+    /// The instruction with these operand fields, as they are (the typed constructors of
+    /// the `construct` module build legal ones).
+    pub const fn from_fields(fields: D4Rand) -> Self {
         Self(fields)
     }
     /// The 64 bytes the hardware reads.
@@ -2722,8 +2716,9 @@ impl RandSetState {
     pub const OPCODE: crate::Opcode = crate::Opcode::RandSetState;
     /// Every leaf field of the 64-byte word.
     pub const FIELDS: &'static [isa_core::FieldInfo] = S1_RAND_FIELDS;
-    /// The instruction with these operand fields.
-    pub const fn new(fields: S1Rand) -> Self {
+    /// The instruction with these operand fields, as they are (the typed constructors of
+    /// the `construct` module build legal ones).
+    pub const fn from_fields(fields: S1Rand) -> Self {
         Self(fields)
     }
     /// The 64 bytes the hardware reads.
@@ -2815,25 +2810,20 @@ impl core::fmt::Display for RandSetState {
 /// # Example
 ///
 /// ```rust
-/// use isa_cayman::{Dropout, Instruction, NeuronEngine, S3d3Dropout};
+/// use isa_cayman::{Dropout, DropoutThresholdType, Dtype, Immediate, Instruction, NeuronEngine, Tensor3d, TensorAddress};
 ///
-/// // Field by field from the all-zero operand fields: these are values the header's validator requires.
-/// let mut f = S3d3Dropout::ZEROED;
-/// f.header.inst_word_len = 16;
-/// f.src_mem_pattern.start_addr = isa_cayman::Addr4::from_addr_immediate(33554432u32);
-/// f.src_mem_pattern.num_elem[0] = 1;
-/// f.src_mem_pattern.num_elem[1] = 1;
-/// f.src_mem_pattern.num_elem[2] = 1;
-/// f.in_dtype = isa_cayman::Dtype::Fp8Exp3;
-/// f.out_dtype = isa_cayman::Dtype::Fp8Exp3;
-/// f.num_active_channels = 1;
-/// f.threshold_dtype = isa_cayman::Dtype::Fp32;
-/// f.dst_mem_pattern.num_elem[0] = 1;
-/// f.dst_mem_pattern.num_elem[1] = 1;
-/// f.dst_mem_pattern.num_elem[2] = 1;
-/// let inst = Dropout::new(f);
+/// // By the typed constructor `Dropout::new`: what the validator fixes is written for you.
+/// let inst = Dropout::new(
+///     Tensor3d::contiguous(TensorAddress::sbuf(0, 0x100)?, [4, 1, 1])?,
+///     Tensor3d::contiguous(TensorAddress::sbuf(0, 0x200)?, [4, 1, 1])?,
+///     128,
+///     Dtype::Fp32,
+///     Dtype::Fp32,
+///     Immediate::fp32(0.5),
+///     DropoutThresholdType::DropRate,
+/// );
 /// // The header's validator, translated: this instruction is legal.
-/// inst.validate(NeuronEngine::Pe)?;
+/// inst.validate(NeuronEngine::Dve)?;
 /// // Encoded into a caller's buffer, decoded back as this type and as any instruction.
 /// let mut buf = [0u8; 64];
 /// inst.encode_into(&mut buf)?;
@@ -2855,8 +2845,9 @@ impl Dropout {
     pub const OPCODE: crate::Opcode = crate::Opcode::Dropout;
     /// Every leaf field of the 64-byte word.
     pub const FIELDS: &'static [isa_core::FieldInfo] = S3D3_DROPOUT_FIELDS;
-    /// The instruction with these operand fields.
-    pub const fn new(fields: S3d3Dropout) -> Self {
+    /// The instruction with these operand fields, as they are (the typed constructors of
+    /// the `construct` module build legal ones).
+    pub const fn from_fields(fields: S3d3Dropout) -> Self {
         Self(fields)
     }
     /// The 64 bytes the hardware reads.
@@ -2944,12 +2935,10 @@ impl core::fmt::Display for Dropout {
 /// # Example
 ///
 /// ```rust
-/// use isa_cayman::{Instruction, NeuronEngine, PseudoSetRngSeed, PseudoSetRngSeedFields};
+/// use isa_cayman::{Immediate, Instruction, NeuronEngine, PseudoSetRngSeed};
 ///
-/// // Field by field from the all-zero operand fields: these are values the header's validator requires.
-/// let mut f = PseudoSetRngSeedFields::ZEROED;
-/// f.header.inst_word_len = 16;
-/// let inst = PseudoSetRngSeed::new(f);
+/// // By the typed constructor `PseudoSetRngSeed::new`: what the validator fixes is written for you.
+/// let inst = PseudoSetRngSeed::new(Immediate::fp32(0.5));
 /// // The header's validator, translated: this instruction is legal.
 /// inst.validate(NeuronEngine::Dve)?;
 /// // Encoded into a caller's buffer, decoded back as this type and as any instruction.
@@ -2973,8 +2962,9 @@ impl PseudoSetRngSeed {
     pub const OPCODE: crate::Opcode = crate::Opcode::PseudoSetRngSeed;
     /// Every leaf field of the 64-byte word.
     pub const FIELDS: &'static [isa_core::FieldInfo] = PSEUDO_SET_RNG_SEED_FIELDS;
-    /// The instruction with these operand fields.
-    pub const fn new(fields: PseudoSetRngSeedFields) -> Self {
+    /// The instruction with these operand fields, as they are (the typed constructors of
+    /// the `construct` module build legal ones).
+    pub const fn from_fields(fields: PseudoSetRngSeedFields) -> Self {
         Self(fields)
     }
     /// The 64 bytes the hardware reads.
@@ -3080,7 +3070,7 @@ impl core::fmt::Display for PseudoSetRngSeed {
 /// f.dst_mem_pattern.num_elem[1] = 1;
 /// f.dst_mem_pattern.num_elem[2] = 1;
 /// f.dst_mem_pattern.num_elem[3] = 1;
-/// let inst = DveReadIndices::new(f);
+/// let inst = DveReadIndices::from_fields(f);
 /// // The header's validator, translated: this instruction is legal.
 /// inst.validate(NeuronEngine::Pe)?;
 /// // Encoded into a caller's buffer, decoded back as this type and as any instruction.
@@ -3104,8 +3094,9 @@ impl DveReadIndices {
     pub const OPCODE: crate::Opcode = crate::Opcode::DveReadIndices;
     /// Every leaf field of the 64-byte word.
     pub const FIELDS: &'static [isa_core::FieldInfo] = D4_MR_FIELDS;
-    /// The instruction with these operand fields.
-    pub const fn new(fields: D4Mr) -> Self {
+    /// The instruction with these operand fields, as they are (the typed constructors of
+    /// the `construct` module build legal ones).
+    pub const fn from_fields(fields: D4Mr) -> Self {
         Self(fields)
     }
     /// The 64 bytes the hardware reads.

@@ -3,6 +3,8 @@
 //! decode it back, show its disassembly.
 //!
 //! How it is built, from the model:
+//! * with its first typed constructor of the `construct` module (`Rand2::new`, `Rand::raw_u32`,
+//!   ...), with the arguments the generator found valid on an engine that runs the opcode;
 //! * with its typed constructor where the legality layer has one (`restore`, `seed_immediate`,
 //!   `save`), for the table's first arm of that constructor;
 //! * else field by field from the all-zero operand fields, with the values of a valid instance
@@ -47,7 +49,20 @@ pub fn instruction_example(model: &Model, op: usize, name: &str) -> String {
             .collect::<Option<Vec<_>>>()?;
         Some((stmts, found.engine))
     };
-    if let Some(c) = constructed(model, op, name) {
+    let typed = model.constructions.of(op).and_then(|c| {
+        let ctor = *super::construct::emitted(model, c).first()?;
+        Some((c, ctor))
+    });
+    if let Some((c, ctor)) = typed {
+        let (call, names, _) = super::construct::example_call(model, c, ctor, "inst");
+        lines.push(format!(
+            "// By the typed constructor `{name}::{}`: what the validator fixes is written for you.",
+            ctor.name
+        ));
+        lines.extend(call);
+        uses.extend(names);
+        engine = ctor.example.engines.first().copied();
+    } else if let Some(c) = constructed(model, op, name) {
         lines.extend(c.lines);
         engine = c.engine;
         arm_uses = c.markers;
@@ -61,7 +76,7 @@ pub fn instruction_example(model: &Model, op: usize, name: &str) -> String {
         );
         lines.push(format!("let mut f = {}::ZEROED;", shape.rust));
         lines.extend(statements(&stmts));
-        lines.push(format!("let inst = {name}::new(f);"));
+        lines.push(format!("let inst = {name}::from_fields(f);"));
         uses.push(shape.rust.clone());
         engine = found_engine;
     } else if zeroed {

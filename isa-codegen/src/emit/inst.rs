@@ -322,8 +322,9 @@ fn instruction(
             pub const OPCODE: crate::Opcode = crate::Opcode::#op;
             /// Every leaf field of the 64-byte word.
             pub const FIELDS: &'static [isa_core::FieldInfo] = #fc;
-            /// The instruction with these operand fields.
-            pub const fn new(fields: #sid) -> Self { Self(fields) }
+            /// The instruction with these operand fields, as they are (the typed constructors of
+            /// the `construct` module build legal ones).
+            pub const fn from_fields(fields: #sid) -> Self { Self(fields) }
             /// The 64 bytes the hardware reads.
             pub fn to_bytes(&self) -> [u8; 64] {
                 let mut b = [0u8; 64];

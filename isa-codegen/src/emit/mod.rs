@@ -7,6 +7,7 @@
 
 mod agreement;
 mod api;
+mod construct;
 mod doc;
 mod enums;
 mod examples;
@@ -161,12 +162,17 @@ pub fn emit_with_notes(model: &Model) -> (Files, Vec<String>) {
     put("validate.rs", validate::emit(model));
     let (legality, arm) = legality::emit(model, &firmware);
     put("legality.rs", legality);
+    put("construct.rs", construct::emit(model));
+    notes.extend(construct::notes(model));
     put("arm.rs", arm);
     put("headers.lock", model.fingerprint.to_manifest());
     files.insert("src/lib.rs".into(), lib_rs::emit(model));
     files.insert("build.rs".into(), lib_rs::build_rs());
     if let Some(test) = agreement::emit(model) {
         files.insert("tests/agreement.rs".into(), test);
+    }
+    if let Some(test) = construct::test_file(model) {
+        files.insert("tests/constructors.rs".into(), test);
     }
     (files, notes)
 }

@@ -462,6 +462,7 @@ pub fn build(input: &TreeInput) -> Result<Model, crate::diag::Error> {
         engine_enum,
         version_enum,
         runtime: None,
+        constructions: Default::default(),
     };
     if !sink.is_empty() {
         return sink.finish(&input.tree_name, model);
@@ -485,6 +486,7 @@ pub fn build(input: &TreeInput) -> Result<Model, crate::diag::Error> {
             .unwrap_or_default();
         model.runtime = Some(super::runtime::resolve(&model, rt, &text, &mut sink));
     }
+    model.constructions = super::construct::derive(&model);
     model.warnings = input.warnings.clone();
     model.warnings.append(&mut sink.take_warnings());
     crate::diag::normalize(&mut model.warnings);
@@ -773,6 +775,7 @@ fn unreachable_model() -> Model {
         engine_enum: None,
         version_enum: None,
         runtime: None,
+        constructions: Default::default(),
     }
 }
 

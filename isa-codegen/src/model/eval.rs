@@ -155,6 +155,11 @@ impl Formula {
         }
     }
 
+    /// The conjunction of `parts`, simplified as evaluation does.
+    pub fn all(parts: Vec<Formula>) -> Formula {
+        Formula::and(parts)
+    }
+
     fn and(parts: Vec<Formula>) -> Formula {
         let mut out = Vec::new();
         for p in parts {
@@ -244,6 +249,10 @@ pub struct Evaluator<'a> {
     shape_record: RecordId,
     /// Enum-typed fields read while unassigned, with their enum, in first-read order (the domain finder uses these).
     pub unassigned_enum_reads: Vec<(Path, EnumId)>,
+    /// Every scalar field the evaluation reached, assigned or not (canonical paths, first-touch
+    /// order), including an enum field checked by `is_valid_enum` (which is true without reading
+    /// its value): what the validator looks at under the assignment (the typed constructors use it).
+    pub touched: Vec<Path>,
 }
 
 fn sym_bin(op: BinOp, a: Sym, b: Sym) -> Sym {
@@ -294,6 +303,7 @@ impl<'a> Evaluator<'a> {
             fns,
             shape_record,
             unassigned_enum_reads: Vec::new(),
+            touched: Vec::new(),
         }
     }
 
@@ -342,6 +352,9 @@ impl<'a> Evaluator<'a> {
     fn read(&mut self, env: &Env, path: Path) -> Val {
         let canonical = path.canonical(self.model, self.shape_record);
         let ty = canonical.ty(self.model, self.shape_record);
+        if !matches!(ty, Ty::Record(_) | Ty::Array(..)) && !self.touched.contains(&canonical) {
+            self.touched.push(canonical.clone());
+        }
         match ty {
             Ty::Record(_) | Ty::Array(..) => Val::Ref(path),
             Ty::Prim(crate::read::cdecl::Prim::Bool) => match env.fields.get(&canonical) {
@@ -413,7 +426,11 @@ impl<'a> Evaluator<'a> {
             }
             ExprKind::IsValidEnum(en, arg) => {
                 if arg.ty == SpecTy::Enum(*en) {
-                    // A decoded enum field always holds a member.
+                    // A decoded enum field always holds a member; the field still counts as
+                    // touched (not as an unassigned read).
+                    let unassigned = self.unassigned_enum_reads.len();
+                    self.eval(env, args, arg, depth)?;
+                    self.unassigned_enum_reads.truncate(unassigned);
                     Val::Bool(Formula::Const(true))
                 } else {
                     match self.eval(env, args, arg, depth)? {

@@ -30,7 +30,6 @@ pub struct Instance {
 /// A valid instance of opcode `op` (index), if its validator is one the search satisfies.
 pub fn valid_instance(model: &Model, op: usize) -> Option<Instance> {
     let (_, v) = model.validators.iter().find(|(o, _)| *o == op)?;
-    let shape_record = model.shapes[model.opcodes[op].shape?].record;
     let f = &model.specs[v.func];
     let engine_param = model
         .engine_enum
@@ -46,51 +45,71 @@ pub fn valid_instance(model: &Model, op: usize) -> Option<Instance> {
         _ => vec![None],
     };
     for engine in engines {
-        let mut args: Vec<Val> = f
-            .params
-            .iter()
-            .enumerate()
-            .map(|(k, (_, t))| match t {
-                SpecTy::Inst(_) => Val::Inst,
-                _ => Val::Num(Sym::Param(k)),
-            })
-            .collect();
-        for (k, (_, t)) in f.params.iter().enumerate() {
-            if let SpecTy::Enum(e) = t {
-                if Some(k) == engine_param {
-                    let m = engine.expect("an engine per engine parameter");
-                    args[k] = Val::Num(Sym::Int(model.enums[*e].members[m].value));
-                } else if model.enums[*e].c_name == super::build::NEURON_CORE_VERSION {
-                    args[k] = Val::Num(Sym::Int(i128::from(model.nc_version)));
-                }
-            }
-        }
-        let env = Env {
+        let fixed = Env {
             opcode: Some(i128::from(model.opcodes[op].value)),
             ..Env::default()
         };
-        let mut search = Search {
-            model,
-            shape_record,
-            func: v.func,
-            args,
-            budget: BUDGET,
-        };
-        if let Some(env) = search.run(env) {
-            return Some(Instance {
-                engine,
-                fields: env.fields.into_iter().collect(),
-            });
+        if let Some(fields) = search(model, op, &[engine], fixed) {
+            return Some(Instance { engine, fields });
         }
     }
     None
+}
+
+/// Field values (canonical paths) of an instruction of opcode `op` that the validator accepts on
+/// every engine of `engines` at once (`None`: the validator takes no engine), starting from the
+/// fields (and opcode) of `fixed`; `None` when the bounded search finds none.
+pub fn search(
+    model: &Model,
+    op: usize,
+    engines: &[Option<usize>],
+    fixed: Env,
+) -> Option<Vec<(Path, i128)>> {
+    let (_, v) = model.validators.iter().find(|(o, _)| *o == op)?;
+    let shape_record = model.shapes[model.opcodes[op].shape?].record;
+    let args: Vec<Vec<Val>> = engines
+        .iter()
+        .map(|e| validator_args(model, v.func, *e))
+        .collect();
+    let mut search = Search {
+        model,
+        shape_record,
+        func: v.func,
+        args,
+        budget: BUDGET,
+    };
+    search
+        .run(fixed)
+        .map(|env| env.fields.into_iter().collect())
+}
+
+/// The arguments of validator `func`: the instruction, the engine member `engine` for an engine
+/// parameter (symbolic when `None`), the generation's own version for a version parameter.
+pub fn validator_args(model: &Model, func: usize, engine: Option<usize>) -> Vec<Val> {
+    let f = &model.specs[func];
+    f.params
+        .iter()
+        .enumerate()
+        .map(|(k, (_, t))| match t {
+            SpecTy::Inst(_) => Val::Inst,
+            SpecTy::Enum(e) if Some(*e) == model.engine_enum => match engine {
+                Some(m) => Val::Num(Sym::Int(model.enums[*e].members[m].value)),
+                None => Val::Num(Sym::Param(k)),
+            },
+            SpecTy::Enum(e) if model.enums[*e].c_name == super::build::NEURON_CORE_VERSION => {
+                Val::Num(Sym::Int(i128::from(model.nc_version)))
+            }
+            _ => Val::Num(Sym::Param(k)),
+        })
+        .collect()
 }
 
 struct Search<'a> {
     model: &'a Model,
     shape_record: RecordId,
     func: usize,
-    args: Vec<Val>,
+    /// One argument list per engine; the instance must satisfy all of them.
+    args: Vec<Vec<Val>>,
     budget: usize,
 }
 
@@ -100,10 +119,15 @@ impl Search<'_> {
             return None;
         }
         self.budget -= 1;
-        let mut ev = Evaluator::new(self.model, &self.model.specs, self.shape_record);
-        let Ok(Val::Bool(residual)) = ev.call(&env, self.func, self.args.clone()) else {
-            return None;
-        };
+        let mut parts = Vec::new();
+        for args in &self.args {
+            let mut ev = Evaluator::new(self.model, &self.model.specs, self.shape_record);
+            let Ok(Val::Bool(residual)) = ev.call(&env, self.func, args.clone()) else {
+                return None;
+            };
+            parts.push(residual);
+        }
+        let residual = Formula::all(parts);
         match residual.known() {
             Some(true) => return Some(env),
             Some(false) => return None,

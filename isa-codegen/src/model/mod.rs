@@ -4,6 +4,7 @@
 //! report read only this. Items refer to each other by index.
 
 pub mod build;
+pub mod construct;
 pub mod eval;
 pub mod instance;
 pub mod legality;
@@ -312,6 +313,8 @@ pub struct Model {
     pub version_enum: Option<EnumId>,
     /// The project's runtime data (`rng-runtime.json`), when the tree has it.
     pub runtime: Option<runtime::RuntimeModel>,
+    /// The typed constructors derived from the validators ([`construct`]).
+    pub constructions: construct::Constructions,
 }
 
 impl Model {

@@ -2845,18 +2845,13 @@ const _: () = assert!(S3d3Dropout::SIZE == 64);
 /// # Example
 ///
 /// ```rust
-/// use isa_mariana::{Instruction, NeuronEngine, PeManageSeed, S2s1d2PeSeed};
+/// use isa_mariana::{Dtype, Instruction, NeuronEngine, PeManageSeed, Tensor2d, TensorAddress};
 ///
-/// // Field by field from the all-zero operand fields: these are values the header's validator requires.
-/// let mut f = S2s1d2PeSeed::ZEROED;
-/// f.header.inst_word_len = 16;
-/// f.src_seed_mem_pattern.num_elem[0] = 1;
-/// f.src_seed_mem_pattern.num_elem[1] = 1;
-/// f.identity_dtype = isa_mariana::Dtype::Bfloat16;
-/// f.mode = isa_mariana::PeSeedMode::LoadSeed;
-/// f.num_active_rows = 16;
-/// f.num_active_cols = 128;
-/// let inst = PeManageSeed::new(f);
+/// // By the typed constructor `PeManageSeed::load_seed`: what the validator fixes is written for you.
+/// let inst = PeManageSeed::load_seed(
+///     Tensor2d::contiguous(TensorAddress::sbuf(0, 0x100)?, [4, 1])?,
+///     Dtype::Bfloat16,
+/// );
 /// // The header's validator, translated: this instruction is legal.
 /// inst.validate(NeuronEngine::Pe)?;
 /// // Encoded into a caller's buffer, decoded back as this type and as any instruction.
@@ -2880,8 +2875,9 @@ impl PeManageSeed {
     pub const OPCODE: crate::Opcode = crate::Opcode::PeManageSeed;
     /// Every leaf field of the 64-byte word.
     pub const FIELDS: &'static [isa_core::FieldInfo] = S2S1D2_PE_SEED_FIELDS;
-    /// The instruction with these operand fields.
-    pub const fn new(fields: S2s1d2PeSeed) -> Self {
+    /// The instruction with these operand fields, as they are (the typed constructors of
+    /// the `construct` module build legal ones).
+    pub const fn from_fields(fields: S2s1d2PeSeed) -> Self {
         Self(fields)
     }
     /// The 64 bytes the hardware reads.
@@ -2987,7 +2983,7 @@ impl core::fmt::Display for PeManageSeed {
 /// f.dst_mem_pattern.num_elem[1] = 1;
 /// f.dst_mem_pattern.num_elem[2] = 1;
 /// f.dst_mem_pattern.num_elem[3] = 1;
-/// let inst = Memset::new(f);
+/// let inst = Memset::from_fields(f);
 /// // The header's validator, translated: this instruction is legal.
 /// inst.validate(NeuronEngine::Pe)?;
 /// // Encoded into a caller's buffer, decoded back as this type and as any instruction.
@@ -3011,8 +3007,9 @@ impl Memset {
     pub const OPCODE: crate::Opcode = crate::Opcode::Memset;
     /// Every leaf field of the 64-byte word.
     pub const FIELDS: &'static [isa_core::FieldInfo] = D4_MR_FIELDS;
-    /// The instruction with these operand fields.
-    pub const fn new(fields: D4Mr) -> Self {
+    /// The instruction with these operand fields, as they are (the typed constructors of
+    /// the `construct` module build legal ones).
+    pub const fn from_fields(fields: D4Mr) -> Self {
         Self(fields)
     }
     /// The 64 bytes the hardware reads.
@@ -3118,7 +3115,7 @@ impl core::fmt::Display for Memset {
 /// f.dst_mem_pattern.num_elem[1] = 1;
 /// f.dst_mem_pattern.num_elem[2] = 1;
 /// f.dst_mem_pattern.num_elem[3] = 1;
-/// let inst = RegStore::new(f);
+/// let inst = RegStore::from_fields(f);
 /// // The header's validator, translated: this instruction is legal.
 /// inst.validate(NeuronEngine::Pe)?;
 /// // Encoded into a caller's buffer, decoded back as this type and as any instruction.
@@ -3142,8 +3139,9 @@ impl RegStore {
     pub const OPCODE: crate::Opcode = crate::Opcode::RegStore;
     /// Every leaf field of the 64-byte word.
     pub const FIELDS: &'static [isa_core::FieldInfo] = D4_MR_FIELDS;
-    /// The instruction with these operand fields.
-    pub const fn new(fields: D4Mr) -> Self {
+    /// The instruction with these operand fields, as they are (the typed constructors of
+    /// the `construct` module build legal ones).
+    pub const fn from_fields(fields: D4Mr) -> Self {
         Self(fields)
     }
     /// The 64 bytes the hardware reads.
@@ -3237,19 +3235,14 @@ impl core::fmt::Display for RegStore {
 /// # Example
 ///
 /// ```rust
-/// use isa_mariana::{D4Mr, Instruction, NeuronEngine, Rng};
+/// use isa_mariana::{Dtype, Instruction, NeuronEngine, Rng, Tensor4d, TensorAddress};
 ///
-/// // Field by field from the all-zero operand fields: these are values the header's validator requires.
-/// let mut f = D4Mr::ZEROED;
-/// f.header.inst_word_len = 16;
-/// f.dst_element_count = 1;
-/// f.dtype = isa_mariana::Dtype::Int8;
-/// f.num_active_channels = 1;
-/// f.dst_mem_pattern.num_elem[0] = 1;
-/// f.dst_mem_pattern.num_elem[1] = 1;
-/// f.dst_mem_pattern.num_elem[2] = 1;
-/// f.dst_mem_pattern.num_elem[3] = 1;
-/// let inst = Rng::new(f);
+/// // By the typed constructor `Rng::new`: what the validator fixes is written for you.
+/// let inst = Rng::new(
+///     Tensor4d::contiguous(TensorAddress::sbuf(0, 0x100)?, [4, 1, 1, 1])?,
+///     128,
+///     Dtype::Uint32,
+/// );
 /// // The header's validator, translated: this instruction is legal.
 /// inst.validate(NeuronEngine::Pool)?;
 /// // Encoded into a caller's buffer, decoded back as this type and as any instruction.
@@ -3273,8 +3266,9 @@ impl Rng {
     pub const OPCODE: crate::Opcode = crate::Opcode::Rng;
     /// Every leaf field of the 64-byte word.
     pub const FIELDS: &'static [isa_core::FieldInfo] = D4_MR_FIELDS;
-    /// The instruction with these operand fields.
-    pub const fn new(fields: D4Mr) -> Self {
+    /// The instruction with these operand fields, as they are (the typed constructors of
+    /// the `construct` module build legal ones).
+    pub const fn from_fields(fields: D4Mr) -> Self {
         Self(fields)
     }
     /// The 64 bytes the hardware reads.
@@ -3390,22 +3384,16 @@ impl core::fmt::Display for Rng {
 /// # Example
 ///
 /// ```rust
-/// use isa_mariana::{D4Rand, Instruction, NeuronEngine, Rand};
+/// use isa_mariana::{Dtype, Instruction, NeuronEngine, Rand, Tensor4d, TensorAddress};
 ///
-/// // Field by field from the all-zero operand fields: these are values the header's validator requires.
-/// let mut f = D4Rand::ZEROED;
-/// f.header.inst_word_len = 16;
-/// f.rand_algorithm = isa_mariana::RandAlgorithm::Philox;
-/// f.rand_num_steps = 1;
-/// f.dtype = isa_mariana::Dtype::Int8;
-/// f.num_active_channels = 1;
-/// f.dst_mem_pattern.num_elem[0] = 1;
-/// f.dst_mem_pattern.num_elem[1] = 1;
-/// f.dst_mem_pattern.num_elem[2] = 1;
-/// f.dst_mem_pattern.num_elem[3] = 1;
-/// let inst = Rand::new(f);
+/// // By the typed constructor `Rand::raw_u32`: what the validator fixes is written for you.
+/// let inst = Rand::raw_u32(
+///     Tensor4d::contiguous(TensorAddress::sbuf(0, 0x100)?, [4, 1, 1, 1])?,
+///     128,
+///     Dtype::Uint32,
+/// );
 /// // The header's validator, translated: this instruction is legal.
-/// inst.validate(NeuronEngine::Pe)?;
+/// inst.validate(NeuronEngine::Dve)?;
 /// // Encoded into a caller's buffer, decoded back as this type and as any instruction.
 /// let mut buf = [0u8; 64];
 /// inst.encode_into(&mut buf)?;
@@ -3427,8 +3415,9 @@ impl Rand {
     pub const OPCODE: crate::Opcode = crate::Opcode::Rand;
     /// Every leaf field of the 64-byte word.
     pub const FIELDS: &'static [isa_core::FieldInfo] = D4_RAND_FIELDS;
-    /// The instruction with these operand fields.
-    pub const fn new(fields: D4Rand) -> Self {
+    /// The instruction with these operand fields, as they are (the typed constructors of
+    /// the `construct` module build legal ones).
+    pub const fn from_fields(fields: D4Rand) -> Self {
         Self(fields)
     }
     /// The 64 bytes the hardware reads.
@@ -3587,8 +3576,9 @@ impl RandGetState {
     pub const OPCODE: crate::Opcode = crate::Opcode::RandGetState;
     /// Every leaf field of the 64-byte word.
     pub const FIELDS: &'static [isa_core::FieldInfo] = D4_RAND_FIELDS;
-    /// The instruction with these operand fields.
-    pub const fn new(fields: D4Rand) -> Self {
+    /// The instruction with these operand fields, as they are (the typed constructors of
+    /// the `construct` module build legal ones).
+    pub const fn from_fields(fields: D4Rand) -> Self {
         Self(fields)
     }
     /// The 64 bytes the hardware reads.
@@ -3732,8 +3722,9 @@ impl RandSetState {
     pub const OPCODE: crate::Opcode = crate::Opcode::RandSetState;
     /// Every leaf field of the 64-byte word.
     pub const FIELDS: &'static [isa_core::FieldInfo] = S1_RAND_FIELDS;
-    /// The instruction with these operand fields.
-    pub const fn new(fields: S1Rand) -> Self {
+    /// The instruction with these operand fields, as they are (the typed constructors of
+    /// the `construct` module build legal ones).
+    pub const fn from_fields(fields: S1Rand) -> Self {
         Self(fields)
     }
     /// The 64 bytes the hardware reads.
@@ -3825,25 +3816,20 @@ impl core::fmt::Display for RandSetState {
 /// # Example
 ///
 /// ```rust
-/// use isa_mariana::{Dropout, Instruction, NeuronEngine, S3d3Dropout};
+/// use isa_mariana::{Dropout, DropoutThresholdType, Dtype, Immediate, Instruction, NeuronEngine, Tensor3d, TensorAddress};
 ///
-/// // Field by field from the all-zero operand fields: these are values the header's validator requires.
-/// let mut f = S3d3Dropout::ZEROED;
-/// f.header.inst_word_len = 16;
-/// f.src_mem_pattern.start_addr = isa_mariana::Addr4::from_addr_immediate(33554432u32);
-/// f.src_mem_pattern.num_elem[0] = 1;
-/// f.src_mem_pattern.num_elem[1] = 1;
-/// f.src_mem_pattern.num_elem[2] = 1;
-/// f.in_dtype = isa_mariana::Dtype::Fp8Exp3;
-/// f.out_dtype = isa_mariana::Dtype::Fp8Exp3;
-/// f.num_active_channels = 1;
-/// f.threshold_dtype = isa_mariana::Dtype::Fp32;
-/// f.dst_mem_pattern.num_elem[0] = 1;
-/// f.dst_mem_pattern.num_elem[1] = 1;
-/// f.dst_mem_pattern.num_elem[2] = 1;
-/// let inst = Dropout::new(f);
+/// // By the typed constructor `Dropout::new`: what the validator fixes is written for you.
+/// let inst = Dropout::new(
+///     Tensor3d::contiguous(TensorAddress::sbuf(0, 0x100)?, [4, 1, 1])?,
+///     Tensor3d::contiguous(TensorAddress::sbuf(0, 0x200)?, [4, 1, 1])?,
+///     128,
+///     Dtype::Fp32,
+///     Dtype::Fp32,
+///     Immediate::fp32(0.5),
+///     DropoutThresholdType::DropRate,
+/// );
 /// // The header's validator, translated: this instruction is legal.
-/// inst.validate(NeuronEngine::Pe)?;
+/// inst.validate(NeuronEngine::Dve)?;
 /// // Encoded into a caller's buffer, decoded back as this type and as any instruction.
 /// let mut buf = [0u8; 64];
 /// inst.encode_into(&mut buf)?;
@@ -3865,8 +3851,9 @@ impl Dropout {
     pub const OPCODE: crate::Opcode = crate::Opcode::Dropout;
     /// Every leaf field of the 64-byte word.
     pub const FIELDS: &'static [isa_core::FieldInfo] = S3D3_DROPOUT_FIELDS;
-    /// The instruction with these operand fields.
-    pub const fn new(fields: S3d3Dropout) -> Self {
+    /// The instruction with these operand fields, as they are (the typed constructors of
+    /// the `construct` module build legal ones).
+    pub const fn from_fields(fields: S3d3Dropout) -> Self {
         Self(fields)
     }
     /// The 64 bytes the hardware reads.
@@ -3954,12 +3941,10 @@ impl core::fmt::Display for Dropout {
 /// # Example
 ///
 /// ```rust
-/// use isa_mariana::{Instruction, NeuronEngine, PseudoSetRngSeed, PseudoSetRngSeedFields};
+/// use isa_mariana::{Immediate, Instruction, NeuronEngine, PseudoSetRngSeed};
 ///
-/// // Field by field from the all-zero operand fields: these are values the header's validator requires.
-/// let mut f = PseudoSetRngSeedFields::ZEROED;
-/// f.header.inst_word_len = 16;
-/// let inst = PseudoSetRngSeed::new(f);
+/// // By the typed constructor `PseudoSetRngSeed::new`: what the validator fixes is written for you.
+/// let inst = PseudoSetRngSeed::new(Immediate::fp32(0.5));
 /// // The header's validator, translated: this instruction is legal.
 /// inst.validate(NeuronEngine::Dve)?;
 /// // Encoded into a caller's buffer, decoded back as this type and as any instruction.
@@ -3983,8 +3968,9 @@ impl PseudoSetRngSeed {
     pub const OPCODE: crate::Opcode = crate::Opcode::PseudoSetRngSeed;
     /// Every leaf field of the 64-byte word.
     pub const FIELDS: &'static [isa_core::FieldInfo] = PSEUDO_SET_RNG_SEED_FIELDS;
-    /// The instruction with these operand fields.
-    pub const fn new(fields: PseudoSetRngSeedFields) -> Self {
+    /// The instruction with these operand fields, as they are (the typed constructors of
+    /// the `construct` module build legal ones).
+    pub const fn from_fields(fields: PseudoSetRngSeedFields) -> Self {
         Self(fields)
     }
     /// The 64 bytes the hardware reads.
@@ -4076,22 +4062,18 @@ impl core::fmt::Display for PseudoSetRngSeed {
 /// # Example
 ///
 /// ```rust
-/// use isa_mariana::{D3Rand, Instruction, NeuronEngine, Rand2};
+/// use isa_mariana::{Dtype, Immediate, Instruction, NeuronEngine, Rand2, Tensor3d, TensorAddress};
 ///
-/// // Field by field from the all-zero operand fields: these are values the header's validator requires.
-/// let mut f = D3Rand::ZEROED;
-/// f.header.inst_word_len = 16;
-/// f.rand_algorithm = isa_mariana::RandAlgorithm::Xorwow;
-/// f.post_process = isa_mariana::RandPostProc::UniformInRange;
-/// f.dtype = isa_mariana::Dtype::Fp8Exp3;
-/// f.num_active_channels = 1;
-/// f.min_src = isa_mariana::ImmSrc::PointerImmediate;
-/// f.dst_mem_pattern.num_elem[0] = 1;
-/// f.dst_mem_pattern.num_elem[1] = 1;
-/// f.dst_mem_pattern.num_elem[2] = 1;
-/// let inst = Rand2::new(f);
+/// // By the typed constructor `Rand2::new`: what the validator fixes is written for you.
+/// let inst = Rand2::new(
+///     Tensor3d::contiguous(TensorAddress::sbuf(0, 0x100)?, [4, 1, 1])?,
+///     128,
+///     Dtype::Fp32,
+///     Immediate::fp32(0.5),
+///     Immediate::fp32(1.0),
+/// );
 /// // The header's validator, translated: this instruction is legal.
-/// inst.validate(NeuronEngine::Pe)?;
+/// inst.validate(NeuronEngine::Dve)?;
 /// // Encoded into a caller's buffer, decoded back as this type and as any instruction.
 /// let mut buf = [0u8; 64];
 /// inst.encode_into(&mut buf)?;
@@ -4113,8 +4095,9 @@ impl Rand2 {
     pub const OPCODE: crate::Opcode = crate::Opcode::Rand2;
     /// Every leaf field of the 64-byte word.
     pub const FIELDS: &'static [isa_core::FieldInfo] = D3_RAND_FIELDS;
-    /// The instruction with these operand fields.
-    pub const fn new(fields: D3Rand) -> Self {
+    /// The instruction with these operand fields, as they are (the typed constructors of
+    /// the `construct` module build legal ones).
+    pub const fn from_fields(fields: D3Rand) -> Self {
         Self(fields)
     }
     /// The 64 bytes the hardware reads.
@@ -4220,7 +4203,7 @@ impl core::fmt::Display for Rand2 {
 /// f.dst_mem_pattern.num_elem[1] = 1;
 /// f.dst_mem_pattern.num_elem[2] = 1;
 /// f.dst_mem_pattern.num_elem[3] = 1;
-/// let inst = DveReadIndices::new(f);
+/// let inst = DveReadIndices::from_fields(f);
 /// // The header's validator, translated: this instruction is legal.
 /// inst.validate(NeuronEngine::Pe)?;
 /// // Encoded into a caller's buffer, decoded back as this type and as any instruction.
@@ -4244,8 +4227,9 @@ impl DveReadIndices {
     pub const OPCODE: crate::Opcode = crate::Opcode::DveReadIndices;
     /// Every leaf field of the 64-byte word.
     pub const FIELDS: &'static [isa_core::FieldInfo] = D4_MR_FIELDS;
-    /// The instruction with these operand fields.
-    pub const fn new(fields: D4Mr) -> Self {
+    /// The instruction with these operand fields, as they are (the typed constructors of
+    /// the `construct` module build legal ones).
+    pub const fn from_fields(fields: D4Mr) -> Self {
         Self(fields)
     }
     /// The 64 bytes the hardware reads.

@@ -1999,7 +1999,7 @@ const _: () = assert!(S3d3Dropout::SIZE == 64);
 /// f.dst_mem_pattern.num_elem[1] = 1;
 /// f.dst_mem_pattern.num_elem[2] = 1;
 /// f.dst_mem_pattern.num_elem[3] = 1;
-/// let inst = Memset::new(f);
+/// let inst = Memset::from_fields(f);
 /// // The header's validator, translated: this instruction is legal.
 /// inst.validate(NeuronEngine::Pe)?;
 /// // Encoded into a caller's buffer, decoded back as this type and as any instruction.
@@ -2023,8 +2023,9 @@ impl Memset {
     pub const OPCODE: crate::Opcode = crate::Opcode::Memset;
     /// Every leaf field of the 64-byte word.
     pub const FIELDS: &'static [isa_core::FieldInfo] = D4_MR_FIELDS;
-    /// The instruction with these operand fields.
-    pub const fn new(fields: D4Mr) -> Self {
+    /// The instruction with these operand fields, as they are (the typed constructors of
+    /// the `construct` module build legal ones).
+    pub const fn from_fields(fields: D4Mr) -> Self {
         Self(fields)
     }
     /// The 64 bytes the hardware reads.
@@ -2130,7 +2131,7 @@ impl core::fmt::Display for Memset {
 /// f.dst_mem_pattern.num_elem[1] = 1;
 /// f.dst_mem_pattern.num_elem[2] = 1;
 /// f.dst_mem_pattern.num_elem[3] = 1;
-/// let inst = RegStore::new(f);
+/// let inst = RegStore::from_fields(f);
 /// // The header's validator, translated: this instruction is legal.
 /// inst.validate(NeuronEngine::Pe)?;
 /// // Encoded into a caller's buffer, decoded back as this type and as any instruction.
@@ -2154,8 +2155,9 @@ impl RegStore {
     pub const OPCODE: crate::Opcode = crate::Opcode::RegStore;
     /// Every leaf field of the 64-byte word.
     pub const FIELDS: &'static [isa_core::FieldInfo] = D4_MR_FIELDS;
-    /// The instruction with these operand fields.
-    pub const fn new(fields: D4Mr) -> Self {
+    /// The instruction with these operand fields, as they are (the typed constructors of
+    /// the `construct` module build legal ones).
+    pub const fn from_fields(fields: D4Mr) -> Self {
         Self(fields)
     }
     /// The 64 bytes the hardware reads.
@@ -2249,19 +2251,14 @@ impl core::fmt::Display for RegStore {
 /// # Example
 ///
 /// ```rust
-/// use isa_sunda::{D4Mr, Instruction, NeuronEngine, Rng};
+/// use isa_sunda::{Dtype, Instruction, NeuronEngine, Rng, Tensor4d, TensorAddress};
 ///
-/// // Field by field from the all-zero operand fields: these are values the header's validator requires.
-/// let mut f = D4Mr::ZEROED;
-/// f.header.inst_word_len = 16;
-/// f.dst_element_count = 1;
-/// f.dtype = isa_sunda::Dtype::Int8;
-/// f.num_active_channels = 1;
-/// f.dst_mem_pattern.num_elem[0] = 1;
-/// f.dst_mem_pattern.num_elem[1] = 1;
-/// f.dst_mem_pattern.num_elem[2] = 1;
-/// f.dst_mem_pattern.num_elem[3] = 1;
-/// let inst = Rng::new(f);
+/// // By the typed constructor `Rng::new`: what the validator fixes is written for you.
+/// let inst = Rng::new(
+///     Tensor4d::contiguous(TensorAddress::sbuf(0, 0x100)?, [4, 1, 1, 1])?,
+///     128,
+///     Dtype::Uint32,
+/// );
 /// // The header's validator, translated: this instruction is legal.
 /// inst.validate(NeuronEngine::Dve)?;
 /// // Encoded into a caller's buffer, decoded back as this type and as any instruction.
@@ -2285,8 +2282,9 @@ impl Rng {
     pub const OPCODE: crate::Opcode = crate::Opcode::Rng;
     /// Every leaf field of the 64-byte word.
     pub const FIELDS: &'static [isa_core::FieldInfo] = D4_MR_FIELDS;
-    /// The instruction with these operand fields.
-    pub const fn new(fields: D4Mr) -> Self {
+    /// The instruction with these operand fields, as they are (the typed constructors of
+    /// the `construct` module build legal ones).
+    pub const fn from_fields(fields: D4Mr) -> Self {
         Self(fields)
     }
     /// The 64 bytes the hardware reads.
@@ -2395,22 +2393,16 @@ impl core::fmt::Display for Rng {
 /// # Example
 ///
 /// ```rust
-/// use isa_sunda::{D4Rand, Instruction, NeuronEngine, Rand};
+/// use isa_sunda::{Dtype, Instruction, NeuronEngine, Rand, Tensor4d, TensorAddress};
 ///
-/// // Field by field from the all-zero operand fields: these are values the header's validator requires.
-/// let mut f = D4Rand::ZEROED;
-/// f.header.inst_word_len = 16;
-/// f.rand_algorithm = isa_sunda::RandAlgorithm::Philox;
-/// f.rand_num_steps = 1;
-/// f.dtype = isa_sunda::Dtype::Int8;
-/// f.num_active_channels = 1;
-/// f.dst_mem_pattern.num_elem[0] = 1;
-/// f.dst_mem_pattern.num_elem[1] = 1;
-/// f.dst_mem_pattern.num_elem[2] = 1;
-/// f.dst_mem_pattern.num_elem[3] = 1;
-/// let inst = Rand::new(f);
+/// // By the typed constructor `Rand::raw_u32`: what the validator fixes is written for you.
+/// let inst = Rand::raw_u32(
+///     Tensor4d::contiguous(TensorAddress::sbuf(0, 0x100)?, [4, 1, 1, 1])?,
+///     128,
+///     Dtype::Uint32,
+/// );
 /// // The header's validator, translated: this instruction is legal.
-/// inst.validate(NeuronEngine::Pe)?;
+/// inst.validate(NeuronEngine::Dve)?;
 /// // Encoded into a caller's buffer, decoded back as this type and as any instruction.
 /// let mut buf = [0u8; 64];
 /// inst.encode_into(&mut buf)?;
@@ -2432,8 +2424,9 @@ impl Rand {
     pub const OPCODE: crate::Opcode = crate::Opcode::Rand;
     /// Every leaf field of the 64-byte word.
     pub const FIELDS: &'static [isa_core::FieldInfo] = D4_RAND_FIELDS;
-    /// The instruction with these operand fields.
-    pub const fn new(fields: D4Rand) -> Self {
+    /// The instruction with these operand fields, as they are (the typed constructors of
+    /// the `construct` module build legal ones).
+    pub const fn from_fields(fields: D4Rand) -> Self {
         Self(fields)
     }
     /// The 64 bytes the hardware reads.
@@ -2579,8 +2572,9 @@ impl RandGetState {
     pub const OPCODE: crate::Opcode = crate::Opcode::RandGetState;
     /// Every leaf field of the 64-byte word.
     pub const FIELDS: &'static [isa_core::FieldInfo] = D4_RAND_FIELDS;
-    /// The instruction with these operand fields.
-    pub const fn new(fields: D4Rand) -> Self {
+    /// The instruction with these operand fields, as they are (the typed constructors of
+    /// the `construct` module build legal ones).
+    pub const fn from_fields(fields: D4Rand) -> Self {
         Self(fields)
     }
     /// The 64 bytes the hardware reads.
@@ -2712,8 +2706,9 @@ impl RandSetState {
     pub const OPCODE: crate::Opcode = crate::Opcode::RandSetState;
     /// Every leaf field of the 64-byte word.
     pub const FIELDS: &'static [isa_core::FieldInfo] = S1_RAND_FIELDS;
-    /// The instruction with these operand fields.
-    pub const fn new(fields: S1Rand) -> Self {
+    /// The instruction with these operand fields, as they are (the typed constructors of
+    /// the `construct` module build legal ones).
+    pub const fn from_fields(fields: S1Rand) -> Self {
         Self(fields)
     }
     /// The 64 bytes the hardware reads.
@@ -2805,25 +2800,20 @@ impl core::fmt::Display for RandSetState {
 /// # Example
 ///
 /// ```rust
-/// use isa_sunda::{Dropout, Instruction, NeuronEngine, S3d3Dropout};
+/// use isa_sunda::{Dropout, DropoutThresholdType, Dtype, Immediate, Instruction, NeuronEngine, Tensor3d, TensorAddress};
 ///
-/// // Field by field from the all-zero operand fields: these are values the header's validator requires.
-/// let mut f = S3d3Dropout::ZEROED;
-/// f.header.inst_word_len = 16;
-/// f.src_mem_pattern.start_addr = isa_sunda::Addr4::from_addr_immediate(33554432u32);
-/// f.src_mem_pattern.num_elem[0] = 1;
-/// f.src_mem_pattern.num_elem[1] = 1;
-/// f.src_mem_pattern.num_elem[2] = 1;
-/// f.in_dtype = isa_sunda::Dtype::Fp8Exp3;
-/// f.out_dtype = isa_sunda::Dtype::Fp8Exp3;
-/// f.num_active_channels = 1;
-/// f.threshold_dtype = isa_sunda::Dtype::Fp32;
-/// f.dst_mem_pattern.num_elem[0] = 1;
-/// f.dst_mem_pattern.num_elem[1] = 1;
-/// f.dst_mem_pattern.num_elem[2] = 1;
-/// let inst = Dropout::new(f);
+/// // By the typed constructor `Dropout::new`: what the validator fixes is written for you.
+/// let inst = Dropout::new(
+///     Tensor3d::contiguous(TensorAddress::sbuf(0, 0x100)?, [4, 1, 1])?,
+///     Tensor3d::contiguous(TensorAddress::sbuf(0, 0x200)?, [4, 1, 1])?,
+///     128,
+///     Dtype::Fp32,
+///     Dtype::Fp32,
+///     Immediate::fp32(0.5),
+///     DropoutThresholdType::DropRate,
+/// );
 /// // The header's validator, translated: this instruction is legal.
-/// inst.validate(NeuronEngine::Pe)?;
+/// inst.validate(NeuronEngine::Dve)?;
 /// // Encoded into a caller's buffer, decoded back as this type and as any instruction.
 /// let mut buf = [0u8; 64];
 /// inst.encode_into(&mut buf)?;
@@ -2845,8 +2835,9 @@ impl Dropout {
     pub const OPCODE: crate::Opcode = crate::Opcode::Dropout;
     /// Every leaf field of the 64-byte word.
     pub const FIELDS: &'static [isa_core::FieldInfo] = S3D3_DROPOUT_FIELDS;
-    /// The instruction with these operand fields.
-    pub const fn new(fields: S3d3Dropout) -> Self {
+    /// The instruction with these operand fields, as they are (the typed constructors of
+    /// the `construct` module build legal ones).
+    pub const fn from_fields(fields: S3d3Dropout) -> Self {
         Self(fields)
     }
     /// The 64 bytes the hardware reads.
@@ -2934,12 +2925,10 @@ impl core::fmt::Display for Dropout {
 /// # Example
 ///
 /// ```rust
-/// use isa_sunda::{Instruction, NeuronEngine, PseudoSetRngSeed, PseudoSetRngSeedFields};
+/// use isa_sunda::{Immediate, Instruction, NeuronEngine, PseudoSetRngSeed};
 ///
-/// // Field by field from the all-zero operand fields: these are values the header's validator requires.
-/// let mut f = PseudoSetRngSeedFields::ZEROED;
-/// f.header.inst_word_len = 16;
-/// let inst = PseudoSetRngSeed::new(f);
+/// // By the typed constructor `PseudoSetRngSeed::new`: what the validator fixes is written for you.
+/// let inst = PseudoSetRngSeed::new(Immediate::fp32(0.5));
 /// // The header's validator, translated: this instruction is legal.
 /// inst.validate(NeuronEngine::Dve)?;
 /// // Encoded into a caller's buffer, decoded back as this type and as any instruction.
@@ -2963,8 +2952,9 @@ impl PseudoSetRngSeed {
     pub const OPCODE: crate::Opcode = crate::Opcode::PseudoSetRngSeed;
     /// Every leaf field of the 64-byte word.
     pub const FIELDS: &'static [isa_core::FieldInfo] = PSEUDO_SET_RNG_SEED_FIELDS;
-    /// The instruction with these operand fields.
-    pub const fn new(fields: PseudoSetRngSeedFields) -> Self {
+    /// The instruction with these operand fields, as they are (the typed constructors of
+    /// the `construct` module build legal ones).
+    pub const fn from_fields(fields: PseudoSetRngSeedFields) -> Self {
         Self(fields)
     }
     /// The 64 bytes the hardware reads.
