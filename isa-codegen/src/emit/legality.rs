@@ -470,15 +470,33 @@ fn state_tensor(model: &Model) -> TokenStream {
     };
     let sbuf = if has_sbuf {
         quote! {
-            /// The tensor starting at SBUF partition `partition`, byte `byte_offset` of it, words contiguous.
+            /// The tensor starting at SBUF partition `partition`, byte `byte_offset` of it, words
+            /// contiguous. Not checked (the arithmetic wraps; the validator judges the address):
+            /// `TensorAddress::sbuf` checks both parts, and `StateTensor::from` takes its result.
             pub fn sbuf(partition: u32, byte_offset: u32) -> Self {
-                Self::at(crate::consts::STATE_BUF_OFFSET + partition * crate::consts::STATE_BUF_PARTITION_SIZE + byte_offset)
+                Self::at(
+                    crate::consts::STATE_BUF_OFFSET
+                        .wrapping_add(partition.wrapping_mul(crate::consts::STATE_BUF_PARTITION_SIZE))
+                        .wrapping_add(byte_offset),
+                )
             }
         }
     } else {
         quote!()
     };
+    let from_address = match super::construct::address_forms(model) {
+        Some(a) if a.union == addr => quote! {
+            impl<const N: usize> From<crate::TensorAddress> for StateTensor<N> {
+                /// The state tensor at a checked address, words contiguous.
+                fn from(a: crate::TensorAddress) -> Self {
+                    Self { start_addr: a.addr4(), step: 1 }
+                }
+            }
+        },
+        _ => quote!(),
+    };
     quote! {
+        #from_address
         /// Where a checkpoint instruction reads or writes its state: per partition, `N` u32
         /// words starting at `start_addr`, `step` elements apart. The partition count is the
         /// instruction's `num_active_channels`; `N` is checked against the arm at compile time.
