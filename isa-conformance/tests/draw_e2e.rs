@@ -11,9 +11,9 @@
 //! - refused words (register address form, unmapped address, element leaving its partition,
 //!   unmodelled dtype, register operand, wrong engine, an engine without the state) change nothing.
 //!
-//! Typed constructors for RAND2 / DROPOUT / PSEUDO_SET_RNG_SEED do not exist yet: the words are
-//! built by filling the generated operand structs in the `words!` helpers below, which a later
-//! change can replace by constructors. Expected values come from `rng-core/tests/kat/`.
+//! The words come from the generated crates' typed constructors (`Rand2::new`, `Rand::raw_u32`,
+//! `Dropout::new`, `PseudoSetRngSeed::new`), which write what each validator fixes; the tests
+//! choose only the operands. Expected values come from `rng-core/tests/kat/`.
 
 use rng_core::machine::{restore_instruction, save_instruction};
 use rng_core::{
@@ -23,62 +23,40 @@ use rng_core::{
 
 type M<G> = Machine<G, SparseMemory>;
 
-/// The operand structs of one generated crate, filled field by field (to be swapped for typed
-/// constructors when they exist).
+/// The draw-family words of one generated crate, by its typed constructors. Addresses are raw
+/// ADDR4 words (`TensorAddress::immediate`), so the refusal tests can hand over register forms
+/// and addresses outside memory, which only the machine judges.
 macro_rules! words {
     ($module:ident, $krate:ident) => {
         #[allow(dead_code)]
         mod $module {
+            use k::{Immediate, TensorAddress};
             use $krate as k;
 
-            fn header() -> k::Header {
-                k::Header {
-                    inst_word_len: 16,
-                    ..k::Header::ZEROED
-                }
-            }
-
             pub fn tensor3d(start: u32, num: u16) -> k::Tensor3d {
-                k::Tensor3d {
-                    start_addr: k::Addr4::from_bytes(start.to_le_bytes()),
-                    step_elem: [1; 3],
-                    num_elem: [num, 1, 1],
-                }
+                k::Tensor3d::with_steps(TensorAddress::immediate(start), [1; 3], [num, 1, 1])
             }
 
             /// `seed` as an instruction immediate, or `Some(address)` of a [1, 1] tensor.
             pub fn set_rng_seed(seed: u32, pointer: Option<u32>) -> [u8; 64] {
-                let mut f = k::PseudoSetRngSeedFields::ZEROED;
-                f.header = header();
-                match pointer {
-                    None => {
-                        f.seed_src = k::ImmSrc::InstructionImmediate;
-                        f.seed = k::ImmValInstField::from_imm_bitvec_uint32(seed);
-                    }
-                    Some(at) => {
-                        f.seed_src = k::ImmSrc::PointerImmediate;
-                        f.seed = k::ImmValInstField::from_imm_ptr(at);
-                    }
-                }
-                k::PseudoSetRngSeed(f).to_bytes()
+                let seed = match pointer {
+                    None => Immediate::Value(seed),
+                    Some(at) => Immediate::Pointer(at),
+                };
+                k::PseudoSetRngSeed::new(seed).to_bytes()
             }
 
-            /// RAND (0x76): Philox, RAW_U32, UINT32, one step, `n` elements per lane at `start`.
+            /// RAND (0x76): Philox (the validator's only algorithm), RAW_U32, UINT32, one step,
+            /// `n` elements per lane at `start`.
             pub fn rand_philox(channels: u8, start: u32, n: u16) -> [u8; 64] {
-                let mut f = k::D4Rand::ZEROED;
-                f.header = header();
-                f.rand_algorithm = k::RandAlgorithm::Philox;
-                f.rand_num_steps = 1;
-                f.post_process = k::RandPostProc::RawU32;
-                f.rand_generator = k::RandSrc::RngPhilox;
-                f.dtype = k::Dtype::Uint32;
-                f.num_active_channels = channels;
-                f.dst_mem_pattern = k::Tensor4d {
-                    start_addr: k::Addr4::from_bytes(start.to_le_bytes()),
-                    step_elem: [1; 4],
-                    num_elem: [n, 1, 1, 1],
-                };
-                k::Rand(f).to_bytes()
+                let dst =
+                    k::Tensor4d::with_steps(TensorAddress::immediate(start), [1; 4], [n, 1, 1, 1]);
+                let mut rand = k::Rand::raw_u32(dst, channels, k::Dtype::Uint32);
+                // The validator does not read `rand_generator`, so the constructor leaves it 0
+                // (RNG_LFSR); the machine draws RAND from the (rand_generator, rand_algorithm)
+                // bank, and Philox's is RNG_PHILOX.
+                rand.0.rand_generator = k::RandSrc::RngPhilox;
+                rand.to_bytes()
             }
 
             /// DROPOUT (0x7F) of fp32 `n` elements, immediate fp32 threshold.
@@ -90,22 +68,21 @@ macro_rules! words {
                 threshold: f32,
                 keep_rate: bool,
             ) -> [u8; 64] {
-                let mut f = k::S3d3Dropout::ZEROED;
-                f.header = header();
-                f.src_mem_pattern = tensor3d(src, n);
-                f.dst_mem_pattern = tensor3d(dst, n);
-                f.in_dtype = k::Dtype::Fp32;
-                f.out_dtype = k::Dtype::Fp32;
-                f.num_active_channels = channels;
-                f.threshold_src = k::ImmSrc::InstructionImmediate;
-                f.threshold_dtype = k::Dtype::Fp32;
-                f.threshold_type = if keep_rate {
+                let threshold_type = if keep_rate {
                     k::DropoutThresholdType::KeepRate
                 } else {
                     k::DropoutThresholdType::DropRate
                 };
-                f.threshold = k::ImmValInstField::from_imm_arith_fp32(threshold);
-                k::Dropout(f).to_bytes()
+                k::Dropout::new(
+                    tensor3d(src, n),
+                    tensor3d(dst, n),
+                    channels,
+                    k::Dtype::Fp32,
+                    k::Dtype::Fp32,
+                    Immediate::fp32(threshold),
+                    threshold_type,
+                )
+                .to_bytes()
             }
         }
     };
@@ -116,9 +93,10 @@ macro_rules! rand2_words {
     ($module:ident, $krate:ident) => {
         #[allow(dead_code)]
         mod $module {
+            use k::{Immediate, TensorAddress};
             use $krate as k;
 
-            /// XORWOW, UNIFORM_IN_RANGE, fp32 immediates `min`, `max`; `dtype` by vendor name.
+            /// `Rand2::new` with fp32 immediates `min`, `max`; `dtype` by vendor name.
             pub fn rand2(
                 dtype: &str,
                 channels: u8,
@@ -127,23 +105,17 @@ macro_rules! rand2_words {
                 dst: u32,
                 n: u16,
             ) -> [u8; 64] {
-                let mut f = k::D3Rand::ZEROED;
-                f.header.inst_word_len = 16;
-                f.rand_algorithm = k::RandAlgorithm::Xorwow;
-                f.post_process = k::RandPostProc::UniformInRange;
-                f.dtype = <k::Dtype as isa_core::VendorEnum>::from_vendor_name(dtype)
+                let dtype = <k::Dtype as isa_core::VendorEnum>::from_vendor_name(dtype)
                     .unwrap_or_else(|| panic!("{dtype}"));
-                f.num_active_channels = channels;
-                f.min_src = k::ImmSrc::InstructionImmediate;
-                f.max_src = k::ImmSrc::InstructionImmediate;
-                f.min = k::ImmValInstField::from_imm_arith_fp32(min);
-                f.max = k::ImmValInstField::from_imm_arith_fp32(max);
-                f.dst_mem_pattern = k::Tensor3d {
-                    start_addr: k::Addr4::from_bytes(dst.to_le_bytes()),
-                    step_elem: [1; 3],
-                    num_elem: [n, 1, 1],
-                };
-                k::Rand2(f).to_bytes()
+                let dst = k::Tensor3d::with_steps(TensorAddress::immediate(dst), [1; 3], [n, 1, 1]);
+                k::Rand2::new(
+                    dst,
+                    channels,
+                    dtype,
+                    Immediate::fp32(min),
+                    Immediate::fp32(max),
+                )
+                .to_bytes()
             }
 
             /// Whether the generation has the dtype `name`.
@@ -153,9 +125,15 @@ macro_rules! rand2_words {
 
             /// The same with `min` read through a register (REG_PTR_IMMEDIATE).
             pub fn rand2_register_min(dst: u32) -> [u8; 64] {
-                let mut w = k::Rand2::from_bytes(&rand2("FP32", 1, 0.0, 1.0, dst, 4)).unwrap();
-                w.0.min_src = k::ImmSrc::RegPtrImmediate;
-                w.to_bytes()
+                let dst = k::Tensor3d::with_steps(TensorAddress::immediate(dst), [1; 3], [4, 1, 1]);
+                k::Rand2::new(
+                    dst,
+                    1,
+                    k::Dtype::Fp32,
+                    Immediate::Register(0),
+                    Immediate::fp32(1.0),
+                )
+                .to_bytes()
             }
         }
     };

@@ -49,11 +49,20 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Encodes a RAND_SET_STATE or RAND_GET_STATE word as 128 hex digits (does not validate).
+    /// Encodes one instruction word as 128 hex digits (does not validate).
+    ///
+    /// RAND_SET_STATE and RAND_GET_STATE by their arm; the draw family (RAND2, RAND, RNG, DROPOUT,
+    /// PSEUDO_SET_RNG_SEED, PE_MANAGE_SEED) through the generation's typed constructors, which
+    /// write what the header's validator fixes. ADDR is a raw start address (the ADDR4 word,
+    /// e.g. SBUF partition p byte b is p * partition size + b); a tensor is ELEMS elements
+    /// contiguous per partition.
     Encode {
         /// Generation.
         #[arg(long)]
         gen: Gen,
+        /// Write the 64 raw bytes instead of hex (append words to build a program for `run`).
+        #[arg(long)]
+        raw: bool,
         /// Which instruction.
         #[command(subcommand)]
         inst: EncodeInst,
@@ -225,6 +234,113 @@ pub enum EncodeInst {
         /// Destination tensor ADDR4 word.
         #[arg(long, value_name = "ADDR", value_parser = num::u32)]
         dst: u32,
+    },
+    /// The draw family, through the typed constructors.
+    #[command(flatten)]
+    Draw(DrawInst),
+}
+
+/// A tensor operand: a start address and an element count per partition.
+#[derive(Debug, Args)]
+pub struct DstArgs {
+    /// Destination start address (ADDR4 word).
+    #[arg(long, value_name = "ADDR", value_parser = num::u32)]
+    pub dst: u32,
+    /// Lanes written (`num_active_channels`).
+    #[arg(long, default_value = "128", value_parser = num::u8)]
+    pub channels: u8,
+    /// Elements per partition (contiguous).
+    #[arg(long, value_parser = num::u16)]
+    pub elems: u16,
+}
+
+/// The draw-family instructions `encode` builds through the typed constructors.
+#[derive(Debug, Subcommand)]
+pub enum DrawInst {
+    /// RAND2 (0xE2): uniform draws `min + u * (max - min)` from the DVE XORWOW generators (`Rand2::new`).
+    Rand2 {
+        /// The output tensor.
+        #[command(flatten)]
+        out: DstArgs,
+        /// Lower bound (fp32 immediate).
+        #[arg(long, allow_negative_numbers = true, value_parser = num::f32)]
+        min: f32,
+        /// Upper bound (fp32 immediate).
+        #[arg(long, allow_negative_numbers = true, value_parser = num::f32)]
+        max: f32,
+        /// Output element type (vendor member name: fp32, bfloat16, int32, ...).
+        #[arg(long, default_value = "fp32")]
+        dtype: String,
+    },
+    /// RAND (0x76): Philox draws, raw (`Rand::raw_u32`) or in a range (`Rand::uniform_in_range`).
+    Rand {
+        /// The output tensor.
+        #[command(flatten)]
+        out: DstArgs,
+        /// `post_process`: raw-u32 or uniform-in-range (NORMAL has no constructor).
+        #[arg(long, default_value = "raw-u32")]
+        post_process: String,
+        /// Output element type (default: uint32 for raw-u32, fp32 for uniform-in-range).
+        #[arg(long)]
+        dtype: Option<String>,
+        /// Lower bound (uniform-in-range, `params[0]`).
+        #[arg(long, allow_negative_numbers = true, value_parser = num::f32)]
+        min: Option<f32>,
+        /// Upper bound (uniform-in-range, `params[1]`).
+        #[arg(long, allow_negative_numbers = true, value_parser = num::f32)]
+        max: Option<f32>,
+    },
+    /// RNG (0x4D): 32 random bits per element, cut to an integer type (`Rng::new`).
+    Rng {
+        /// The output tensor.
+        #[command(flatten)]
+        out: DstArgs,
+        /// Output element type (an integer type).
+        #[arg(long, default_value = "uint32")]
+        dtype: String,
+    },
+    /// DROPOUT (0x7F): zero each element with probability PROB, copy the others (`Dropout::new`).
+    Dropout {
+        /// Input start address (ADDR4 word).
+        #[arg(long, value_name = "ADDR", value_parser = num::u32)]
+        src: u32,
+        /// The output tensor (same element count as the input).
+        #[command(flatten)]
+        out: DstArgs,
+        /// The threshold (fp32 immediate): the drop probability, or the keep probability with --keep-rate.
+        #[arg(long, value_parser = num::f32)]
+        prob: f32,
+        /// Element type of input and output.
+        #[arg(long, default_value = "fp32")]
+        dtype: String,
+        /// Read the threshold as a keep rate (`threshold_type` KEEP_RATE).
+        #[arg(long)]
+        keep_rate: bool,
+    },
+    /// PSEUDO_SET_RNG_SEED (0xD0): seed the DVE generator (`PseudoSetRngSeed::new`).
+    #[command(group = clap::ArgGroup::new("seed_from").required(true))]
+    SetRngSeed {
+        /// Address of the 32-bit seed (a pointer immediate).
+        #[arg(long, value_name = "ADDR", value_parser = num::u32, group = "seed_from")]
+        src: Option<u32>,
+        /// The 32-bit seed itself (an instruction immediate).
+        #[arg(long, value_parser = num::u32, group = "seed_from")]
+        seed: Option<u32>,
+    },
+    /// PE_MANAGE_SEED (0x08): move the PE stochastic-rounding seeds (`PeManageSeed::load_seed` / `save_seed`).
+    PeManageSeed {
+        /// load-seed (from SBUF, --src) or save-seed (to the start of PSUM; NONE has no constructor).
+        #[arg(long)]
+        mode: String,
+        /// Seed source start address (load-seed).
+        #[arg(long, value_name = "ADDR", value_parser = num::u32)]
+        src: Option<u32>,
+        /// Seeds per partition (load-seed).
+        #[arg(long, default_value = "16", value_parser = num::u16)]
+        elems: u16,
+        /// Element type of the identity diagonal (bfloat16, fp16, fp32r, fp8-exp3..5).
+        #[arg(long, default_value = "bfloat16")]
+        identity_dtype: String,
     },
 }
 

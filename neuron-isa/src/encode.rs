@@ -1,9 +1,11 @@
-//! `encode`: builds a checkpoint instruction and encodes it with the
-//! generation's `encode_checkpoint` (which does not validate).
+//! `encode`: builds a checkpoint instruction and encodes it with the generation's
+//! `encode_checkpoint`, or an instruction of the draw family through the generation's typed
+//! constructors ([`crate::draw`]). Neither validates.
 
 use crate::cli::EncodeInst;
 use crate::fail::Failure;
 use crate::matrix::ArmKey;
+use isa_core::construct::Construct;
 use isa_core::Isa;
 use rng_core::machine::{restore_instruction, save_instruction};
 use rng_core::{
@@ -19,6 +21,11 @@ pub fn instruction<G: Isa + Generation>(
             (CheckpointKind::Restore, arm, Some(*update))
         }
         EncodeInst::RandGetState { arm, .. } => (CheckpointKind::Save, arm, None),
+        EncodeInst::Draw(_) => {
+            return Err(Failure::usage(
+                "encode: a draw instruction has no checkpoint form",
+            ))
+        }
     };
     let key = ArmKey {
         kind,
@@ -78,6 +85,11 @@ pub fn instruction<G: Isa + Generation>(
             c
         }
         EncodeInst::RandGetState { dst, .. } => save_instruction::<G>(&arm, a.channels, *dst),
+        EncodeInst::Draw(_) => {
+            return Err(Failure::usage(
+                "encode: a draw instruction has no checkpoint form",
+            ))
+        }
     };
     match &mut out.location {
         StateLocation::Tensor(t) | StateLocation::Immediate { tensor: t, .. } => {
@@ -88,7 +100,10 @@ pub fn instruction<G: Isa + Generation>(
 }
 
 /// The encoded word.
-pub fn encode<G: Isa + Generation>(inst: &EncodeInst) -> Result<[u8; 64], Failure> {
+pub fn encode<G: Isa + Generation + Construct>(inst: &EncodeInst) -> Result<[u8; 64], Failure> {
+    if let EncodeInst::Draw(draw) = inst {
+        return crate::draw::encode::<G>(draw);
+    }
     let c = instruction::<G>(inst)?;
     G::encode_checkpoint(&c).map_err(|e| {
         Failure::usage(format!(

@@ -10,6 +10,7 @@ pub mod checkpoint;
 pub mod cli;
 pub mod decode;
 pub mod diff;
+pub mod draw;
 pub mod encode;
 pub mod fail;
 pub mod matrix;
@@ -23,6 +24,7 @@ pub mod words;
 
 use cli::{Cli, Command, Gen};
 use fail::Outcome;
+use isa_core::construct::Construct;
 use isa_core::Isa;
 use out::Out;
 use rng_core::Generation;
@@ -86,13 +88,20 @@ fn print_matrix<W: Write>(rows: &[matrix::Row], json: bool, out: &mut Out<W>) ->
 }
 
 /// Runs a generation-specific command for generation `G`.
-pub fn run<G: Isa + Generation, W: Write>(command: &Command, out: &mut Out<W>) -> Outcome {
+pub fn run<G: Isa + Generation + Construct, W: Write>(
+    command: &Command,
+    out: &mut Out<W>,
+) -> Outcome {
     match command {
         Command::Matrix { json, .. } => print_matrix(&matrix::rows::<G>(), *json, out),
-        Command::Encode { inst, .. } => {
+        Command::Encode { inst, raw, .. } => {
             let word = encode::encode::<G>(inst)?;
-            out.hex_bytes(&word);
-            out.str("\n");
+            if *raw {
+                out.bytes(&word);
+            } else {
+                out.hex_bytes(&word);
+                out.str("\n");
+            }
             out.flush()?;
             Ok(())
         }

@@ -44,6 +44,14 @@ pub fn u64(text: &str) -> Result<u64, String> {
     parse_u64(text)
 }
 
+/// An `f32` (clap value parser): a decimal number (`0.5`, `-1`, `1e-3`).
+pub fn f32(text: &str) -> Result<f32, String> {
+    match text.trim().parse::<f32>() {
+        Ok(v) if v.is_finite() => Ok(v),
+        _ => Err(format!("`{text}` is not a finite number")),
+    }
+}
+
 /// Parses a comma-separated list of 32-bit words of length `min..=N`; missing trailing words are 0.
 pub fn word_list<const N: usize>(text: &str, min: usize) -> Result<[u32; N], String> {
     let items: Vec<&str> = text.split(',').collect();

@@ -910,34 +910,24 @@ macro_rules! program_words {
     ($module:ident, $krate:ident) => {
         mod $module {
             use k::arm::{Dve, RngXorwow, Xorwow};
+            use k::{Immediate, TensorAddress};
             use $krate as k;
 
             pub fn set_rng_seed(seed: u32) -> [u8; 64] {
-                let mut f = k::PseudoSetRngSeedFields::ZEROED;
-                f.header.inst_word_len = 16;
-                f.seed_src = k::ImmSrc::InstructionImmediate;
-                f.seed = k::ImmValInstField::from_imm_bitvec_uint32(seed);
-                k::PseudoSetRngSeed(f).to_bytes()
+                k::PseudoSetRngSeed::new(Immediate::Value(seed)).to_bytes()
             }
 
-            /// RAND2, XORWOW, fp32 immediates, fp32 output, `n` contiguous elements at `dst`.
+            /// RAND2, fp32 immediates, fp32 output, `n` contiguous elements at `dst` (a raw address).
             pub fn rand2(channels: u8, min: f32, max: f32, dst: u32, n: u16) -> [u8; 64] {
-                let mut f = k::D3Rand::ZEROED;
-                f.header.inst_word_len = 16;
-                f.rand_algorithm = k::RandAlgorithm::Xorwow;
-                f.post_process = k::RandPostProc::UniformInRange;
-                f.dtype = k::Dtype::Fp32;
-                f.num_active_channels = channels;
-                f.min_src = k::ImmSrc::InstructionImmediate;
-                f.max_src = k::ImmSrc::InstructionImmediate;
-                f.min = k::ImmValInstField::from_imm_arith_fp32(min);
-                f.max = k::ImmValInstField::from_imm_arith_fp32(max);
-                f.dst_mem_pattern = k::Tensor3d {
-                    start_addr: k::Addr4::from_addr_immediate(dst),
-                    step_elem: [1; 3],
-                    num_elem: [n, 1, 1],
-                };
-                k::Rand2(f).to_bytes()
+                let dst = k::Tensor3d::with_steps(TensorAddress::immediate(dst), [1; 3], [n, 1, 1]);
+                k::Rand2::new(
+                    dst,
+                    channels,
+                    k::Dtype::Fp32,
+                    Immediate::fp32(min),
+                    Immediate::fp32(max),
+                )
+                .to_bytes()
             }
 
             pub fn get(at: u32, channels: u8) -> [u8; 64] {
@@ -1393,5 +1383,329 @@ fn decode_short_is_the_crates_display_line_by_line() {
         &run(&["decode", "--gen", "mariana", "--short", "--json", &words[0]]),
         2,
         "--short --json",
+    );
+}
+
+// ------------------------------------------------------------------ encode: the draw family
+
+fn hex_word(hex: &str) -> Vec<u8> {
+    let hex = hex.trim_end();
+    assert_eq!(hex.len(), 128, "{hex}");
+    (0..64)
+        .map(|k| u8::from_str_radix(&hex[2 * k..2 * k + 2], 16).unwrap())
+        .collect()
+}
+
+/// Every draw instruction encodes through the generation's typed constructor: the word is the
+/// one the constructor builds in Rust, it validates on an engine that runs the opcode, and
+/// `encode --raw` writes the same 64 bytes.
+#[test]
+fn encode_builds_the_draw_family_through_the_typed_constructors() {
+    use isa_mariana as m;
+    use m::{Dtype, Immediate, TensorAddress};
+    let t3 =
+        |at: u32, n: u16| m::Tensor3d::contiguous(TensorAddress::immediate(at), [n, 1, 1]).unwrap();
+    let t4 = |at: u32, n: u16| {
+        m::Tensor4d::contiguous(TensorAddress::immediate(at), [n, 1, 1, 1]).unwrap()
+    };
+    let cases: Vec<(&str, [u8; 64], &str)> = vec![
+        (
+            "rand2 --dst 0x100 --channels 4 --elems 8 --min -1 --max 1",
+            m::Rand2::new(t3(0x100, 8), 4, Dtype::Fp32, Immediate::fp32(-1.0), Immediate::fp32(1.0))
+                .to_bytes(),
+            "dve",
+        ),
+        (
+            "rand2 --dst 0x100 --elems 2 --min 0 --max 100 --dtype int8",
+            m::Rand2::new(t3(0x100, 2), 128, Dtype::Int8, Immediate::fp32(0.0), Immediate::fp32(100.0))
+                .to_bytes(),
+            "dve",
+        ),
+        (
+            "rand --dst 0x100 --channels 2 --elems 4",
+            m::Rand::raw_u32(t4(0x100, 4), 2, Dtype::Uint32).to_bytes(),
+            "dve",
+        ),
+        (
+            "rand --post-process uniform-in-range --dst 0x100 --channels 2 --elems 4 --min 0.5 --max 2",
+            m::Rand::uniform_in_range(t4(0x100, 4), 2, Dtype::Fp32, 0.5, 2.0).to_bytes(),
+            "dve",
+        ),
+        (
+            "rng --dst 0x100 --channels 2 --elems 4 --dtype int16",
+            m::Rng::new(t4(0x100, 4), 2, Dtype::Int16).to_bytes(),
+            "pool",
+        ),
+        (
+            "dropout --src 0x200 --dst 0x100 --channels 2 --elems 4 --prob 0.25",
+            m::Dropout::new(
+                t3(0x200, 4),
+                t3(0x100, 4),
+                2,
+                Dtype::Fp32,
+                Dtype::Fp32,
+                Immediate::fp32(0.25),
+                m::DropoutThresholdType::DropRate,
+            )
+            .to_bytes(),
+            "dve",
+        ),
+        (
+            "dropout --src 0x200 --dst 0x100 --elems 4 --prob 0.75 --keep-rate --dtype bfloat16",
+            m::Dropout::new(
+                t3(0x200, 4),
+                t3(0x100, 4),
+                128,
+                Dtype::Bfloat16,
+                Dtype::Fp32,
+                Immediate::fp32(0.75),
+                m::DropoutThresholdType::KeepRate,
+            )
+            .to_bytes(),
+            "dve",
+        ),
+        (
+            "set-rng-seed --src 0x40",
+            m::PseudoSetRngSeed::new(Immediate::Pointer(0x40)).to_bytes(),
+            "dve",
+        ),
+        (
+            "set-rng-seed --seed 7",
+            m::PseudoSetRngSeed::new(Immediate::Value(7)).to_bytes(),
+            "dve",
+        ),
+        (
+            "pe-manage-seed --mode load-seed --src 0x100",
+            m::PeManageSeed::load_seed(
+                m::Tensor2d::contiguous(TensorAddress::immediate(0x100), [16, 1]).unwrap(),
+                Dtype::Bfloat16,
+            )
+            .to_bytes(),
+            "pe",
+        ),
+        (
+            "pe-manage-seed --mode save-seed --identity-dtype fp16",
+            m::PeManageSeed::save_seed(Dtype::Fp16).to_bytes(),
+            "pe",
+        ),
+    ];
+    for (args, want, engine) in cases {
+        let mut full = vec!["encode", "--gen", "mariana"];
+        full.extend(args.split(' '));
+        let hex = ok(&full);
+        assert_eq!(hex_word(&hex), want, "{args}");
+        if engine == "pe" {
+            // The tool's engines are rng-core's (POOL, DVE, ACT): PE through the crate.
+            let inst = m::Instruction::decode(&want).unwrap();
+            inst.validate(m::NeuronEngine::Pe).unwrap();
+        } else {
+            ok(&[
+                "validate",
+                "--gen",
+                "mariana",
+                "--engine",
+                engine,
+                hex.trim_end(),
+            ]);
+        }
+        full.insert(3, "--raw");
+        let raw = run(&full);
+        assert_eq!(raw.status.code(), Some(0), "{args}");
+        assert_eq!(raw.stdout, want, "{args} --raw");
+    }
+    // MAVERICK has the same commands, through its own constructors.
+    let hex = ok(&sh(
+        "encode --gen maverick rand2 --dst 0 --elems 1 --min 0 --max 1",
+    ));
+    assert_eq!(hex_word(&hex)[0], 0xe2);
+    let hex = ok(&sh(
+        "encode --gen maverick pe-manage-seed --mode load-seed --src 0x100",
+    ));
+    let word: [u8; 64] = hex_word(&hex).try_into().unwrap();
+    isa_maverick::Instruction::decode(&word)
+        .unwrap()
+        .validate(isa_maverick::NeuronEngine::Pe)
+        .unwrap();
+    // SUNDA's RAND and DROPOUT too.
+    let hex = ok(&sh("encode --gen sunda rand --dst 0 --elems 1"));
+    ok(&[
+        "validate",
+        "--gen",
+        "sunda",
+        "--engine",
+        "dve",
+        hex.trim_end(),
+    ]);
+}
+
+/// What the constructors do not offer is a usage error (exit 2, one line) naming why; what
+/// only the validator judges (equal bounds) encodes, and `validate` rejects it.
+#[test]
+fn encode_refuses_what_no_constructor_builds() {
+    let cases = [
+        (
+            "encode --gen sunda rand2 --dst 0 --elems 1 --min 0 --max 1",
+            "encode rand2: SUNDA has no RAND2 instruction",
+        ),
+        (
+            "encode --gen cayman pe-manage-seed --mode load-seed --src 0",
+            "encode pe-manage-seed: CAYMAN has no PE_MANAGE_SEED instruction",
+        ),
+        (
+            "encode --gen mariana rand --post-process normal --dst 0 --elems 1",
+            "MARIANA's RAND has no constructor `normal` (its constructors: raw_u32, uniform_in_range",
+        ),
+        (
+            "encode --gen mariana pe-manage-seed --mode none",
+            "MARIANA's PE_MANAGE_SEED has no constructor `none` (its constructors: load_seed, save_seed",
+        ),
+        (
+            "encode --gen maverick pe-manage-seed --mode save-seed",
+            "MAVERICK's PE_MANAGE_SEED has no constructor `save_seed` (its constructors: load_seed;",
+        ),
+        (
+            "encode --gen mariana rand --dst 0 --elems 4 --min 0",
+            "MARIANA's RAND::raw_u32 takes no `min` (given by --min)",
+        ),
+        (
+            "encode --gen mariana rand --post-process uniform-in-range --dst 0 --elems 4 --min 0",
+            "MARIANA's RAND::uniform_in_range needs `max`, which this command was not given",
+        ),
+        (
+            "encode --gen mariana pe-manage-seed --mode save-seed --src 0x100",
+            "MARIANA's PE_MANAGE_SEED::save_seed takes no `src_seed` (given by --src/--elems)",
+        ),
+        (
+            "encode --gen mariana pe-manage-seed --mode load-seed",
+            "MARIANA's PE_MANAGE_SEED::load_seed needs `src_seed`",
+        ),
+        (
+            "encode --gen mariana rand2 --dst 0 --elems 4 --min 0 --max 1 --dtype fp33",
+            "`fp33` is not a member MARIANA has for `dtype`",
+        ),
+        (
+            "encode --gen mariana rng --dst 0 --elems 0",
+            "encode rng: --dst/--elems: dimension 0 has no elements",
+        ),
+    ];
+    for (args, message) in cases {
+        let o = run(&sh(args));
+        let err = fails(&o, 2, args);
+        assert!(err.contains(message), "{args}: {err}");
+        assert!(o.stdout.is_empty(), "{args}");
+    }
+    for args in [
+        "encode --gen mariana set-rng-seed",
+        "encode --gen mariana set-rng-seed --src 0 --seed 1",
+        "encode --gen mariana rand2 --dst 0 --elems 4 --min 0",
+        "encode --gen mariana dropout --src 0 --dst 0 --elems 4 --prob nan",
+    ] {
+        fails(&run(&sh(args)), 2, args);
+    }
+    // min == max is the validator's business: the word encodes, validate exits 1 naming it.
+    let hex = ok(&sh(
+        "encode --gen mariana rand2 --dst 0 --elems 4 --min 1 --max 1",
+    ));
+    let o = run(&[
+        "validate",
+        "--gen",
+        "mariana",
+        "--engine",
+        "dve",
+        hex.trim_end(),
+    ]);
+    fails(&o, 1, "min == max");
+    assert!(
+        stdout(&o).contains("has_valid_rand2_min_max"),
+        "{}",
+        stdout(&o)
+    );
+}
+
+/// The README's program, line by line as it is written there: `encode --raw` appends each word,
+/// `run` dumps B and C, and they are equal word for word (and differ from A).
+#[test]
+fn readme_program_runs_end_to_end_with_b_equal_to_c() {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let start = readme
+        .find("```sh\nE=\"neuron-isa encode --gen mariana --raw\"")
+        .expect("README has the program");
+    let block = &readme[start + 6..];
+    let block = &block[..block.find("```").unwrap()];
+    let dir = std::env::temp_dir().join(format!("neuron-isa-readme-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let program = dir.join("program.bin");
+    let program_text = program.to_str().unwrap().to_string();
+    let mut encode_prefix: Vec<String> = Vec::new();
+    let mut dumps: std::collections::BTreeMap<String, String> = Default::default();
+    let mut words = 0;
+    let mut compared = false;
+    for line in block.lines() {
+        let line = line.split(" #").next().unwrap().trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        if let Some(rest) = line.strip_prefix("E=\"") {
+            let cmd = rest.trim_end_matches('"');
+            encode_prefix = cmd.split(' ').skip(1).map(String::from).collect();
+            assert_eq!(encode_prefix[..2], ["encode".to_string(), "--gen".into()]);
+        } else if line == "rm -f program.bin" {
+            let _ = std::fs::remove_file(&program);
+        } else if let Some(rest) = line.strip_prefix("$E ") {
+            let args = rest
+                .strip_suffix(" >> program.bin")
+                .expect(">> program.bin");
+            let mut full: Vec<String> = encode_prefix.clone();
+            full.extend(args.split(' ').map(String::from));
+            let full: Vec<&str> = full.iter().map(String::as_str).collect();
+            let o = run(&full);
+            assert_eq!(o.status.code(), Some(0), "{line}: {}", stderr(&o));
+            assert_eq!(o.stdout.len(), 64, "{line}");
+            let mut f = std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(&program)
+                .unwrap();
+            f.write_all(&o.stdout).unwrap();
+            words += 1;
+        } else if let Some(rest) = line.strip_prefix("neuron-isa ") {
+            let (args, out) = rest.split_once(" > ").expect("> file");
+            let args = args.replace("program.bin", &program_text);
+            dumps.insert(out.to_string(), ok(&sh(&args)));
+        } else if line == "cmp b.txt c.txt && echo \"B == C\"" {
+            assert_eq!(dumps["b.txt"], dumps["c.txt"], "B != C");
+            compared = true;
+        } else {
+            panic!("README program line the test does not know: `{line}`");
+        }
+    }
+    assert_eq!(words, 6);
+    assert!(compared);
+    let b = dump_lines(&dumps["b.txt"]);
+    assert_eq!((b.len(), b[0].len()), (4, 8));
+    // A (at 0x000) is another stream: the checkpoint replays B, not A.
+    let a = dump_lines(&ok(&[
+        "run",
+        "--gen",
+        "mariana",
+        "--file",
+        &program_text,
+        "--dump",
+        "0:4:8",
+    ]));
+    assert_ne!(a, b);
+    // The program is the typed constructors' words (the same as building them in Rust).
+    let bytes = std::fs::read(&program).unwrap();
+    assert_eq!(
+        bytes[64..128],
+        isa_mariana::Rand2::new(
+            isa_mariana::Tensor3d::contiguous(isa_mariana::TensorAddress::immediate(0), [8, 1, 1])
+                .unwrap(),
+            4,
+            isa_mariana::Dtype::Fp32,
+            isa_mariana::Immediate::fp32(-1.0),
+            isa_mariana::Immediate::fp32(1.0),
+        )
+        .to_bytes()
     );
 }
