@@ -150,7 +150,7 @@ fn dropout_new() -> Result<(), Box<dyn std::error::Error>> {
         128,
         Dtype::Fp32,
         Dtype::Fp32,
-        Immediate::fp32(0.5),
+        Immediate::Value(0),
         DropoutThresholdType::DropRate,
     );
     // Valid on every engine that runs DROPOUT (DVE: instr_assert.h).
@@ -172,7 +172,7 @@ fn dropout_new() -> Result<(), Box<dyn std::error::Error>> {
         ("num_active_channels", Arg::Lanes(128)),
         ("in_dtype", Arg::Member("FP32")),
         ("threshold_dtype", Arg::Member("FP32")),
-        ("threshold", Arg::Immediate(Immediate::fp32(0.5))),
+        ("threshold", Arg::Immediate(Immediate::Value(0))),
         ("threshold_type", Arg::Member("DROP_RATE")),
     ];
     assert_eq!(Mariana::construct("DROPOUT", "new", &args)?, word);
@@ -181,7 +181,7 @@ fn dropout_new() -> Result<(), Box<dyn std::error::Error>> {
 
 #[test]
 fn pseudo_set_rng_seed_new() -> Result<(), Box<dyn std::error::Error>> {
-    let inst = PseudoSetRngSeed::new(Immediate::fp32(0.5));
+    let inst = PseudoSetRngSeed::new(Immediate::Value(0));
     // Valid on every engine that runs PSEUDO_SET_RNG_SEED (DVE: instr_assert.h).
     inst.validate(NeuronEngine::Dve)?;
     let word = inst.to_bytes();
@@ -192,7 +192,7 @@ fn pseudo_set_rng_seed_new() -> Result<(), Box<dyn std::error::Error>> {
         Instruction::PseudoSetRngSeed(inst)
     );
     // The generation-independent dispatch builds the same word from the same arguments.
-    let args = [("seed", Arg::Immediate(Immediate::fp32(0.5)))];
+    let args = [("seed", Arg::Immediate(Immediate::Value(0)))];
     assert_eq!(
         Mariana::construct("PSEUDO_SET_RNG_SEED", "new", &args)?,
         word

@@ -296,9 +296,9 @@ impl crate::inst::Rng {
     /// Fixed by the header's validator `is_valid_rng` (tpb/aws_neuron_isa_tpb_d4_mr.h:43), found by evaluating it with the opcode fixed and the other fields open: `header.inst_word_len = 16`; every reserved byte it checks is zero. Computed from the parameters, as the validator requires: `dst_element_count = dst_mem_pattern.num_elem[0] * dst_mem_pattern.num_elem[1] * dst_mem_pattern.num_elem[2] * dst_mem_pattern.num_elem[3]`.
     ///
     /// Parameters, by convention (`ARCHITECTURE.md`):
-    /// * `dst`: `dst_mem_pattern`, a 4-D access pattern (`Tensor4d::contiguous`, `with_steps`).
-    /// * `num_active_channels`: `num_active_channels`, the lanes used.
-    /// * `dtype`: `dtype`.
+    /// * `dst`: `dst_mem_pattern` (output, SBUF or PSUM), a 4-D access pattern (`Tensor4d::contiguous`, `with_steps`).
+    /// * `num_active_channels`: `num_active_channels` (lanes written).
+    /// * `dtype`: `dtype` (output type).
     ///
     /// Left zero though the validator reads them: `events` (no semaphore wait or update); set them on the result.
     ///
@@ -340,9 +340,9 @@ impl crate::inst::Rand {
     /// Fixed by the header's validator `is_valid_rand` (tpb/aws_neuron_isa_tpb_d4_rand.h:117), found by evaluating it with the opcode fixed and the other fields open: `header.inst_word_len = 16`, `rand_algorithm = PHILOX`, `rand_num_steps = 1`; every reserved byte it checks is zero.
     ///
     /// Parameters, by convention (`ARCHITECTURE.md`):
-    /// * `dst`: `dst_mem_pattern`, a 4-D access pattern (`Tensor4d::contiguous`, `with_steps`).
-    /// * `num_active_channels`: `num_active_channels`, the lanes used.
-    /// * `dtype`: `dtype`.
+    /// * `dst`: `dst_mem_pattern` (output, SBUF or PSUM), a 4-D access pattern (`Tensor4d::contiguous`, `with_steps`).
+    /// * `num_active_channels`: `num_active_channels` (lanes written).
+    /// * `dtype`: `dtype` (output type; UINT32 for RandGetState).
     ///
     /// Left zero, because the validator does not read them under this choice: `rand_generator`, `params`. Left zero though the validator reads them: `events` (no semaphore wait or update); set them on the result.
     ///
@@ -378,9 +378,9 @@ impl crate::inst::Rand {
     /// Fixed by the header's validator `is_valid_rand` (tpb/aws_neuron_isa_tpb_d4_rand.h:117), found by evaluating it with the opcode fixed and the other fields open: `header.inst_word_len = 16`, `rand_algorithm = PHILOX`, `rand_num_steps = 1`; every reserved byte it checks is zero.
     ///
     /// Parameters, by convention (`ARCHITECTURE.md`):
-    /// * `dst`: `dst_mem_pattern`, a 4-D access pattern (`Tensor4d::contiguous`, `with_steps`).
-    /// * `num_active_channels`: `num_active_channels`, the lanes used.
-    /// * `dtype`: `dtype`.
+    /// * `dst`: `dst_mem_pattern` (output, SBUF or PSUM), a 4-D access pattern (`Tensor4d::contiguous`, `with_steps`).
+    /// * `num_active_channels`: `num_active_channels` (lanes written).
+    /// * `dtype`: `dtype` (output type; UINT32 for RandGetState).
     /// * `min`: `params[0]` as fp32: the header documents the bounds of `UNIFORM_IN_RANGE` there, though the validator does not read them.
     /// * `max`: `params[1]` as fp32: the header documents the bounds of `UNIFORM_IN_RANGE` there, though the validator does not read them.
     ///
@@ -431,13 +431,13 @@ impl crate::inst::Dropout {
     /// Fixed by the header's validator `is_valid_s3d3_dropout` (tpb/aws_neuron_isa_tpb_s3d3_dropout.h:39), found by evaluating it with the opcode fixed and the other fields open: `header.inst_word_len = 16`; every reserved byte it checks is zero. Computed from the parameters, as the validator requires: `out_dtype = in_dtype`.
     ///
     /// Parameters, by convention (`ARCHITECTURE.md`):
-    /// * `src`: `src_mem_pattern`, a 3-D access pattern (`Tensor3d::contiguous`, `with_steps`).
-    /// * `dst`: `dst_mem_pattern`, a 3-D access pattern (`Tensor3d::contiguous`, `with_steps`).
-    /// * `num_active_channels`: `num_active_channels`, the lanes used.
-    /// * `in_dtype`: `in_dtype`.
-    /// * `threshold_dtype`: `threshold_dtype`.
-    /// * `threshold`: `threshold` and its source `threshold_src` (a value in the instruction, a pointer, or a register).
-    /// * `threshold_type`: `threshold_type`.
+    /// * `src`: `src_mem_pattern` (input), a 3-D access pattern (`Tensor3d::contiguous`, `with_steps`).
+    /// * `dst`: `dst_mem_pattern` (output, same element count as input), a 3-D access pattern (`Tensor3d::contiguous`, `with_steps`).
+    /// * `num_active_channels`: `num_active_channels` (lanes used).
+    /// * `in_dtype`: `in_dtype` (input type, no FP32R).
+    /// * `threshold_dtype`: `threshold_dtype` (threshold type; 0 means FP32).
+    /// * `threshold`: `threshold` (threshold value or pointer) with its source `threshold_src`: a value in the instruction, a pointer or a register.
+    /// * `threshold_type`: `threshold_type` (drop rate or keep rate).
     ///
     /// Left zero though the validator reads them: `events` (no semaphore wait or update); set them on the result.
     ///
@@ -454,7 +454,7 @@ impl crate::inst::Dropout {
     ///     128,
     ///     Dtype::Fp32,
     ///     Dtype::Fp32,
-    ///     Immediate::fp32(0.5),
+    ///     Immediate::Value(0),
     ///     DropoutThresholdType::DropRate,
     /// );
     /// // Legal as the header's validator says, on DVE (an engine that runs `DROPOUT`).
@@ -490,7 +490,7 @@ impl crate::inst::PseudoSetRngSeed {
     /// Fixed by the header's validator `is_valid_pseudo_set_rng_seed` (tpb/aws_neuron_isa_tpb_pseudo_set_rng_seed.h:28), found by evaluating it with the opcode fixed and the other fields open: `header.inst_word_len = 16`; every reserved byte it checks is zero.
     ///
     /// Parameters, by convention (`ARCHITECTURE.md`):
-    /// * `seed`: `seed` and its source `seed_src` (a value in the instruction, a pointer, or a register).
+    /// * `seed`: `seed` (seed value or pointer) with its source `seed_src`: a value in the instruction, a pointer or a register.
     ///
     /// Left zero though the validator reads them: `events` (no semaphore wait or update); set them on the result.
     ///
@@ -501,7 +501,7 @@ impl crate::inst::PseudoSetRngSeed {
     /// ```rust
     /// use isa_cayman::{Immediate, NeuronEngine, PseudoSetRngSeed};
     ///
-    /// let inst = PseudoSetRngSeed::new(Immediate::fp32(0.5));
+    /// let inst = PseudoSetRngSeed::new(Immediate::Value(0));
     /// // Legal as the header's validator says, on DVE (an engine that runs `PSEUDO_SET_RNG_SEED`).
     /// inst.validate(NeuronEngine::Dve)?;
     /// assert_eq!(PseudoSetRngSeed::from_bytes(&inst.to_bytes())?, inst);

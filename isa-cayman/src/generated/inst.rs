@@ -2819,7 +2819,7 @@ impl core::fmt::Display for RandSetState {
 ///     128,
 ///     Dtype::Fp32,
 ///     Dtype::Fp32,
-///     Immediate::fp32(0.5),
+///     Immediate::Value(0),
 ///     DropoutThresholdType::DropRate,
 /// );
 /// // The header's validator, translated: this instruction is legal.
@@ -2938,7 +2938,7 @@ impl core::fmt::Display for Dropout {
 /// use isa_cayman::{Immediate, Instruction, NeuronEngine, PseudoSetRngSeed};
 ///
 /// // By the typed constructor `PseudoSetRngSeed::new`: what the validator fixes is written for you.
-/// let inst = PseudoSetRngSeed::new(Immediate::fp32(0.5));
+/// let inst = PseudoSetRngSeed::new(Immediate::Value(0));
 /// // The header's validator, translated: this instruction is legal.
 /// inst.validate(NeuronEngine::Dve)?;
 /// // Encoded into a caller's buffer, decoded back as this type and as any instruction.

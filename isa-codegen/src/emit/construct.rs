@@ -534,19 +534,33 @@ fn ctor_doc(model: &Model, c: &Construction, ctor: &Ctor) -> String {
         ));
     }
     d.push_str("\n\nParameters, by convention (`ARCHITECTURE.md`):");
+    // A field with the header's comment on it: `name` (comment).
+    let named = |k: usize| {
+        let f = &fields[k];
+        let comment = f
+            .doc
+            .as_deref()
+            .and_then(|d| d.lines().next())
+            .map(|c| super::doc::strip_layout_note(c).trim());
+        match comment {
+            Some(c) if !c.is_empty() => format!("`{}` ({})", f.name, super::doc::doc_text(c)),
+            _ => format!("`{}`", f.name),
+        }
+    };
     for p in &ctor.params {
         let what = match &p.kind {
             ParamKind::Tensor { field, rank, .. } => format!(
-                "`{}`, a {rank}-D access pattern (`Tensor{rank}d::contiguous`, `with_steps`)",
-                fields[*field].name
+                "{}, a {rank}-D access pattern (`Tensor{rank}d::contiguous`, `with_steps`)",
+                named(*field)
             ),
-            ParamKind::Lanes { field } => format!("`{}`, the lanes used", fields[*field].name),
-            ParamKind::Dtype { field, .. } => format!("`{}`", fields[*field].name),
+            ParamKind::Lanes { field } => named(*field),
+            ParamKind::Dtype { field, .. } => named(*field),
             ParamKind::Immediate { src, value } => format!(
-                "`{}` and its source `{}` (a value in the instruction, a pointer, or a register)",
-                fields[*value].name, fields[*src].name
+                "{} with its source `{}`: a value in the instruction, a pointer or a register",
+                named(*value),
+                fields[*src].name
             ),
-            ParamKind::Enum { field, .. } => format!("`{}`", fields[*field].name),
+            ParamKind::Enum { field, .. } => named(*field),
             ParamKind::Fp32 { field, index, .. } => format!(
                 "`{}[{index}]` as fp32: the header documents the bounds of `UNIFORM_IN_RANGE` there, though the validator does not read them",
                 fields[*field].name

@@ -767,7 +767,7 @@ impl Deriver<'_> {
                 _ => false,
             })
         });
-        let example = self.example(&env, &params, placed)?;
+        let example = self.example(&env, &params, placed, &read_heads)?;
         Ok(Ctor {
             name,
             chosen: chosen.to_vec(),
@@ -850,7 +850,13 @@ impl Deriver<'_> {
 
     /// Valid arguments: the search, from the constructor's fixed fields, with readable values
     /// tried first (each kept only when a valid instance still exists with it).
-    fn example(&self, fixed: &Env, params: &[Param], placed: &[usize]) -> Result<Example, String> {
+    fn example(
+        &self,
+        fixed: &Env,
+        params: &[Param],
+        placed: &[usize],
+        read: &[usize],
+    ) -> Result<Example, String> {
         let engine_param = self.model.engine_enum.is_some_and(|e| {
             self.model.specs[self.func]
                 .params
@@ -862,7 +868,7 @@ impl Deriver<'_> {
         } else {
             vec![None]
         };
-        let preferences = self.preferences(params);
+        let preferences = self.preferences(params, read);
         // Every first choice at once; when that has no valid instance, one field at a time.
         let mut all = fixed.clone();
         for (path, candidates) in &preferences {
@@ -905,8 +911,9 @@ impl Deriver<'_> {
             .map(|m| m.value)
     }
 
-    /// Readable values to try first, per field.
-    fn preferences(&self, params: &[Param]) -> Vec<(Path, Vec<i128>)> {
+    /// Readable values to try first, per field (an immediate's value only when the validator
+    /// reads it: a seed is no fp32 number).
+    fn preferences(&self, params: &[Param], read: &[usize]) -> Vec<(Path, Vec<i128>)> {
         let mut out = Vec::new();
         let sbuf = self
             .model
@@ -975,7 +982,9 @@ impl Deriver<'_> {
                             out.push((field(*src, &[]), vec![v]));
                         }
                     }
-                    if let Ty::Record(u) = self.fields()[*value].ty {
+                    if let (Ty::Record(u), true) = (&self.fields()[*value].ty, read.contains(value))
+                    {
+                        let u = *u;
                         if let Some(m) = self.model.records[u].fields.iter().position(|f| {
                             f.name == "imm_bitvec_uint32" && f.ty == Ty::Prim(Prim::U32)
                         }) {

@@ -316,8 +316,8 @@ impl crate::inst::PeManageSeed {
     /// Fixed by the header's validator `is_valid_s2s1d2_pe_seed` (tpb/aws_neuron_isa_tpb_s2s1d2_pe_seed.h:37), found by evaluating it with the opcode fixed and the other fields open: `header.inst_word_len = 16`, `num_active_rows = 16`, `num_active_cols = 128`; every reserved byte it checks is zero.
     ///
     /// Parameters, by convention (`ARCHITECTURE.md`):
-    /// * `src_seed`: `src_seed_mem_pattern`, a 2-D access pattern (`Tensor2d::contiguous`, `with_steps`).
-    /// * `identity_dtype`: `identity_dtype`.
+    /// * `src_seed`: `src_seed_mem_pattern` (LOAD\_SEED input, SBUF), a 2-D access pattern (`Tensor2d::contiguous`, `with_steps`).
+    /// * `identity_dtype`: `identity_dtype` (BF16 / FP16 / FP32R / FP8).
     ///
     /// Left zero, because the validator does not read them under this choice: `identity_mem_pattern`, `dst_seed_mem_pattern`. Left zero though the validator reads them: `events` (no semaphore wait or update); set them on the result.
     ///
@@ -352,7 +352,7 @@ impl crate::inst::PeManageSeed {
     /// Fixed by the header's validator `is_valid_s2s1d2_pe_seed` (tpb/aws_neuron_isa_tpb_s2s1d2_pe_seed.h:37), found by evaluating it with the opcode fixed and the other fields open: `header.inst_word_len = 16`, `num_active_rows = 16`, `num_active_cols = 128`, `dst_seed_mem_pattern.start_addr.addr_immediate = 0x2000000`, `dst_seed_mem_pattern.step_elem[0] = 1`, `dst_seed_mem_pattern.step_elem[1] = 0x200`, `dst_seed_mem_pattern.num_elem[0] = 2`, `dst_seed_mem_pattern.num_elem[1] = 8`; every reserved byte it checks is zero.
     ///
     /// Parameters, by convention (`ARCHITECTURE.md`):
-    /// * `identity_dtype`: `identity_dtype`.
+    /// * `identity_dtype`: `identity_dtype` (BF16 / FP16 / FP32R / FP8).
     ///
     /// Left zero, because the validator does not read them under this choice: `src_seed_mem_pattern`, `identity_mem_pattern`. Left zero though the validator reads them: `events` (no semaphore wait or update); set them on the result.
     ///
@@ -390,9 +390,9 @@ impl crate::inst::Rng {
     /// Fixed by the header's validator `is_valid_rng` (tpb/aws_neuron_isa_tpb_d4_mr.h:43), found by evaluating it with the opcode fixed and the other fields open: `header.inst_word_len = 16`; every reserved byte it checks is zero. Computed from the parameters, as the validator requires: `dst_element_count = dst_mem_pattern.num_elem[0] * dst_mem_pattern.num_elem[1] * dst_mem_pattern.num_elem[2] * dst_mem_pattern.num_elem[3]`.
     ///
     /// Parameters, by convention (`ARCHITECTURE.md`):
-    /// * `dst`: `dst_mem_pattern`, a 4-D access pattern (`Tensor4d::contiguous`, `with_steps`).
-    /// * `num_active_channels`: `num_active_channels`, the lanes used.
-    /// * `dtype`: `dtype`.
+    /// * `dst`: `dst_mem_pattern` (output, SBUF or PSUM), a 4-D access pattern (`Tensor4d::contiguous`, `with_steps`).
+    /// * `num_active_channels`: `num_active_channels` (lanes written).
+    /// * `dtype`: `dtype` (output type).
     ///
     /// Left zero though the validator reads them: `events` (no semaphore wait or update); set them on the result.
     ///
@@ -434,9 +434,9 @@ impl crate::inst::Rand {
     /// Fixed by the header's validator `is_valid_rand` (tpb/aws_neuron_isa_tpb_d4_rand.h:147), found by evaluating it with the opcode fixed and the other fields open: `header.inst_word_len = 16`, `rand_algorithm = PHILOX`, `rand_num_steps = 1`; every reserved byte it checks is zero.
     ///
     /// Parameters, by convention (`ARCHITECTURE.md`):
-    /// * `dst`: `dst_mem_pattern`, a 4-D access pattern (`Tensor4d::contiguous`, `with_steps`).
-    /// * `num_active_channels`: `num_active_channels`, the lanes used.
-    /// * `dtype`: `dtype`.
+    /// * `dst`: `dst_mem_pattern` (output, SBUF or PSUM), a 4-D access pattern (`Tensor4d::contiguous`, `with_steps`).
+    /// * `num_active_channels`: `num_active_channels` (lanes written).
+    /// * `dtype`: `dtype` (output type; UINT32 for RandGetState).
     ///
     /// Left zero, because the validator does not read them under this choice: `rand_generator`, `params`. Left zero though the validator reads them: `events` (no semaphore wait or update); set them on the result.
     ///
@@ -472,9 +472,9 @@ impl crate::inst::Rand {
     /// Fixed by the header's validator `is_valid_rand` (tpb/aws_neuron_isa_tpb_d4_rand.h:147), found by evaluating it with the opcode fixed and the other fields open: `header.inst_word_len = 16`, `rand_algorithm = PHILOX`, `rand_num_steps = 1`; every reserved byte it checks is zero.
     ///
     /// Parameters, by convention (`ARCHITECTURE.md`):
-    /// * `dst`: `dst_mem_pattern`, a 4-D access pattern (`Tensor4d::contiguous`, `with_steps`).
-    /// * `num_active_channels`: `num_active_channels`, the lanes used.
-    /// * `dtype`: `dtype`.
+    /// * `dst`: `dst_mem_pattern` (output, SBUF or PSUM), a 4-D access pattern (`Tensor4d::contiguous`, `with_steps`).
+    /// * `num_active_channels`: `num_active_channels` (lanes written).
+    /// * `dtype`: `dtype` (output type; UINT32 for RandGetState).
     /// * `min`: `params[0]` as fp32: the header documents the bounds of `UNIFORM_IN_RANGE` there, though the validator does not read them.
     /// * `max`: `params[1]` as fp32: the header documents the bounds of `UNIFORM_IN_RANGE` there, though the validator does not read them.
     ///
@@ -525,13 +525,13 @@ impl crate::inst::Dropout {
     /// Fixed by the header's validator `is_valid_s3d3_dropout` (tpb/aws_neuron_isa_tpb_s3d3_dropout.h:39), found by evaluating it with the opcode fixed and the other fields open: `header.inst_word_len = 16`; every reserved byte it checks is zero. Computed from the parameters, as the validator requires: `out_dtype = in_dtype`.
     ///
     /// Parameters, by convention (`ARCHITECTURE.md`):
-    /// * `src`: `src_mem_pattern`, a 3-D access pattern (`Tensor3d::contiguous`, `with_steps`).
-    /// * `dst`: `dst_mem_pattern`, a 3-D access pattern (`Tensor3d::contiguous`, `with_steps`).
-    /// * `num_active_channels`: `num_active_channels`, the lanes used.
-    /// * `in_dtype`: `in_dtype`.
-    /// * `threshold_dtype`: `threshold_dtype`.
-    /// * `threshold`: `threshold` and its source `threshold_src` (a value in the instruction, a pointer, or a register).
-    /// * `threshold_type`: `threshold_type`.
+    /// * `src`: `src_mem_pattern` (input), a 3-D access pattern (`Tensor3d::contiguous`, `with_steps`).
+    /// * `dst`: `dst_mem_pattern` (output, same element count as input), a 3-D access pattern (`Tensor3d::contiguous`, `with_steps`).
+    /// * `num_active_channels`: `num_active_channels` (lanes used).
+    /// * `in_dtype`: `in_dtype` (input type, no FP32R).
+    /// * `threshold_dtype`: `threshold_dtype` (threshold type; 0 means FP32).
+    /// * `threshold`: `threshold` (threshold value or pointer) with its source `threshold_src`: a value in the instruction, a pointer or a register.
+    /// * `threshold_type`: `threshold_type` (drop rate or keep rate).
     ///
     /// Left zero though the validator reads them: `events` (no semaphore wait or update); set them on the result.
     ///
@@ -548,7 +548,7 @@ impl crate::inst::Dropout {
     ///     128,
     ///     Dtype::Fp32,
     ///     Dtype::Fp32,
-    ///     Immediate::fp32(0.5),
+    ///     Immediate::Value(0),
     ///     DropoutThresholdType::DropRate,
     /// );
     /// // Legal as the header's validator says, on DVE (an engine that runs `DROPOUT`).
@@ -584,7 +584,7 @@ impl crate::inst::PseudoSetRngSeed {
     /// Fixed by the header's validator `is_valid_pseudo_set_rng_seed` (tpb/aws_neuron_isa_tpb_pseudo_set_rng_seed.h:28), found by evaluating it with the opcode fixed and the other fields open: `header.inst_word_len = 16`; every reserved byte it checks is zero.
     ///
     /// Parameters, by convention (`ARCHITECTURE.md`):
-    /// * `seed`: `seed` and its source `seed_src` (a value in the instruction, a pointer, or a register).
+    /// * `seed`: `seed` (seed value or pointer) with its source `seed_src`: a value in the instruction, a pointer or a register.
     ///
     /// Left zero though the validator reads them: `events` (no semaphore wait or update); set them on the result.
     ///
@@ -595,7 +595,7 @@ impl crate::inst::PseudoSetRngSeed {
     /// ```rust
     /// use isa_mariana::{Immediate, NeuronEngine, PseudoSetRngSeed};
     ///
-    /// let inst = PseudoSetRngSeed::new(Immediate::fp32(0.5));
+    /// let inst = PseudoSetRngSeed::new(Immediate::Value(0));
     /// // Legal as the header's validator says, on DVE (an engine that runs `PSEUDO_SET_RNG_SEED`).
     /// inst.validate(NeuronEngine::Dve)?;
     /// assert_eq!(PseudoSetRngSeed::from_bytes(&inst.to_bytes())?, inst);
@@ -614,11 +614,11 @@ impl crate::inst::Rand2 {
     /// Fixed by the header's validator `is_valid_d3_rand` (tpb/aws_neuron_isa_tpb_d3_rand.h:41), found by evaluating it with the opcode fixed and the other fields open: `header.inst_word_len = 16`, `rand_algorithm = XORWOW`, `post_process = UNIFORM_IN_RANGE`; every reserved byte it checks is zero.
     ///
     /// Parameters, by convention (`ARCHITECTURE.md`):
-    /// * `dst`: `dst_mem_pattern`, a 3-D access pattern (`Tensor3d::contiguous`, `with_steps`).
-    /// * `num_active_channels`: `num_active_channels`, the lanes used.
-    /// * `dtype`: `dtype`.
-    /// * `min`: `min` and its source `min_src` (a value in the instruction, a pointer, or a register).
-    /// * `max`: `max` and its source `max_src` (a value in the instruction, a pointer, or a register).
+    /// * `dst`: `dst_mem_pattern` (output, SBUF or PSUM), a 3-D access pattern (`Tensor3d::contiguous`, `with_steps`).
+    /// * `num_active_channels`: `num_active_channels` (lanes written).
+    /// * `dtype`: `dtype` (output type).
+    /// * `min`: `min` (lower bound) with its source `min_src`: a value in the instruction, a pointer or a register.
+    /// * `max`: `max` (upper bound) with its source `max_src`: a value in the instruction, a pointer or a register.
     ///
     /// Left zero though the validator reads them: `events` (no semaphore wait or update); set them on the result.
     ///
