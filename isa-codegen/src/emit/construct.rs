@@ -481,12 +481,12 @@ fn ctor_doc(model: &Model, c: &Construction, ctor: &Ctor) -> String {
             o.short,
             chosen
                 .iter()
-                .map(|(k, m)| {
-                    let e = match fields[*k].ty {
-                        Ty::Enum(e) => &model.enums[e],
-                        _ => &model.enums[0],
-                    };
-                    format!("`{} = {}`", fields[*k].name, e.members[*m].short)
+                .filter_map(|(k, m)| match fields[*k].ty {
+                    Ty::Enum(e) => Some(format!(
+                        "`{} = {}`",
+                        fields[*k].name, model.enums[e].members[*m].short
+                    )),
+                    _ => None,
                 })
                 .collect::<Vec<_>>()
                 .join(", ")
