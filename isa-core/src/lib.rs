@@ -15,6 +15,7 @@ extern crate std;
 #[cfg(feature = "std")]
 pub mod build;
 mod decode;
+pub mod explain;
 mod field;
 #[cfg(feature = "std")]
 pub mod fingerprint;
@@ -25,10 +26,11 @@ mod status;
 mod violation;
 
 pub use decode::{DecodeError, DecodeErrorKind, InvalidEnumValue};
+pub use explain::{Explain, Reported, Source};
 pub use field::{FieldInfo, FieldKind};
 pub use isa::{Isa, OpcodeInfo, VendorEnum};
 pub use status::OpcodeStatus;
-pub use violation::{FieldSpec, InvolvedField, Violation, MAX_FIELDS};
+pub use violation::{FieldSpec, InvolvedField, PredicatePath, Violation, MAX_FIELDS, MAX_PATH};
 
 /// Size in bytes of every TPB instruction word.
 pub const INST_NBYTES: usize = 64;

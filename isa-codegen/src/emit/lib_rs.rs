@@ -95,8 +95,9 @@ pub mod spec {{
     generated!("spec.rs");
 }}
 
-/// `validate()` on the typed instructions.
+/// `validate()` on the typed instructions, and the explain pass behind their violations.
 {spec_lints}
+#[allow(unused_variables, clippy::too_many_arguments)]
 mod validate {{
     #[allow(unused_imports)]
     use crate::spec::*;

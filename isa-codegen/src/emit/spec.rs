@@ -119,7 +119,7 @@ impl Translator<'_> {
     }
 
     /// Converts an argument to the representation parameter type `t` expects.
-    fn arg(&self, c: &Code, t: &SpecTy) -> TokenStream {
+    pub(crate) fn arg(&self, c: &Code, t: &SpecTy) -> TokenStream {
         match t {
             SpecTy::Int(p) => self.to_prim(c, *p),
             _ => c.tokens.clone(),
@@ -407,7 +407,7 @@ fn reads_opcode(model: &Model, e: &Expr, memo: &mut Vec<Option<bool>>) -> bool {
         .any(|c| reads_opcode(model, c, memo))
 }
 
-fn fn_reads_opcode(model: &Model, f: usize, memo: &mut Vec<Option<bool>>) -> bool {
+pub(crate) fn fn_reads_opcode(model: &Model, f: usize, memo: &mut Vec<Option<bool>>) -> bool {
     if let Some(v) = memo[f] {
         return v;
     }
