@@ -104,11 +104,22 @@ fn run_generated_crate(
     }
     let root = workspace_root();
     let path_of = |name: &str| root.join(name).display().to_string();
+    // The generated crate's features (one per operand shape, all on by default), without the
+    // regenerate dependency this standalone crate does not have.
+    let generated = &files["Cargo.toml"];
+    let features: String = generated
+        .lines()
+        .skip_while(|l| *l != "[features]")
+        .skip(1)
+        .take_while(|l| !l.starts_with('['))
+        .filter(|l| !l.starts_with("regenerate"))
+        .map(|l| format!("{l}\n"))
+        .collect();
     std::fs::write(
         krate.join("Cargo.toml"),
         format!(
             "[package]\nname = \"isa-tiny\"\nversion = \"0.0.0\"\nedition = \"2021\"\nbuild = \"build.rs\"\n\n\
-             [workspace]\n\n[features]\nregenerate = []\n\n\
+             [workspace]\n\n[features]\n{features}regenerate = []\n\n\
              [dependencies]\nisa-core = {{ path = \"{core}\" }}\nrng-core = {{ path = \"{rng}\" }}\n\n\
              [build-dependencies]\nisa-core = {{ path = \"{core}\", features = [\"std\"] }}\n\n\
              [lints.rust]\nunexpected_cfgs = {{ level = \"warn\", check-cfg = ['cfg(isa_regenerated)'] }}\n",

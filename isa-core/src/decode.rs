@@ -19,6 +19,12 @@ pub enum DecodeErrorKind {
     UnmappedOpcode,
     /// A byte that no field covers (padding, unused bit-field bits) is not zero.
     NonZeroPadding,
+    /// The opcode's operand struct is not compiled into this build of the crate: its Cargo
+    /// feature is off.
+    ShapeNotCompiled {
+        /// The feature that compiles it in (`"s1_rand"`).
+        feature: &'static str,
+    },
 }
 
 /// A field of a 64-byte word that does not decode: names the field, where it sits and what it holds.
@@ -53,6 +59,10 @@ impl fmt::Display for DecodeError {
             DecodeErrorKind::NonZeroPadding => write!(
                 f,
                 "byte {offset} (after `{field}`): {value:#04x} in padding that must be zero"
+            ),
+            DecodeErrorKind::ShapeNotCompiled { feature } => write!(
+                f,
+                "field `{field}` at byte {offset}: opcode {value:#04x} needs the crate feature `{feature}`, which this build leaves out"
             ),
             DecodeErrorKind::UnmappedOpcode => write!(
                 f,

@@ -1,18 +1,21 @@
 //! The explain pass of the generated validators, run by a [`Violation`] when it is inspected.
 //!
-//! A generated crate emits one explain function per boolean spec function, next to the
-//! translated function itself: given the same arguments it re-evaluates the function's
-//! top-level conjuncts in order and, at the first false one, either descends into the callee's
-//! explain function (a conjunct that is a call) or records the failing predicate and the fields
-//! it reads. Every explain function returns the same `bool` as its spec function, so the walk
-//! follows exactly the path the verdict took. The path is built deepest step first (each
-//! function adds its own name after its callee's steps) and [`Explain`] reverses it at the end.
+//! A generated crate emits one explain function per boolean spec function that a validator
+//! walks into, next to the translated function itself: given the same arguments it re-evaluates
+//! the function's top-level conjuncts in order and, at the first false one, either descends into
+//! the callee's explain function (a conjunct that is a call) or records the failing predicate and
+//! the fields it reads ([`Explain::check`]). A callee whose whole body is one predicate has no
+//! explain function: its caller tests it in place ([`Explain::predicate`]). Every explain function
+//! returns the same `bool` as its spec function, so the walk follows exactly the path the verdict
+//! took. The path is built deepest step first (each function adds its own name after its
+//! callee's steps, [`Explain::leave`]) and reversed at the end.
 //!
 //! Field names are static: an explain function reads the names of what it may report from a
-//! *frame*, a `&'static [Reported]` its caller passes, with one entry per field read (named
-//! relative to the operand struct, `src_mem_pattern.num_elem[0]`, however many parameters it
-//! went through) and a slice of it for each callee. The values come from the instruction word
-//! ([`Source::Word`]) or from an argument of `validate` ([`Source::Arg`], the engine).
+//! *frame*, a `&'static [Reported]` its caller passes, with one entry per value a predicate reads
+//! (named relative to the operand struct, `src_mem_pattern.num_elem[0]`, however many parameters
+//! it went through), each predicate's entries contiguous, and a slice of it for each callee. The
+//! values come from the instruction word ([`Source::Word`]) or from an argument of `validate`
+//! ([`Source::Arg`], the engine).
 //!
 //! [`Violation`]: crate::Violation
 
@@ -190,28 +193,29 @@ impl Explain {
         self.args.get(k).copied().unwrap_or(0)
     }
 
-    /// A conjunct of a multi-conjunct function: when `holds` is false, records the fields
-    /// `reads` (indices into `frame`) and the conjunct's source text as the deepest step.
-    /// Returns `holds`.
-    pub fn check(
-        &mut self,
-        holds: bool,
-        frame: &'static [Reported],
-        reads: &[usize],
-        text: &'static str,
-    ) -> bool {
+    /// A conjunct of a function walked conjunct by conjunct: when `holds` is false, records the
+    /// values of `reads` (the conjunct's slice of the frame) and the conjunct's source text as
+    /// the deepest step. Returns `holds`.
+    pub fn check(&mut self, holds: bool, reads: &'static [Reported], text: &'static str) -> bool {
         if !holds {
-            self.record(frame, reads);
+            self.record(reads);
             self.step(text);
         }
         holds
     }
 
-    /// The whole body of a function that is one predicate (no conjunction to walk): when
-    /// `holds` is false, records the fields `reads` (indices into `frame`). Returns `holds`.
-    pub fn holds(&mut self, holds: bool, frame: &'static [Reported], reads: &[usize]) -> bool {
+    /// A function whose whole body is one predicate, tested where it is called: when `holds` is
+    /// false, records the values of `reads` (its frame) and adds `name` to the path. Returns
+    /// `holds`.
+    pub fn predicate(
+        &mut self,
+        name: &'static str,
+        holds: bool,
+        reads: &'static [Reported],
+    ) -> bool {
         if !holds {
-            self.record(frame, reads);
+            self.record(reads);
+            self.step(name);
         }
         holds
     }
@@ -236,9 +240,8 @@ impl Explain {
         }
     }
 
-    fn record(&mut self, frame: &'static [Reported], reads: &[usize]) {
-        for &k in reads {
-            let Some(r) = frame.get(k) else { continue };
+    fn record(&mut self, reads: &'static [Reported]) {
+        for r in reads {
             let Some(value) = r.value(&self.word, &self.args) else {
                 continue;
             };
@@ -291,25 +294,27 @@ mod tests {
     }
 
     /// A frame the way a generated crate lays one out: what `outer` reads, then `inner`'s frame.
-    static FRAME: [Reported; 6] = [
+    static FRAME: [Reported; 7] = [
         Reported::word("rand_algorithm", 12, 1).member(algo_name),
         Reported::arg("engine", 0),
         Reported::word("src_mem_pattern.num_elem[0]", 20, 2),
         Reported::NONE,
+        Reported::word("src_mem_pattern.num_elem[0]", 20, 2),
         Reported::word("src_mem_pattern.step_elem[0]", 18, 2).signed(),
         Reported::word("src_mem_pattern.start_addr.addr_reg.marker", 24, 1).bits(5, 3),
     ];
 
     fn inner(x: &mut Explain, n: &'static [Reported], count: u16) -> bool {
-        let ok = x.check(true, n, &[], "(t.num_elem[1] != 0)")
-            && x.check(count == 7, n, &[0, 1, 0, 2, 3], "(t.num_elem[0] == 7)");
+        let ok = x.check(true, &[], "(t.num_elem[1] != 0)")
+            && x.check(count == 7, &n[0..5], "(t.num_elem[0] == 7)");
         x.leave("inner", ok)
     }
 
     fn outer(x: &mut Explain) {
         let w = *x.word();
         let count = u16::from_le_bytes([w[20], w[21]]);
-        let ok = x.holds(w[12] != 0, &FRAME, &[0]) && inner(x, &FRAME[2..6], count);
+        let ok =
+            x.predicate("algorithm_set", w[12] != 0, &FRAME[0..1]) && inner(x, &FRAME[2..7], count);
         x.leave("outer", ok);
     }
 
@@ -349,17 +354,16 @@ mod tests {
     }
 
     #[test]
-    fn a_whole_body_predicate_adds_no_text_step_and_arguments_are_values() {
+    fn a_whole_body_predicate_adds_its_name_and_arguments_are_values() {
         let v = Violation::traced(word(0, 7), &[2], outer);
-        assert_eq!(v.path(), ["outer"]);
+        assert_eq!(v.path(), ["outer", "algorithm_set"]);
         assert_eq!(v.value_of("rand_algorithm"), Some(0));
         assert_eq!(v.fields().next().and_then(|f| f.member), None);
         let v = Violation::traced(word(3, 7), &[2], outer);
         assert!(v.path().is_empty(), "a word the walk accepts has no path");
         static ARGS: [Reported; 1] = [Reported::arg("engine", 0)];
         fn engine(x: &mut Explain) {
-            let ok = x.holds(false, &ARGS, &[0]);
-            x.leave("engine_check", ok);
+            x.predicate("engine_check", false, &ARGS);
         }
         let v = Violation::traced([0; 64], &[-3], engine);
         assert_eq!(v.value_of("engine"), Some(-3));
@@ -378,8 +382,7 @@ mod tests {
             out
         };
         fn many(x: &mut Explain) {
-            let ok = x.holds(false, &MANY, &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
-            x.leave("many", ok);
+            x.predicate("many", false, &MANY);
         }
         let v = Violation::traced([1; 64], &[], many);
         assert_eq!(v.fields().count(), crate::MAX_FIELDS);
@@ -391,7 +394,7 @@ mod tests {
     fn a_path_deeper_than_the_capacity_keeps_its_outer_steps() {
         fn deep(x: &mut Explain, level: usize) -> bool {
             let ok = if level == 12 {
-                x.holds(false, &[], &[])
+                x.check(false, &[], "deepest")
             } else {
                 deep(x, level + 1)
             };

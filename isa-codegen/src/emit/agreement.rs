@@ -209,7 +209,7 @@ fn literals(e: &crate::model::spec::Expr, out: &mut Vec<u32>) {
 pub fn emit(model: &Model) -> Option<String> {
     let (_, clashes) = super::legality::marker_enums(model);
     let names = super::inst::instruction_names(model);
-    let mut layouts: Vec<String> = Vec::new();
+    let mut layouts: Vec<(String, Vec<usize>)> = Vec::new();
     let mut macros = Vec::new();
     let mut calls = Vec::new();
     for t in &model.tables {
@@ -217,26 +217,38 @@ pub fn emit(model: &Model) -> Option<String> {
             continue;
         };
         let text = test.layout.to_string();
-        let k = match layouts.iter().position(|l| *l == text) {
-            Some(k) => k,
+        let k = match layouts.iter().position(|(l, _)| *l == text) {
+            Some(k) => {
+                layouts[k].1.push(t.shape);
+                k
+            }
             None => {
-                layouts.push(text);
-                macros.push(macro_text(layouts.len() - 1, &test.layout));
+                layouts.push((text, vec![t.shape]));
+                macros.push(test.layout);
                 layouts.len() - 1
             }
         };
         let id = ident(&format!("agreement_{k}"));
         let (_, args, arms) = test.invocation;
+        let cfg = super::cfg_for_shape(model, t.shape);
         calls.push(quote! {
+            #cfg
             #id!(#(#args,)* [#(#arms),*]);
         });
     }
     if calls.is_empty() {
         return None;
     }
+    // A macro is compiled when one of the tables that use it is.
+    let macros: Vec<String> = macros
+        .iter()
+        .zip(&layouts)
+        .enumerate()
+        .map(|(k, (body, (_, users)))| macro_text(k, &super::cfg_for_users(model, users), body))
+        .collect();
     let krate = ident(&format!("isa_{}", model.generation.to_ascii_lowercase()));
     let head = quote! {
-        #![allow(clippy::all)]
+        #![allow(clippy::all, unused_imports)]
         use #krate::*;
     };
     let mut out = super::render(
@@ -257,7 +269,7 @@ pub fn emit(model: &Model) -> Option<String> {
 
 /// `macro_rules! agreement_<k>` whose body is the test function `test` (printed as a function,
 /// then its placeholder names turned into the macro's parameters).
-fn macro_text(k: usize, test: &TokenStream) -> String {
+fn macro_text(k: usize, cfg: &TokenStream, test: &TokenStream) -> String {
     let file: syn::File = syn::parse2(test.clone()).expect("the agreement test parses");
     let printed = prettyplease::unparse(&file);
     // Formatted as a function (rustfmt leaves macro bodies as they are), then parameterised.
@@ -265,8 +277,13 @@ fn macro_text(k: usize, test: &TokenStream) -> String {
         .unwrap_or(printed)
         .replace("__m_arm_list", "$($arm),*")
         .replace("__m_", "$");
+    // The attribute, printed the way the rest of the file prints it.
+    let attr = prettyplease::unparse(
+        &syn::parse2(quote!(#cfg struct S;)).expect("an attribute on an item parses"),
+    );
+    let attr = attr.trim_end().trim_end_matches("struct S;").trim_end();
     let mut out = format!(
-        "/// The agreement test of one table layout: `(test, instruction, operand struct, row, table, trait, [arms])`.\nmacro_rules! agreement_{k} {{\n    ($test:ident, $inst:ident, $shape:ident, $row:ident, $arms:ident, $legal:ident, [$($arm:expr),* $(,)?]) => {{\n"
+        "/// The agreement test of one table layout: `(test, instruction, operand struct, row, table, trait, [arms])`.\n{attr}\nmacro_rules! agreement_{k} {{\n    ($test:ident, $inst:ident, $shape:ident, $row:ident, $arms:ident, $legal:ident, [$($arm:expr),* $(,)?]) => {{\n"
     );
     for line in body.lines() {
         out.push_str("        ");
@@ -275,4 +292,54 @@ fn macro_text(k: usize, test: &TokenStream) -> String {
     }
     out.push_str("    };\n}\n");
     out
+}
+
+/// `tests/features.rs`: per mapped opcode, its word decodes exactly when its operand shape's
+/// feature is on, and otherwise says which feature is missing. Run with the default features it
+/// checks the first half; `isa-codegen`'s `features` test runs it with a subset.
+pub fn emit_features(model: &Model) -> String {
+    let names = super::inst::instruction_names(model);
+    let krate = ident(&format!("isa_{}", model.generation.to_ascii_lowercase()));
+    let rows: Vec<TokenStream> = model
+        .opcodes
+        .iter()
+        .zip(&names)
+        .filter_map(|(o, n)| {
+            n.as_ref()?;
+            let feature = super::shape_feature(model, o.shape?);
+            let op = ident(&o.rust);
+            Some(quote!((Opcode::#op, #feature, cfg!(feature = #feature))))
+        })
+        .collect();
+    let tokens = quote! {
+        use #krate::*;
+        use isa_core::{DecodeError, DecodeErrorKind};
+
+        /// The feature a decode error says is missing, if that is the error.
+        fn missing(op: Opcode) -> Option<&'static str> {
+            let mut word = [0u8; 64];
+            word[0] = op.value();
+            match Instruction::decode(&word) {
+                Err(DecodeError { kind: DecodeErrorKind::ShapeNotCompiled { feature }, .. }) => Some(feature),
+                _ => None,
+            }
+        }
+
+        /// Every mapped opcode: `(opcode, its shape's feature, whether this build has it)`.
+        #[test]
+        fn an_opcode_decodes_exactly_when_its_shape_is_compiled_in() {
+            let opcodes: &[(Opcode, &str, bool)] = &[#(#rows),*];
+            for &(op, feature, on) in opcodes {
+                assert_eq!(missing(op), (!on).then_some(feature), "{op:?}");
+                assert_eq!(fields_of(op).is_some(), on, "{op:?}");
+            }
+        }
+    };
+    super::render(
+        &format!(
+            "// @generated by isa-codegen from headers/{}. Do not edit: the operand-shape features test.\n\n",
+            model.tree_name
+        ),
+        tokens,
+    )
 }

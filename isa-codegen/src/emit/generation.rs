@@ -479,7 +479,10 @@ fn generation_impl(model: &Model) -> Result<TokenStream, String> {
     let get_rank_l = lit(get_rank as u64);
     let set_idx: Vec<TokenStream> = (0..set_rank).map(|k| lit(k as u64)).collect();
     let get_idx: Vec<TokenStream> = (0..get_rank).map(|k| lit(k as u64)).collect();
+    // The checkpoint instructions it encodes and decodes are compiled with their shapes.
+    let cfg = super::cfg_all_shapes(model, &[set.shape, get.shape]);
     Ok(quote! {
+        #cfg
         impl rng_core::Generation for #marker {
             const INFO: isa_core::GenerationInfo = GENERATION;
             const SET_STATE_ARMS: &'static [rng_core::CheckpointArm] = &[#(#set_arms),*];

@@ -106,9 +106,8 @@ pub fn decode_value(
         Ty::Enum(e) => {
             let en = &model.enums[*e];
             let name = ident(&en.rust);
-            let raw = read_scalar(en.repr, at);
             let off = lit(offset);
-            quote!(#name::try_from(#raw).map_err(|e| e.at(#path, #off))?)
+            quote!(#name::read_field(b, #at, #path, #off)?)
         }
         Ty::Record(r) if !fallible(model, t) => {
             let name = ident(&model.records[*r].rust);
@@ -128,16 +127,23 @@ pub fn decode_value(
             });
             quote!([#(#elems),*])
         }
-        Ty::Array(inner, _) => {
-            let elem = decode_value(
-                model,
-                inner,
-                plus_elem(&at, model.size_of(inner)),
-                path,
-                offset,
-            );
-            quote!(core::array::from_fn(|k| #elem))
-        }
+        Ty::Array(inner, _) => match super::ty::int_elem(model, inner, false) {
+            // Integer elements: one shared helper per width, not a closure per field.
+            Some(p) => {
+                let get = ident(&format!("get_{}s", p.rust()));
+                quote!(isa_core::le::#get(b, #at))
+            }
+            None => {
+                let elem = decode_value(
+                    model,
+                    inner,
+                    plus_elem(&at, model.size_of(inner)),
+                    path,
+                    offset,
+                );
+                quote!(core::array::from_fn(|k| #elem))
+            }
+        },
     }
 }
 
@@ -172,7 +178,7 @@ fn struct_field_decoders(
                         let name = ident(&en.rust);
                         let repr = super::ty::prim(en.repr);
                         let o = lit(offset + f.offset);
-                        quote!(#name::try_from(#raw as #repr).map_err(|e| e.at(#sub, #o))?)
+                        quote!(#name::decode_field(#raw as #repr, #sub, #o)?)
                     }
                     Ty::Prim(Prim::Bool) => quote!(#raw != 0),
                     Ty::Prim(p) => {
@@ -208,15 +214,21 @@ pub fn encode_value(model: &Model, t: &Ty, at: TokenStream, v: TokenStream) -> T
             quote!(#w;)
         }
         Ty::Record(_) => quote!((#v).encode_at(b, #at);),
-        Ty::Array(inner, _) => {
-            let elem = encode_value(
-                model,
-                inner,
-                plus_elem(&at, model.size_of(inner)),
-                quote!(*item),
-            );
-            quote!(for (k, item) in (#v).iter().enumerate() { #elem })
-        }
+        Ty::Array(inner, _) => match super::ty::int_elem(model, inner, false) {
+            Some(p) => {
+                let put = ident(&format!("put_{}s", p.rust()));
+                quote!(isa_core::le::#put(b, #at, &#v);)
+            }
+            None => {
+                let elem = encode_value(
+                    model,
+                    inner,
+                    plus_elem(&at, model.size_of(inner)),
+                    quote!(*item),
+                );
+                quote!(for (k, item) in (#v).iter().enumerate() { #elem })
+            }
+        },
     }
 }
 
@@ -303,7 +315,7 @@ pub fn typed_struct(
             ),
             None => format!("Bytes {}..{}", f.offset, f.offset + f.size),
         };
-        let d = doc::with_comment(f.doc.as_deref(), &format!("{place} (`{}`).", f.name));
+        let d = doc::field(f.doc.as_deref(), &format!("{place} (`{}`)", f.name));
         quote! { #d pub #fname: #t, }
     });
     let size = lit(rec.size);
@@ -440,7 +452,9 @@ fn union_view(model: &Model, r: RecordId) -> TokenStream {
             /// The union holding `bytes`.
             pub const fn from_bytes(bytes: [u8; #size]) -> Self { Self { bytes } }
             #(#accessors)*
+            #[allow(dead_code)]
             pub(crate) fn encode_at(&self, b: &mut [u8], at: usize) { isa_core::le::put_bytes::<#size>(b, at, &self.bytes); }
+            #[allow(dead_code)]
             pub(crate) fn decode_at(b: &[u8], at: usize) -> Self { Self { bytes: isa_core::le::get_bytes::<#size>(b, at) } }
         }
         impl Default for #id {

@@ -88,10 +88,12 @@ fn readable(model: &Model, t: &SpecTy) -> bool {
 struct Plan {
     /// The frame: direct reads first, then each descended call's frame, mapped.
     frame: Vec<Site>,
-    /// Per conjunct index (or `usize::MAX` for the whole body): indices into `frame`.
-    leaves: BTreeMap<usize, Vec<usize>>,
+    /// Per conjunct index (or `usize::MAX` for the whole body): the range of `frame` it reads.
+    leaves: BTreeMap<usize, (usize, usize)>,
     /// Per conjunct index of a descended call: the range of `frame` passed to it.
     calls: BTreeMap<usize, (usize, usize)>,
+    /// The functions it descends into.
+    callees: Vec<usize>,
 }
 
 const WHOLE: usize = usize::MAX;
@@ -134,6 +136,14 @@ fn parts(body: &Expr) -> Vec<(usize, &Expr)> {
 fn push_unique(out: &mut Vec<Site>, s: Site) {
     if s != Site::None && !out.contains(&s) {
         out.push(s);
+    }
+}
+
+impl Plan {
+    /// True when the function's whole body is one predicate: its callers test it in place
+    /// (`x.predicate(name, spec::f(..), frame)`) instead of calling an explain function.
+    fn is_predicate(&self) -> bool {
+        self.leaves.contains_key(&WHOLE)
     }
 }
 
@@ -199,6 +209,19 @@ impl<'a> Planner<'a> {
     }
 
     /// The plan of the explain function of `g` (and of every function it descends into).
+    /// Marks `g` and every function it descends into as used by operand shape `shape`.
+    fn mark(&self, g: usize, shape: usize, users: &mut [Vec<usize>]) {
+        if users[g].contains(&shape) {
+            return;
+        }
+        users[g].push(shape);
+        if let Some(p) = &self.plans[g] {
+            for &h in &p.callees {
+                self.mark(h, shape, users);
+            }
+        }
+    }
+
     fn plan(&mut self, g: usize, depth: usize) {
         if self.plans[g].is_some() || depth > 64 {
             return;
@@ -212,23 +235,18 @@ impl<'a> Planner<'a> {
                 Part::Skip => {}
                 Part::Descend(h, args) => descents.push((k, h, args)),
                 Part::Leaf => {
+                    // Each predicate's reads are a contiguous range of the frame (a value two
+                    // predicates read appears twice), so a predicate reports a slice of it.
                     let mut reads = Vec::new();
                     self.reads_in(f, c, &mut reads, 0);
-                    let idx = reads
-                        .into_iter()
-                        .map(|s| match frame.iter().position(|x| *x == s) {
-                            Some(i) => i,
-                            None => {
-                                frame.push(s);
-                                frame.len() - 1
-                            }
-                        })
-                        .collect();
-                    leaves.insert(k, idx);
+                    let start = frame.len();
+                    frame.extend(reads);
+                    leaves.insert(k, (start, frame.len()));
                 }
             }
         }
         let mut calls = BTreeMap::new();
+        let callees = descents.iter().map(|(_, h, _)| *h).collect();
         for (k, h, args) in descents {
             self.plan(h, depth + 1);
             let sub: Vec<Site> = self.plans[h]
@@ -249,6 +267,7 @@ impl<'a> Planner<'a> {
             frame,
             leaves,
             calls,
+            callees,
         });
     }
 }
@@ -370,6 +389,18 @@ fn with_kind(model: &Model, t: TokenStream, ty: &SpecTy) -> TokenStream {
     }
 }
 
+/// How an explain function tests a callee whose whole body is one predicate (see `Plan::is_predicate`).
+const PREDICATE_MACRO: &str =
+    "/// Tests spec function `$f` in place (its whole body is one predicate): on `false`, reports
+/// `$reads` (its slice of the frame) and adds its name to the path.
+#[allow(unused_macros)]
+macro_rules! predicate {
+    ($x:ident, $reads:expr, $f:ident($($arg:expr),* $(,)?)) => {
+        $x.predicate(stringify!($f), $f($($arg),*), $reads)
+    };
+}
+";
+
 /// Arguments a validator's parameters receive inside `validate`.
 fn validator_args(model: &Model, v: &Validator) -> Vec<TokenStream> {
     let f = &model.specs[v.func];
@@ -416,7 +447,6 @@ impl Emitter<'_> {
         let model = self.model;
         let f = &model.specs[g];
         let plan = self.planner.plans[g].as_ref().expect("planned");
-        let (generics, params) = super::spec::signature(model, f, &mut self.memo, g);
         let op_name = if super::spec::fn_reads_opcode(model, g, &mut self.memo) {
             quote!(op)
         } else {
@@ -438,20 +468,38 @@ impl Emitter<'_> {
             ident(&name)
         };
         let (x, n) = (fresh("x"), fresh("n"));
+        let range = |a: usize, b: usize| -> TokenStream {
+            if a == b {
+                quote!(&[])
+            } else {
+                let (a, b) = (lit(a as u64), lit(b as u64));
+                quote!(&#n[#a..#b])
+            }
+        };
+        // Source texts of the predicates, when there are several (keeps each check on one line).
+        let texts: Vec<&str> = parts(&f.body)
+            .into_iter()
+            .filter(|(k, c)| *k != WHOLE && matches!(part(model, c), Part::Leaf))
+            .map(|(_, c)| c.text.as_str())
+            .collect();
+        let text_table = fresh("TEXT");
+        let mut text_k = 0usize;
         let mut chain = Vec::new();
         for (k, c) in parts(&f.body) {
             match part(model, c) {
                 Part::Skip => {}
                 Part::Descend(h, args) => {
                     let callee = &model.specs[h];
-                    let name = ident(&format!("explain_{}", callee.name));
                     let (a, b) = plan.calls[&k];
-                    let frame = if a == b {
-                        quote!(&[])
-                    } else {
-                        let (a, b) = (lit(a as u64), lit(b as u64));
-                        quote!(&#n[#a..#b])
-                    };
+                    let frame = range(a, b);
+                    let sub = self.planner.plans[h].as_ref().expect("planned");
+                    if sub.is_predicate() {
+                        // One predicate: tested here, through the spec function.
+                        let call = tr.expr(c).tokens;
+                        chain.push(quote!(predicate!(#x, #frame, #call)));
+                        continue;
+                    }
+                    let name = ident(&format!("explain_{}", callee.name));
                     let mut toks = Vec::new();
                     for (a, (_, pt)) in args.iter().zip(&callee.params) {
                         if let SpecTy::Inst(_) = pt {
@@ -465,38 +513,87 @@ impl Emitter<'_> {
                     chain.push(quote!(#name(#x, #frame #(, #toks)*)));
                 }
                 Part::Leaf => {
-                    let reads = plan.leaves[&k].iter().map(|r| lit(*r as u64));
+                    let (a, b) = plan.leaves[&k];
+                    let reads = range(a, b);
                     // A conjunct that reads nothing and is constant needs no evaluation.
                     let mut ev = crate::model::eval::Evaluator::new(
                         model,
                         &model.specs,
                         model.shapes.first().map_or(0, |s| s.record),
                     );
-                    let test = match ev.constant_bool(c) {
-                        Some(true) => continue,
+                    let constant = ev.constant_bool(c);
+                    if k == WHOLE {
+                        // The function is one predicate (only a validator gets an explain function then).
+                        let test = match constant {
+                            Some(b) => quote!(#b),
+                            None => {
+                                let args = super::spec::param_names(model, f, &mut self.memo, g);
+                                let fname = ident(&f.name);
+                                quote!(crate::spec::#fname(#(#args),*))
+                            }
+                        };
+                        let fname = &f.name;
+                        return self.finish(g, quote!(#x.predicate(#fname, #test, #reads)), &x, &n);
+                    }
+                    let test = match constant {
+                        Some(true) => {
+                            text_k += 1;
+                            continue;
+                        }
                         Some(false) => quote!(false),
                         None => tr.expr(c).tokens,
                     };
-                    if k == WHOLE {
-                        chain.push(quote!(#x.holds(#test, #n, &[#(#reads),*])));
+                    let text = if texts.len() > 1 {
+                        let i = lit(text_k as u64);
+                        quote!(#text_table[#i])
                     } else {
-                        let text = &c.text;
-                        chain.push(quote!(#x.check(#test, #n, &[#(#reads),*], #text)));
-                    }
+                        let t = &c.text;
+                        quote!(#t)
+                    };
+                    text_k += 1;
+                    chain.push(quote!(#x.check(#test, #reads, #text)));
                 }
             }
         }
-        let name = ident(&format!("explain_{}", f.name));
+        let table = if texts.len() > 1 {
+            let count = lit(texts.len() as u64);
+            quote! { const #text_table: [&str; #count] = [#(#texts),*]; }
+        } else {
+            quote!()
+        };
         let fname = &f.name;
         let body = if chain.is_empty() {
             quote!(true)
         } else {
             quote!(#(#chain)&&*)
         };
-        quote! {
-            fn #name #generics (#x: &mut isa_core::Explain, #n: &'static [R], #(#params),*) -> bool {
+        self.finish(
+            g,
+            quote! {
+                #table
                 let ok = #body;
                 #x.leave(#fname, ok)
+            },
+            &x,
+            &n,
+        )
+    }
+
+    /// The explain function of `g` with body `body`.
+    fn finish(
+        &mut self,
+        g: usize,
+        body: TokenStream,
+        x: &proc_macro2::Ident,
+        n: &proc_macro2::Ident,
+    ) -> TokenStream {
+        let model = self.model;
+        let f = &model.specs[g];
+        let (generics, params) = super::spec::signature(model, f, &mut self.memo, g);
+        let name = ident(&format!("explain_{}", f.name));
+        quote! {
+            fn #name #generics (#x: &mut isa_core::Explain, #n: &'static [R], #(#params),*) -> bool {
+                #body
             }
         }
     }
@@ -553,9 +650,16 @@ pub fn emit(model: &Model) -> String {
     for (_, v) in &model.validators {
         em.planner.plan(v.func, 0);
     }
+    // The operand shapes that reach each explain function (its feature attribute).
+    let mut users: Vec<Vec<usize>> = vec![Vec::new(); model.specs.len()];
+    for (op, v) in &model.validators {
+        if let (Some(s), Some(_)) = (model.opcodes[*op].shape, &names[*op]) {
+            em.planner.mark(v.func, s, &mut users);
+        }
+    }
     let mut items = Vec::new();
-    // Frames shared by every validator with the same table.
-    let mut tables: Vec<(Vec<String>, String)> = Vec::new();
+    // Frames shared by every validator with the same table: (content, name, users).
+    let mut tables: Vec<(Vec<String>, String, Vec<usize>)> = Vec::new();
     let mut table_items = Vec::new();
     let mut arms = Vec::new();
     for (k, o) in model.opcodes.iter().enumerate() {
@@ -563,36 +667,43 @@ pub fn emit(model: &Model) -> String {
             continue;
         };
         let id = ident(name);
+        let cfg = super::cfg_for_shape(model, shape);
         let Some(v) = model.validator(k) else {
             let msg = format!("no spec validator for {}", o.short);
-            arms.push(quote! { Self::#id(_) => Err(isa_core::Violation::new(&[#msg], &[], [0; isa_core::MAX_FIELDS])), });
+            arms.push(quote! { #cfg Self::#id(_) => Err(isa_core::Violation::new(&[#msg], &[], [0; isa_core::MAX_FIELDS])), });
             continue;
         };
-        arms.push(quote! { Self::#id(inst) => inst.validate(engine), });
+        arms.push(quote! { #cfg Self::#id(inst) => inst.validate(engine), });
         let f = &model.specs[v.func];
         let fname = ident(&f.name);
         let root = &f.name;
         let args = validator_args(model, v);
         let entries = em.frame_table(v, model.shapes[shape].record);
         let key: Vec<String> = entries.iter().map(|t| t.to_string()).collect();
-        let table = match tables.iter().find(|(k, _)| *k == key) {
-            Some((_, name)) => name.clone(),
+        let table = match tables.iter_mut().find(|(k, ..)| *k == key) {
+            Some((_, name, users)) => {
+                users.push(shape);
+                name.clone()
+            }
             None => {
                 let mut name = format!("FRAME_{}", f.name.to_ascii_uppercase());
-                if tables.iter().any(|(_, n)| *n == name) {
+                if tables.iter().any(|(_, n, _)| *n == name) {
                     name = format!("{name}_{}", o.short);
                 }
                 let id = ident(&name);
                 let n = lit(entries.len() as u64);
                 let d = format!(
-                    " What `{}` may report: names relative to the operand struct, and where each value is.",
+                    " What `{}` (and every validator with the same table) may report: names relative to the operand struct, and where each value is.",
                     f.name
                 );
-                table_items.push(quote! {
-                    #[doc = #d]
-                    static #id: [R; #n] = [#(#entries),*];
-                });
-                tables.push((key, name.clone()));
+                table_items.push((
+                    tables.len(),
+                    quote! {
+                        #[doc = #d]
+                        static #id: [R; #n] = [#(#entries),*];
+                    },
+                ));
+                tables.push((key, name.clone(), vec![shape]));
                 name
             }
         };
@@ -616,6 +727,7 @@ pub fn emit(model: &Model) -> String {
                     let k = kept.len();
                     if Some(*e) == model.engine_enum {
                         kept.push(quote!(engine.value() as i64));
+                        let k = lit(k as u64);
                         back.push(quote!(#ty::from_value(x.arg(#k) as #repr)));
                     } else {
                         let v = version(model, *e);
@@ -638,6 +750,7 @@ pub fn emit(model: &Model) -> String {
         let explain = ident(&format!("explain_{}", f.name));
         let trace = ident(&format!("trace_{}", o.short.to_ascii_lowercase()));
         items.push(quote! {
+            #cfg
             fn #trace(x: &mut isa_core::Explain) {
                 if let (Ok(inst), #(Some(#enum_params),)*) = (crate::inst::#id::from_bytes(x.word()), #(#back,)*) {
                     #explain(x, &#table, #(#bindings),*);
@@ -684,6 +797,7 @@ pub fn emit(model: &Model) -> String {
             f.name
         );
         items.push(quote! {
+            #cfg
             impl crate::inst::#id {
                 #[doc = #doc]
                 pub fn validate(&self, #engine_param) -> Result<(), isa_core::Violation> {
@@ -699,23 +813,36 @@ pub fn emit(model: &Model) -> String {
     }
     // Explain functions, once each, in spec order.
     let mut fns = Vec::new();
-    for g in 0..model.specs.len() {
-        if em.planner.plans[g].is_some() {
-            fns.push(em.explain_fn(g));
+    let validator_fns: Vec<usize> = model.validators.iter().map(|(_, v)| v.func).collect();
+    for (g, used_by) in users.iter().enumerate() {
+        let Some(plan) = &em.planner.plans[g] else {
+            continue;
+        };
+        if !used_by.is_empty() && (!plan.is_predicate() || validator_fns.contains(&g)) {
+            let cfg = super::cfg_for_users(model, used_by);
+            let f = em.explain_fn(g);
+            fns.push(quote!(#cfg #f));
         }
     }
+    let table_items = table_items.into_iter().map(|(k, t)| {
+        let cfg = super::cfg_for_users(model, &tables[k].2);
+        quote!(#cfg #t)
+    });
     items.push(quote! {
         impl crate::inst::Instruction {
             /// Validates the instruction with its opcode's spec validator, as executed by `engine`.
             pub fn validate(&self, #engine_param) -> Result<(), isa_core::Violation> {
                 let _ = &engine;
                 #[allow(unreachable_patterns)]
-                match self { #(#arms)* }
+                match *self { #(#arms)* }
             }
         }
     });
     render(
-        &banner(model, "validate() and the explain pass."),
+        &format!(
+            "{}{PREDICATE_MACRO}",
+            banner(model, "validate() and the explain pass.")
+        ),
         quote! {
             #[allow(unused_imports)]
             use isa_core::Reported as R;

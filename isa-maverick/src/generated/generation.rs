@@ -44,6 +44,7 @@ impl isa_core::Isa for Maverick {
         inst.validate(engine)
     }
 }
+#[cfg(all(feature = "d4_rand", feature = "s1_rand"))]
 impl rng_core::Generation for Maverick {
     const INFO: isa_core::GenerationInfo = GENERATION;
     const SET_STATE_ARMS: &'static [rng_core::CheckpointArm] = &[

@@ -44,6 +44,7 @@ impl isa_core::Isa for Sunda {
         inst.validate(engine)
     }
 }
+#[cfg(all(feature = "d4_rand", feature = "s1_rand"))]
 impl rng_core::Generation for Sunda {
     const INFO: isa_core::GenerationInfo = GENERATION;
     const SET_STATE_ARMS: &'static [rng_core::CheckpointArm] = &[
