@@ -96,16 +96,60 @@ impl fmt::Display for Error {
 
 impl std::error::Error for Error {}
 
+/// Suffix of a warning that `--strict` turned into an error.
+pub const STRICT_SUFFIX: &str = " [a warning; an error under --strict]";
+
+impl Error {
+    /// The error a strict run makes of a tree's warnings (each one a diagnostic, marked as such).
+    pub fn from_warnings(tree: impl Into<String>, warnings: &[Diagnostic]) -> Self {
+        let mut diagnostics: Vec<Diagnostic> = warnings
+            .iter()
+            .map(|w| Diagnostic::new(w.loc.clone(), format!("{}{STRICT_SUFFIX}", w.message)))
+            .collect();
+        diagnostics.sort();
+        diagnostics.dedup();
+        Error {
+            tree: tree.into(),
+            diagnostics,
+        }
+    }
+}
+
+/// Sorts diagnostics by place and drops exact repeats (a header that several others include
+/// yields one diagnostic, not one per includer).
+pub fn normalize(diagnostics: &mut Vec<Diagnostic>) {
+    diagnostics.sort();
+    diagnostics.dedup();
+}
+
 /// Collects diagnostics while a stage runs, so one run reports every problem it can see.
+///
+/// An error stops the tree (nothing is written); a warning is a problem the generator worked
+/// around (a stale mapping entry skipped, a spec block it could not translate dropped, a clang
+/// warning). Warnings travel with the model ([`crate::model::Model::warnings`]) into the report;
+/// `--strict` makes each one an error.
 #[derive(Debug, Default)]
 pub struct Sink {
     diagnostics: Vec<Diagnostic>,
+    warnings: Vec<Diagnostic>,
 }
 
 impl Sink {
     /// Records a problem.
     pub fn push(&mut self, loc: Loc, message: impl Into<String>) {
         self.diagnostics.push(Diagnostic::new(loc, message));
+    }
+
+    /// Records a warning: a problem the generator worked around.
+    pub fn warn(&mut self, loc: Loc, message: impl Into<String>) {
+        self.warnings.push(Diagnostic::new(loc, message));
+    }
+
+    /// The warnings recorded so far, sorted and without repeats (the sink keeps none).
+    pub fn take_warnings(&mut self) -> Vec<Diagnostic> {
+        let mut w = std::mem::take(&mut self.warnings);
+        normalize(&mut w);
+        w
     }
 
     /// True when nothing was recorded.

@@ -31,14 +31,46 @@ pub struct Generated {
 /// Path (inside a crate) of the committed ISA summary.
 pub const SUMMARY_FILE: &str = "src/generated/isa.json";
 
+/// How strictly a tree is read.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Options {
+    /// Every warning is an error (`--strict`): a tree generates only when it produces none,
+    /// and nothing the generator could not represent is left out silently or loudly.
+    pub strict: bool,
+}
+
+impl Options {
+    /// Strict options (`--strict`).
+    pub const STRICT: Options = Options { strict: true };
+
+    /// Under `strict`, the model's warnings (and the items it could not translate) as an error.
+    pub fn check(&self, model: &model::Model) -> Result<(), diag::Error> {
+        if !self.strict {
+            return Ok(());
+        }
+        let all: Vec<diag::Diagnostic> = model
+            .warnings
+            .iter()
+            .chain(&model.untranslated)
+            .cloned()
+            .collect();
+        if all.is_empty() {
+            Ok(())
+        } else {
+            Err(diag::Error::from_warnings(model.tree_name.clone(), &all))
+        }
+    }
+}
+
 /// Reads, models and emits the tree at `tree`. Nothing is written.
-pub fn generate(tree: &Path) -> Result<Generated, diag::Error> {
+pub fn generate(tree: &Path, options: &Options) -> Result<Generated, diag::Error> {
     let input = read::read_tree(tree)?;
     let model = model::build::build(&input)?;
+    options.check(&model)?;
     let (mut files, notes) = emit::emit_with_notes(&model);
     emit::format_all(&mut files)
         .map_err(|e| diag::Error::single(input.tree_name.clone(), diag::Loc::new(".", 0), e))?;
-    let summary = report::Summary::of(&model, spec_names(&input));
+    let summary = report::Summary::of(&model, spec_names(&model));
     files.insert(SUMMARY_FILE.into(), summary.to_json());
     Ok(Generated {
         model,
@@ -50,20 +82,26 @@ pub fn generate(tree: &Path) -> Result<Generated, diag::Error> {
 
 /// The ISA summary of the tree at `tree` (read and model only: nothing is emitted or formatted).
 /// This is what `neuron-isa diff` compares.
-pub fn summarize(tree: &Path) -> Result<report::Summary, diag::Error> {
+pub fn summarize(tree: &Path, options: &Options) -> Result<report::Summary, diag::Error> {
     let input = read::read_tree(tree)?;
     let model = model::build::build(&input)?;
-    Ok(report::Summary::of(&model, spec_names(&input)))
+    options.check(&model)?;
+    Ok(report::Summary::of(&model, spec_names(&model)))
 }
 
-fn spec_names(input: &read::TreeInput) -> Vec<String> {
-    input.specs.iter().map(|s| s.name()).collect()
+/// The names of the spec functions the model translated, in source order.
+fn spec_names(model: &model::Model) -> Vec<String> {
+    model.specs.iter().map(|s| s.name.clone()).collect()
 }
 
 /// Build-script entry point (`regenerate` feature): generates `tree` and writes the
-/// modules into `out_dir/generated/`.
-pub fn regenerate_into(tree: &Path, out_dir: &Path) -> Result<(), String> {
-    let generated = generate(tree).map_err(|e| e.to_string())?;
+/// modules into `out_dir/generated/`. Each warning is printed as a `cargo::warning`.
+pub fn regenerate_into(tree: &Path, out_dir: &Path, options: &Options) -> Result<(), String> {
+    let generated = generate(tree, options).map_err(|e| e.to_string())?;
+    for w in &generated.model.warnings {
+        let line = format!("{}/{w}", generated.model.tree_name).replace('\n', " ");
+        println!("cargo::warning={line}");
+    }
     for (path, text) in &generated.files {
         let Some(rel) = path.strip_prefix("src/") else {
             continue;

@@ -4,7 +4,7 @@
 
 use crate::diag::Error;
 use crate::report::{diff, Change, Summary};
-use crate::{generate, Generated, SUMMARY_FILE};
+use crate::{generate, Generated, Options, SUMMARY_FILE};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -61,7 +61,12 @@ pub fn trees(headers: &Path) -> Result<Vec<PathBuf>, String> {
 }
 
 /// Generates every tree (or only `only`, by generation name in lower case) in memory.
-pub fn plan(root: &Path, headers: &Path, only: &[String]) -> Result<Run, Vec<Error>> {
+pub fn plan(
+    root: &Path,
+    headers: &Path,
+    only: &[String],
+    options: &Options,
+) -> Result<Run, Vec<Error>> {
     let mut run = Run::default();
     let mut errors = Vec::new();
     let trees = trees(headers).map_err(|e| {
@@ -90,7 +95,7 @@ pub fn plan(root: &Path, headers: &Path, only: &[String]) -> Result<Run, Vec<Err
             });
             continue;
         }
-        match generate(&tree) {
+        match generate(&tree, options) {
             Ok(generated) => run.plans.push(compare(tree_name, crate_dir, generated)),
             Err(e) => errors.push(e),
         }
@@ -99,6 +104,240 @@ pub fn plan(root: &Path, headers: &Path, only: &[String]) -> Result<Run, Vec<Err
         Ok(run)
     } else {
         Err(errors)
+    }
+}
+
+/// Regenerating from an installed vendor package (`--vendor-root`): the plans, and for each
+/// planned generation the `headers/` tree it replaces.
+#[derive(Debug, Default)]
+pub struct VendorRun {
+    /// The plans (generated from staging copies) and the trees without a crate.
+    pub run: Run,
+    /// Per plan (same order): the staging tree it was generated from and `headers/<tree>`,
+    /// which [`VendorRun::write`] makes a copy of it.
+    pub replacements: Vec<Replacement>,
+    /// Generations that have a crate and a `headers/` tree but no tree in the vendor root.
+    pub untouched: Vec<String>,
+    /// The staging directory (removed when the run is dropped).
+    staging: Option<PathBuf>,
+}
+
+/// One `headers/` tree to be replaced by its vendor copy.
+#[derive(Debug)]
+pub struct Replacement {
+    /// The staging copy: the vendor tree plus the project's `rng-runtime.json`.
+    pub staged: PathBuf,
+    /// `headers/neuron_<gen>_arch_isa`.
+    pub headers_tree: PathBuf,
+    /// What replacing it changes (empty when `headers/` already holds exactly the vendor tree).
+    pub changes: Vec<isa_core::fingerprint::FileChange>,
+}
+
+/// The project's own data file kept beside a vendor tree.
+pub const PROJECT_FILES: [&str; 1] = [crate::read::runtime::RUNTIME_FILE];
+
+impl Drop for VendorRun {
+    fn drop(&mut self) {
+        if let Some(dir) = &self.staging {
+            let _ = std::fs::remove_dir_all(dir);
+        }
+    }
+}
+
+/// Copies the regular, non-hidden files under `from` to `to` (the files a fingerprint covers).
+fn copy_tree(from: &Path, to: &Path) -> std::io::Result<()> {
+    std::fs::create_dir_all(to)?;
+    let mut entries: Vec<_> = std::fs::read_dir(from)?.flatten().collect();
+    entries.sort_by_key(|e| e.file_name());
+    for e in entries {
+        if e.file_name().to_string_lossy().starts_with('.') {
+            continue;
+        }
+        let kind = e.file_type()?;
+        let target = to.join(e.file_name());
+        if kind.is_dir() {
+            copy_tree(&e.path(), &target)?;
+        } else if kind.is_file() {
+            std::fs::copy(e.path(), &target)?;
+        }
+    }
+    Ok(())
+}
+
+/// Generates every crate whose generation the vendor include root `vendor_root` has a
+/// `neuron_<gen>_arch_isa` tree for (or only `only`), in memory, from a staging copy of that tree
+/// with the project's `rng-runtime.json` (from `headers/<tree>/`) beside it. Nothing is written.
+pub fn plan_vendor(
+    root: &Path,
+    headers: &Path,
+    vendor_root: &Path,
+    only: &[String],
+    options: &Options,
+) -> Result<VendorRun, Vec<Error>> {
+    let loc = |p: &Path| crate::diag::Loc::new(p.display().to_string(), 0);
+    let vendor_trees =
+        trees(vendor_root).map_err(|e| vec![Error::single("", loc(vendor_root), e)])?;
+    let staging = std::env::temp_dir().join(format!(
+        "isa-codegen-vendor-{}-{}",
+        std::process::id(),
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos())
+    ));
+    let mut out = VendorRun {
+        run: Run::default(),
+        replacements: Vec::new(),
+        untouched: Vec::new(),
+        staging: Some(staging.clone()),
+    };
+    let mut errors = Vec::new();
+    let mut names = Vec::new();
+    for tree in vendor_trees {
+        let tree_name = tree
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let gen = crate::read::generation_of(&tree_name)
+            .unwrap_or_default()
+            .to_ascii_lowercase();
+        if !only.is_empty() && !only.contains(&gen) {
+            continue;
+        }
+        names.push(tree_name.clone());
+        let crate_dir = root.join(format!("isa-{gen}"));
+        if !crate_dir.join("Cargo.toml").is_file() {
+            out.run.missing.push(MissingCrate {
+                tree_name,
+                crate_dir,
+            });
+            continue;
+        }
+        let staged = staging.join(&tree_name);
+        let headers_tree = headers.join(&tree_name);
+        let staged_ok = copy_tree(&tree, &staged).and_then(|()| {
+            for f in PROJECT_FILES {
+                let ours = headers_tree.join(f);
+                if ours.is_file() {
+                    std::fs::copy(&ours, staged.join(f))?;
+                }
+            }
+            Ok(())
+        });
+        if let Err(e) = staged_ok {
+            errors.push(Error::single(
+                tree_name.clone(),
+                loc(&tree),
+                format!("cannot stage the vendor tree: {e}"),
+            ));
+            continue;
+        }
+        match generate(&staged, options) {
+            Ok(generated) => {
+                let current = isa_core::fingerprint::TreeFingerprint::of_dir(&headers_tree)
+                    .unwrap_or_default();
+                let changes = current.changes_to(&generated.model.fingerprint);
+                out.run.plans.push(compare(tree_name, crate_dir, generated));
+                out.replacements.push(Replacement {
+                    staged,
+                    headers_tree,
+                    changes,
+                });
+            }
+            Err(e) => errors.push(e),
+        }
+    }
+    if let Ok(ours) = trees(headers) {
+        for t in ours {
+            let name = t
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            let gen = crate::read::generation_of(&name)
+                .unwrap_or_default()
+                .to_ascii_lowercase();
+            let wanted = only.is_empty() || only.contains(&gen);
+            if wanted
+                && !names.contains(&name)
+                && root.join(format!("isa-{gen}/Cargo.toml")).is_file()
+            {
+                out.untouched.push(name);
+            }
+        }
+    }
+    if errors.is_empty() {
+        Ok(out)
+    } else {
+        Err(errors)
+    }
+}
+
+impl VendorRun {
+    /// True when every crate is fresh and every `headers/` tree already is its vendor copy.
+    pub fn is_fresh(&self) -> bool {
+        self.run.plans.iter().all(Plan::is_fresh)
+            && self.replacements.iter().all(|r| r.changes.is_empty())
+    }
+
+    /// Writes the stale crate files, then makes each `headers/<tree>` the vendor tree plus the
+    /// project's files ([`PROJECT_FILES`]), so the crates' recorded fingerprints describe it.
+    pub fn write(&self) -> std::io::Result<()> {
+        for plan in &self.run.plans {
+            plan.write()?;
+        }
+        for r in self.replacements.iter().filter(|r| !r.changes.is_empty()) {
+            if r.headers_tree.is_dir() {
+                for e in std::fs::read_dir(&r.headers_tree)?.flatten() {
+                    let name = e.file_name().to_string_lossy().into_owned();
+                    if name.starts_with('.') || PROJECT_FILES.contains(&name.as_str()) {
+                        continue;
+                    }
+                    if e.file_type()?.is_dir() {
+                        std::fs::remove_dir_all(e.path())?;
+                    } else {
+                        std::fs::remove_file(e.path())?;
+                    }
+                }
+            }
+            copy_tree(&r.staged, &r.headers_tree)?;
+        }
+        Ok(())
+    }
+
+    /// The report of the run: per tree the plan's paragraph and what happens to `headers/`.
+    pub fn report(&self, checking: bool) -> String {
+        let mut out = String::new();
+        for (plan, r) in self.run.plans.iter().zip(&self.replacements) {
+            out.push_str(&plan.report(checking));
+            if r.changes.is_empty() {
+                let _ = writeln!(
+                    out,
+                    "    headers/{}: already the vendor tree",
+                    plan.tree_name
+                );
+            } else {
+                let _ =
+                    writeln!(
+                    out,
+                    "    headers/{}: {} {} file(s) from the vendor root (rng-runtime.json kept):",
+                    plan.tree_name,
+                    if checking { "would replace" } else { "replaced" },
+                    r.changes.len()
+                );
+                for c in &r.changes {
+                    let _ = writeln!(out, "      {c}");
+                }
+            }
+        }
+        for m in &self.run.missing {
+            out.push_str(&m.report());
+        }
+        for t in &self.untouched {
+            let _ = writeln!(
+                out,
+                "headers/{t}: not in the vendor root; its crate is left as it is"
+            );
+        }
+        out
     }
 }
 
@@ -240,6 +479,28 @@ impl Plan {
         }
         for note in &m.untranslated {
             let _ = writeln!(out, "    not translated: {}/{note}", self.tree_name);
+        }
+        if let Some(p) = &m.placement {
+            let _ = writeln!(
+                out,
+                "    engine placement: {} opcodes placed ({})",
+                p.placed(),
+                p.loc
+            );
+        }
+        for n in &m.notes {
+            let _ = writeln!(out, "    note: {n}");
+        }
+        for w in &m.warnings {
+            let _ = writeln!(out, "    warning: {w}");
+        }
+        if !m.warnings.is_empty() {
+            let _ = writeln!(
+                out,
+                "    {} warning(s) in {} (`--strict` makes them errors)",
+                m.warnings.len(),
+                self.tree_name
+            );
         }
         out
     }

@@ -75,11 +75,55 @@ impl Workspace {
 
 /// Runs `generate` on a tree that must be rejected; a panic or a success fails the test.
 fn generate_err(tree: &Path) -> Error {
-    match catch_unwind(AssertUnwindSafe(|| isa_codegen::generate(tree))) {
+    match catch_unwind(AssertUnwindSafe(|| {
+        isa_codegen::generate(tree, &Default::default())
+    })) {
         Err(_) => panic!("generate panicked on {}", tree.display()),
         Ok(Ok(_)) => panic!("generate accepted the broken tree {}", tree.display()),
         Ok(Err(e)) => e,
     }
+}
+
+/// As [`generate_err`], with `options`.
+fn generate_err_with(tree: &Path, options: &isa_codegen::Options) -> Error {
+    match catch_unwind(AssertUnwindSafe(|| isa_codegen::generate(tree, options))) {
+        Err(_) => panic!("generate panicked on {}", tree.display()),
+        Ok(Ok(_)) => panic!("generate accepted {} under {options:?}", tree.display()),
+        Ok(Err(e)) => e,
+    }
+}
+
+/// `model` carries a warning at `file:line` whose message contains every one of `words`.
+#[track_caller]
+fn assert_warns(model: &isa_codegen::model::Model, file: &str, line: u32, words: &[&str]) {
+    let hit = model.warnings.iter().any(|d| {
+        d.loc.file == file && d.loc.line == line && words.iter().all(|w| d.message.contains(w))
+    });
+    assert!(
+        hit,
+        "expected a warning at {file}:{line} mentioning {words:?}, got:\n{:#?}",
+        model.warnings
+    );
+}
+
+/// Runs the binary on the workspace with `args`: (exit code, stdout, stderr).
+fn run_binary(ws: &Workspace, args: &[&str]) -> (Option<i32>, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_isa-codegen"))
+        .arg("--root")
+        .arg(ws.root())
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// The workspace, to be checked with `--strict` by [`assert_nothing_written_with`].
+fn ws_strict(ws: &Workspace) -> (&Workspace, bool) {
+    (ws, true)
 }
 
 /// `err` has a diagnostic at `file:line` whose message contains every one of `words`.
@@ -103,10 +147,16 @@ fn assert_reports(err: &Error, file: &str, line: u32, words: &[&str]) {
 /// The broken tree of `ws` fails through `workspace::plan` and through the binary, and the
 /// binary writes nothing. `shown` is text the binary must print (the diagnostic).
 fn assert_nothing_written(ws: &Workspace, shown: &str) {
+    assert_nothing_written_with((ws, false), shown);
+}
+
+/// As [`assert_nothing_written`]; with `strict`, under `--strict`.
+fn assert_nothing_written_with((ws, strict): (&Workspace, bool), shown: &str) {
+    let options = isa_codegen::Options { strict };
     let before = snapshot(ws.root());
     let headers = ws.root().join("headers");
     let planned = catch_unwind(AssertUnwindSafe(|| {
-        isa_codegen::workspace::plan(ws.root(), &headers, &[])
+        isa_codegen::workspace::plan(ws.root(), &headers, &[], &options)
     }))
     .expect("workspace::plan panicked");
     let errors = planned.expect_err("workspace::plan accepted a workspace with a broken tree");
@@ -120,17 +170,8 @@ fn assert_nothing_written(ws: &Workspace, shown: &str) {
         "workspace::plan changed files"
     );
 
-    let out = Command::new(env!("CARGO_BIN_EXE_isa-codegen"))
-        .arg("--root")
-        .arg(ws.root())
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(
-        out.status.code(),
-        Some(2),
-        "isa-codegen exit status; stderr:\n{stderr}"
-    );
+    let (code, _, stderr) = run_binary(ws, if strict { &["--strict"] } else { &[] });
+    assert_eq!(code, Some(2), "isa-codegen exit status; stderr:\n{stderr}");
     assert!(stderr.contains(shown), "stderr lacks `{shown}`:\n{stderr}");
     assert!(stderr.contains("nothing was written"), "{stderr}");
     assert!(
@@ -160,7 +201,8 @@ fn check(ws: &Workspace, file: &str, line: u32, words: &[&str]) -> Error {
 fn the_tiny_fixture_itself_generates() {
     // The baseline every broken copy starts from.
     let ws = Workspace::tiny("baseline");
-    isa_codegen::generate(&ws.tree).expect("the pristine fixture generates");
+    isa_codegen::generate(&ws.tree, &isa_codegen::Options::STRICT)
+        .expect("the pristine fixture generates");
 }
 
 #[test]
@@ -268,42 +310,99 @@ fn mapping_entry_naming_an_unknown_struct() {
     );
 }
 
+/// A mapping token naming no enumerator is a stale entry: skipped with a warning at the line of the
+/// token (instruction_mapping.json is a stale superset of the enum); `--strict` makes it an error.
 #[test]
-fn mapping_entry_naming_an_unknown_opcode() {
+fn mapping_entry_naming_an_unknown_opcode_is_skipped_with_a_warning() {
     let ws = Workspace::tiny("unknown-opcode");
     let f = ws.file(MAPPING);
-    // The diagnostic sits on the line of the bad opcode string and names the opcode and the entry.
     let line = line_of(&f, "\"NEURON_ISA_TPB_OPCODE_FILL_OLD\"");
     edit(
         &f,
         "\"NEURON_ISA_TPB_OPCODE_FILL_OLD\"",
         "\"NEURON_ISA_TPB_OPCODE_FILL_NEW\"",
     );
-    check(
-        &ws,
-        MAPPING,
-        line,
-        &[
-            "NEURON_ISA_TPB_OPCODE_FILL_NEW",
-            "NEURON_ISA_TPB_S1_FILL_STRUCT",
-            "OPCODE enum lacks",
-        ],
+    let words = [
+        "stale entry skipped",
+        "NEURON_ISA_TPB_OPCODE_FILL_NEW",
+        "NEURON_ISA_TPB_S1_FILL_STRUCT",
+        "OPCODE enum lacks",
+    ];
+    let generated = isa_codegen::generate(&ws.tree, &Default::default()).expect("a warning only");
+    assert_warns(&generated.model, MAPPING, line, &words);
+    let m = &generated.model;
+    assert_eq!(m.shapes[0].opcodes, [m.opcode_named("FILL").unwrap()]);
+    assert_eq!(m.opcodes[m.opcode_named("FILL_OLD").unwrap()].shape, None);
+    // --strict makes it an error and writes nothing; without it the report lists it.
+    let err = generate_err_with(&ws.tree, &isa_codegen::Options::STRICT);
+    assert_reports(&err, MAPPING, line, &words);
+    assert_nothing_written_with(
+        ws_strict(&ws),
+        &format!("{TREE}/{MAPPING}:{line}: stale entry"),
+    );
+    let out = run_binary(&ws, &[]);
+    assert_eq!(out.0, Some(0), "{}", out.2);
+    assert!(
+        out.1.contains(&format!(
+            "    warning: {MAPPING}:{line}: stale entry skipped"
+        )),
+        "{}",
+        out.1
     );
 }
 
-/// The unknown-opcode diagnostic points at the line of the bad opcode string, not at the entry's key.
+/// A token equal to exactly one enumerator ignoring underscores and case (the vendor's
+/// `DMA_MEMCPY` for `DMAMEMCPY`) is read as that enumerator, with a warning; an ambiguous one is stale.
 #[test]
-fn mapping_unknown_opcode_names_the_line_of_the_opcode_string() {
-    let ws = Workspace::tiny("unknown-opcode-line");
+fn mapping_alias_is_resolved_with_a_warning_and_an_ambiguous_one_is_skipped() {
+    let ws = Workspace::tiny("alias-opcode");
     let f = ws.file(MAPPING);
     let line = line_of(&f, "\"NEURON_ISA_TPB_OPCODE_FILL_OLD\"");
     edit(
         &f,
         "\"NEURON_ISA_TPB_OPCODE_FILL_OLD\"",
-        "\"NEURON_ISA_TPB_OPCODE_FILL_NEW\"",
+        "\"NEURON_ISA_TPB_OPCODE_FILLOLD\"",
     );
-    let err = generate_err(&ws.tree);
-    assert_reports(&err, MAPPING, line, &["NEURON_ISA_TPB_OPCODE_FILL_NEW"]);
+    let generated = isa_codegen::generate(&ws.tree, &Default::default()).expect("a warning only");
+    let m = &generated.model;
+    assert_warns(
+        m,
+        MAPPING,
+        line,
+        &[
+            "alias resolved",
+            "`NEURON_ISA_TPB_OPCODE_FILLOLD`",
+            "read as `NEURON_ISA_TPB_OPCODE_FILL_OLD`",
+        ],
+    );
+    assert_eq!(m.shapes[0].opcodes.len(), 2);
+    assert_eq!(
+        m.opcodes[m.opcode_named("FILL_OLD").unwrap()].shape,
+        Some(0)
+    );
+    assert!(generated.files["src/generated/inst.rs"].contains("pub struct FillOld("));
+    let err = generate_err_with(&ws.tree, &isa_codegen::Options::STRICT);
+    assert_reports(&err, MAPPING, line, &["alias resolved", "--strict"]);
+
+    // Two enumerators equal to the token ignoring underscores: ambiguous, so stale.
+    edit(
+        &ws.file(COMMON),
+        "    NEURON_ISA_TPB_OPCODE_PSEUDO_X  = 0xc1,\n",
+        "    NEURON_ISA_TPB_OPCODE_PSEUDO_X  = 0xc1,\n    NEURON_ISA_TPB_OPCODE_FI_LLOLD  = 0xc2,\n",
+    );
+    let generated = isa_codegen::generate(&ws.tree, &Default::default()).expect("a warning only");
+    assert_warns(
+        &generated.model,
+        MAPPING,
+        line,
+        &[
+            "stale entry skipped",
+            "ambiguous",
+            "`NEURON_ISA_TPB_OPCODE_FILL_OLD`",
+            "`NEURON_ISA_TPB_OPCODE_FI_LLOLD`",
+        ],
+    );
+    assert_eq!(generated.model.shapes[0].opcodes.len(), 1);
 }
 
 #[test]
@@ -350,13 +449,28 @@ fn two_opcodes_with_one_value_in_a_real_tree() {
     assert_nothing_written(&ws, &format!("neuron_sunda_arch_isa/{COMMON}:{set}"));
 }
 
+/// A spec block that does not parse is dropped with a warning at its line (and so is every
+/// function calling it); `--strict` makes it an error and writes nothing.
 #[test]
 fn unparsable_spec_block_names_its_line() {
     let ws = Workspace::tiny("spec-parse");
     let f = ws.file(FILL);
     let line = line_of(&f, "(i.s1_fill.count >= 1)");
     edit(&f, "(i.s1_fill.count >= 1)", "(i.s1_fill.count >= )");
-    check(&ws, FILL, line, &["spec block does not parse"]);
+    let g = isa_codegen::generate(&ws.tree, &Default::default()).expect("a warning only");
+    assert_warns(
+        &g.model,
+        FILL,
+        line,
+        &[
+            "spec function `is_valid_s1_fill` is not translated",
+            "spec block does not parse",
+        ],
+    );
+    assert!(g.model.validators.is_empty());
+    let err = generate_err_with(&ws.tree, &isa_codegen::Options::STRICT);
+    assert_reports(&err, FILL, line, &["spec block does not parse"]);
+    assert_nothing_written_with(ws_strict(&ws), &format!("{TREE}/{FILL}:{line}"));
 }
 
 #[test]
@@ -365,7 +479,27 @@ fn unclosed_spec_block_names_its_first_line() {
     let f = ws.file(FILL);
     let line = line_of(&f, "// fn fill_lanes_ok(");
     edit(&f, "(n <= MAX_LANES)\n// }\n", "(n <= MAX_LANES)\n\n");
-    check(&ws, FILL, line, &["spec block is not closed"]);
+    let g = isa_codegen::generate(&ws.tree, &Default::default()).expect("a warning only");
+    assert_warns(
+        &g.model,
+        FILL,
+        line,
+        &["`fill_lanes_ok`", "spec block is not closed"],
+    );
+    // Its caller goes too, naming it.
+    let caller = line_of(&f, "// fn is_valid_s1_fill(");
+    assert_warns(
+        &g.model,
+        FILL,
+        caller,
+        &[
+            "`is_valid_s1_fill` is not translated: it calls `fill_lanes_ok`",
+            "does not parse",
+        ],
+    );
+    let err = generate_err_with(&ws.tree, &isa_codegen::Options::STRICT);
+    assert_reports(&err, FILL, line, &["spec block is not closed"]);
+    assert_nothing_written_with(ws_strict(&ws), &format!("{TREE}/{FILL}:{line}"));
 }
 
 #[test]
@@ -405,7 +539,8 @@ fn missing_tree() {
 
     // A workspace without headers/: plan names the directory, the binary exits 2 and writes nothing.
     let headers = scratch.path().join("headers");
-    let errors = isa_codegen::workspace::plan(scratch.path(), &headers, &[]).unwrap_err();
+    let errors = isa_codegen::workspace::plan(scratch.path(), &headers, &[], &Default::default())
+        .unwrap_err();
     assert!(
         errors[0]
             .to_string()
@@ -495,9 +630,11 @@ fn tree_directory_not_named_neuron_gen_arch_isa() {
     let headers = scratch.path().join("headers");
     copy_tree(&tiny_tree(), &headers, "neuron-tiny-arch-isa");
     copy_tree(&tiny_tree(), &headers, "neuron_Tiny_arch_isa");
-    let run = isa_codegen::workspace::plan(scratch.path(), &headers, &[]).unwrap();
+    let run =
+        isa_codegen::workspace::plan(scratch.path(), &headers, &[], &Default::default()).unwrap();
     assert!(run.plans.is_empty() && run.missing.is_empty(), "{run:?}");
-    let generated = isa_codegen::generate(&headers.join("neuron_Tiny_arch_isa"));
+    let generated =
+        isa_codegen::generate(&headers.join("neuron_Tiny_arch_isa"), &Default::default());
     assert!(
         generated.is_err(),
         "an upper-case generation name is not a tree name"
@@ -509,7 +646,7 @@ fn tree_without_a_crate_is_reported_and_the_others_still_generate() {
     let ws = Workspace::tiny("no-crate");
     fs::remove_dir_all(ws.root().join("isa-tiny")).unwrap();
     let headers = ws.root().join("headers");
-    let run = isa_codegen::workspace::plan(ws.root(), &headers, &[]).unwrap();
+    let run = isa_codegen::workspace::plan(ws.root(), &headers, &[], &Default::default()).unwrap();
     assert_eq!(run.missing.len(), 1);
     let message = run.missing[0].report();
     let crate_dir = ws.root().join("isa-tiny");
@@ -548,7 +685,8 @@ fn tree_without_a_crate_is_reported_and_the_others_still_generate() {
         "no crate is created for the tree without one"
     );
     // Once written, the spare crate is fresh: a second run writes nothing more.
-    let again = isa_codegen::workspace::plan(ws.root(), &headers, &[]).unwrap();
+    let again =
+        isa_codegen::workspace::plan(ws.root(), &headers, &[], &Default::default()).unwrap();
     assert!(again.plans[0].is_fresh());
 }
 

@@ -10,7 +10,8 @@ use std::sync::OnceLock;
 const GENERATIONS: [&str; 4] = ["sunda", "cayman", "mariana", "maverick"];
 
 fn generate(tree: &Path) -> isa_codegen::Generated {
-    isa_codegen::generate(tree).unwrap_or_else(|e| panic!("{}: {e}", tree.display()))
+    isa_codegen::generate(tree, &Default::default())
+        .unwrap_or_else(|e| panic!("{}: {e}", tree.display()))
 }
 
 /// The same files, byte for byte; on a difference, the first differing line of the first file.
@@ -139,7 +140,7 @@ fn generated_text_has_no_absolute_path_and_no_timestamp() {
 fn the_committed_crates_are_fresh() {
     // `plan` on the repository is what `--check` runs; every crate must match its tree.
     let root = workspace_root();
-    let run = isa_codegen::workspace::plan(&root, &root.join("headers"), &[])
+    let run = isa_codegen::workspace::plan(&root, &root.join("headers"), &[], &Default::default())
         .unwrap_or_else(|e| panic!("{e:?}"));
     assert!(
         run.missing.is_empty(),

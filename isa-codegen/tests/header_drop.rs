@@ -232,9 +232,11 @@ fn dropped() -> &'static Drop {
     DROP.get_or_init(|| {
         let scratch = Scratch::new("drop-gen");
         let tree = copy_tree(&real_tree("mariana"), scratch.path(), TREE);
-        let old = isa_codegen::generate(&tree).expect("the MARIANA tree generates");
+        let old = isa_codegen::generate(&tree, &isa_codegen::Options::STRICT)
+            .expect("the MARIANA tree generates");
         let (op_line, field_line) = drop_into(&tree);
-        let new = isa_codegen::generate(&tree).expect("the dropped tree generates");
+        let new = isa_codegen::generate(&tree, &isa_codegen::Options::STRICT)
+            .expect("the dropped tree generates");
         Drop {
             old,
             new,
@@ -321,8 +323,13 @@ fn the_workspace_report_lists_exactly_the_drop() {
         std::fs::create_dir_all(target.parent().unwrap()).unwrap();
         std::fs::write(target, text).unwrap();
     }
-    let run = isa_codegen::workspace::plan(scratch.path(), &scratch.path().join("headers"), &[])
-        .expect("the dropped tree plans");
+    let run = isa_codegen::workspace::plan(
+        scratch.path(),
+        &scratch.path().join("headers"),
+        &[],
+        &isa_codegen::Options::STRICT,
+    )
+    .expect("the dropped tree plans");
     let plan = &run.plans[0];
     assert_eq!(plan.changes.as_deref(), Some(&expected_changes()[..]));
     let report = plan.report(true);

@@ -5,7 +5,11 @@
 //! * the opcode enum has the documented number of enumerators, on the documented lines;
 //! * the generation-specific members are there or absent as documented;
 //! * every name in `instruction_mapping.json` exists in its tree;
-//! * every `// fn` spec block is well formed (balanced braces, one `fn`), so the generator can parse it.
+//! * every `// fn` spec block is well formed (balanced braces, one `fn`), so the generator can parse it;
+//! * the engine placement of `aws_neuron_isa_tpb_instr_assert.h`, read here from its C and from the
+//!   compiled function, is the table of `headers/PROVENANCE.md`, and agrees with the validators;
+//! * every firmware entry of `rng-runtime.json` has one of the evidence levels observed / inferred /
+//!   assumed, and the levels are those PROVENANCE.md documents.
 //!
 //! Only the standard library is used; the C compilers are `gcc` and `g++` from `PATH`.
 
@@ -33,12 +37,19 @@ struct Gen {
     shapes: &'static [&'static str],
 }
 
-const ALL_GEN_SHAPES: [&str; 4] = ["s1_rand", "d4_rand", "s3d3_dropout", "pseudo_set_rng_seed"];
-const V4_SHAPES: [&str; 6] = [
+const ALL_GEN_SHAPES: [&str; 5] = [
     "s1_rand",
     "d4_rand",
     "s3d3_dropout",
     "pseudo_set_rng_seed",
+    "d4_mr",
+];
+const V4_SHAPES: [&str; 7] = [
+    "s1_rand",
+    "d4_rand",
+    "s3d3_dropout",
+    "pseudo_set_rng_seed",
+    "d4_mr",
     "d3_rand",
     "s2s1d2_pe_seed",
 ];
@@ -486,6 +497,7 @@ fn generation_specific_members() {
             .collect();
         want.insert("aws_neuron_isa_tpb_common.h".into());
         want.insert("aws_neuron_isa_tpb_util.h".into());
+        want.insert(INSTR_ASSERT.into());
         let want: BTreeSet<&str> = want.iter().map(String::as_str).collect();
         assert_eq!(names, want, "{}: header files", gen.name);
 
@@ -557,11 +569,12 @@ fn generation_specific_members() {
 #[derive(Debug, PartialEq)]
 enum Json {
     Str(String),
+    Num(u64),
     Arr(Vec<Json>),
     Obj(Vec<(String, Json)>),
 }
 
-/// A JSON reader for the subset the mapping uses: objects, arrays and strings.
+/// A JSON reader for the subset the trees use: objects, arrays, strings and unsigned integers.
 struct JsonReader<'a> {
     s: &'a [u8],
     k: usize,
@@ -605,6 +618,17 @@ impl JsonReader<'_> {
         self.ws();
         match self.s.get(self.k) {
             Some(b'"') => Ok(Json::Str(self.string()?)),
+            Some(b'0'..=b'9') => {
+                let start = self.k;
+                while self.k < self.s.len() && self.s[self.k].is_ascii_digit() {
+                    self.k += 1;
+                }
+                let text =
+                    std::str::from_utf8(&self.s[start..self.k]).map_err(|e| e.to_string())?;
+                text.parse()
+                    .map(Json::Num)
+                    .map_err(|e| format!("number at byte {start}: {e}"))
+            }
             Some(b'[') => {
                 self.k += 1;
                 let mut items = Vec::new();
@@ -961,5 +985,699 @@ fn the_block_scanner_rejects_malformed_blocks() {
     for (text, want) in cases {
         let err = spec_blocks("bad.h", text).expect_err(text);
         assert!(err.contains(want), "`{err}` does not mention `{want}`");
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// 6. engine placement: aws_neuron_isa_tpb_instr_assert.h
+// ---------------------------------------------------------------------------------------------
+
+const INSTR_ASSERT: &str = "aws_neuron_isa_tpb_instr_assert.h";
+const ENGINE_PREFIX: &str = "NEURON_ISA_TPB_NEURON_ENGINE_";
+const OPCODE_PREFIX: &str = "NEURON_ISA_TPB_OPCODE_";
+
+/// opcode short name -> engine short names.
+type Placement = BTreeMap<String, BTreeSet<String>>;
+
+/// Tokens of the C subset the placement file is written in: identifiers, numbers, and the
+/// punctuation `( ) { } ; , == ||`. Line comments are dropped. Anything else is an error.
+fn c_tokens(code: &str) -> Result<Vec<String>, String> {
+    let mut out = Vec::new();
+    for (k, line) in code.lines().enumerate() {
+        let line = line.split("//").next().unwrap_or("");
+        let b = line.as_bytes();
+        let mut j = 0;
+        while j < b.len() {
+            let c = b[j];
+            if c.is_ascii_whitespace() {
+                j += 1;
+            } else if c.is_ascii_alphanumeric() || c == b'_' {
+                let start = j;
+                while j < b.len() && (b[j].is_ascii_alphanumeric() || b[j] == b'_') {
+                    j += 1;
+                }
+                out.push(line[start..j].to_string());
+            } else if b[j..].starts_with(b"==") || b[j..].starts_with(b"||") {
+                out.push(line[j..j + 2].to_string());
+                j += 2;
+            } else if b"(){};,".contains(&c) {
+                out.push((c as char).to_string());
+                j += 1;
+            } else {
+                return Err(format!(
+                    "line {}: `{}` is outside the placement subset",
+                    k + 1,
+                    c as char
+                ));
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// A cursor over the tokens with strict expectations.
+struct Toks<'a> {
+    t: &'a [String],
+    k: usize,
+}
+
+impl Toks<'_> {
+    fn peek(&self) -> Option<&str> {
+        self.t.get(self.k).map(String::as_str)
+    }
+    fn eat(&mut self, want: &str) -> Result<(), String> {
+        match self.peek() {
+            Some(got) if got == want => {
+                self.k += 1;
+                Ok(())
+            }
+            got => Err(format!(
+                "token {}: expected `{want}`, found `{}`",
+                self.k,
+                got.unwrap_or("end of input")
+            )),
+        }
+    }
+    fn ident_with(&mut self, prefix: &str) -> Result<String, String> {
+        match self.peek() {
+            Some(got) if got.starts_with(prefix) && got.len() > prefix.len() => {
+                let name = got[prefix.len()..].to_string();
+                self.k += 1;
+                Ok(name)
+            }
+            got => Err(format!(
+                "token {}: expected a {prefix}* name, found `{}`",
+                self.k,
+                got.unwrap_or("end of input")
+            )),
+        }
+    }
+    /// `( <var> == NEURON_ISA_TPB_OPCODE_X ) || ...` up to the closing `)` of `return(`.
+    fn opcode_tests(&mut self, var: &str) -> Result<Vec<String>, String> {
+        let mut ops = Vec::new();
+        loop {
+            self.eat("(")?;
+            self.eat(var)?;
+            self.eat("==")?;
+            ops.push(self.ident_with(OPCODE_PREFIX)?);
+            self.eat(")")?;
+            if self.peek() == Some("||") {
+                self.k += 1;
+            } else {
+                return Ok(ops);
+            }
+        }
+    }
+}
+
+/// Tokens of the body of `STATIC inline bool <name>(<params>) { ... }`, braces excluded, after
+/// checking the signature. Only the function's own lines are tokenized (the rest of the file is
+/// ordinary C: banner, guards, includes).
+fn c_function_body(code: &str, name: &str, params: &[(&str, &str)]) -> Result<Vec<String>, String> {
+    let lines: Vec<&str> = code
+        .lines()
+        .map(|l| l.split("//").next().unwrap_or(""))
+        .collect();
+    let first = lines
+        .iter()
+        .position(|l| {
+            let w: Vec<&str> = l.split_whitespace().collect();
+            w.len() >= 4
+                && w[..3] == ["STATIC", "inline", "bool"]
+                && (w[3] == name || w[3].starts_with(&format!("{name}(")))
+        })
+        .ok_or_else(|| format!("no `STATIC inline bool {name}(`"))?;
+    let mut depth = 0i64;
+    let mut opened = false;
+    let mut last = first;
+    for (k, l) in lines.iter().enumerate().skip(first) {
+        for c in l.chars() {
+            match c {
+                '{' => {
+                    depth += 1;
+                    opened = true;
+                }
+                '}' => depth -= 1,
+                _ => {}
+            }
+        }
+        last = k;
+        if opened && depth == 0 {
+            break;
+        }
+    }
+    if !(opened && depth == 0) {
+        return Err(format!("{name}: the body does not close"));
+    }
+    let toks = c_tokens(&lines[first..=last].join("\n"))?;
+    let mut t = Toks { t: &toks, k: 0 };
+    for w in ["STATIC", "inline", "bool", name, "("] {
+        t.eat(w)?;
+    }
+    for (n, (ty, var)) in params.iter().enumerate() {
+        if n > 0 {
+            t.eat(",")?;
+        }
+        t.eat(ty)?;
+        t.eat(var)?;
+    }
+    t.eat(")")?;
+    t.eat("{")?;
+    if toks.last().map(String::as_str) != Some("}") {
+        return Err(format!("{name}: text after the closing brace"));
+    }
+    Ok(toks[t.k..toks.len() - 1].to_vec())
+}
+
+/// Reads `neuron_isa_check_opcode_on_engine` in the form the generator's reader accepts: engine
+/// blocks `if (engine == E) { return( (opcode == A) || ... ); }`, then `return false;`.
+fn placement_from_c(code: &str) -> Result<Placement, String> {
+    let body = c_function_body(
+        code,
+        "neuron_isa_check_opcode_on_engine",
+        &[
+            ("NEURON_ISA_TPB_OPCODE", "opcode"),
+            ("NEURON_ISA_TPB_NEURON_ENGINE", "engine"),
+        ],
+    )?;
+    let mut t = Toks { t: &body, k: 0 };
+    let mut out = Placement::new();
+    let mut seen = BTreeSet::new();
+    while t.peek() == Some("if") {
+        t.eat("if")?;
+        t.eat("(")?;
+        t.eat("engine")?;
+        t.eat("==")?;
+        let engine = t.ident_with(ENGINE_PREFIX)?;
+        if !seen.insert(engine.clone()) {
+            return Err(format!("two blocks for engine {engine}"));
+        }
+        t.eat(")")?;
+        t.eat("{")?;
+        t.eat("return")?;
+        t.eat("(")?;
+        for op in t.opcode_tests("opcode")? {
+            if !out.entry(op.clone()).or_default().insert(engine.clone()) {
+                return Err(format!("{op} listed twice for {engine}"));
+            }
+        }
+        t.eat(")")?;
+        t.eat(";")?;
+        t.eat("}")?;
+    }
+    t.eat("return")?;
+    t.eat("false")?;
+    t.eat(";")?;
+    if t.k != body.len() {
+        return Err(format!("token {}: text after `return false;`", t.k));
+    }
+    Ok(out)
+}
+
+/// Reads `is_pseudo_op`: `return( (opcode == A) || ... );`.
+fn pseudo_ops_from_c(code: &str) -> Result<Vec<String>, String> {
+    let body = c_function_body(code, "is_pseudo_op", &[("NEURON_ISA_TPB_OPCODE", "opcode")])?;
+    let mut t = Toks { t: &body, k: 0 };
+    t.eat("return")?;
+    t.eat("(")?;
+    let ops = t.opcode_tests("opcode")?;
+    t.eat(")")?;
+    t.eat(";")?;
+    if t.k != body.len() {
+        return Err(format!("token {}: text after the return", t.k));
+    }
+    Ok(ops)
+}
+
+/// The placement table of headers/PROVENANCE.md: per generation, opcode -> engines, and the
+/// opcodes marked `-` (absent from that generation).
+fn placement_from_provenance(text: &str) -> BTreeMap<&'static str, (Placement, BTreeSet<String>)> {
+    let head = "| opcode | sunda | cayman | mariana | maverick |";
+    let mut lines = text.lines().skip_while(|l| !l.starts_with(head));
+    assert!(
+        lines.next().is_some(),
+        "PROVENANCE.md has no placement table (a row starting `{head}`)"
+    );
+    let sep = lines.next().unwrap_or("");
+    assert!(sep.starts_with("|---"), "placement table: `{sep}`");
+    let mut out: BTreeMap<&'static str, (Placement, BTreeSet<String>)> = BTreeMap::new();
+    let mut rows = 0;
+    for line in lines.take_while(|l| l.starts_with('|')) {
+        let cells: Vec<&str> = line.trim_matches('|').split('|').map(str::trim).collect();
+        assert!(cells.len() >= 5, "placement table row `{line}`");
+        let op = cells[0].trim_matches('`').to_string();
+        assert!(
+            !op.is_empty()
+                && op
+                    .bytes()
+                    .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_'),
+            "placement table: opcode cell `{}`",
+            cells[0]
+        );
+        for (gen, cell) in GENS.iter().zip(&cells[1..5]) {
+            let entry = out.entry(gen.name).or_default();
+            if *cell == "-" {
+                entry.1.insert(op.clone());
+                continue;
+            }
+            let engines: BTreeSet<String> = cell.split(',').map(|e| e.trim().to_string()).collect();
+            for e in &engines {
+                assert!(
+                    ["PE", "ACT", "POOL", "DVE", "TPB_SP", "TOP_SP"].contains(&e.as_str()),
+                    "placement table: engine `{e}` in `{line}`"
+                );
+            }
+            assert!(entry.0.insert(op.clone(), engines).is_none(), "{op} twice");
+        }
+        rows += 1;
+    }
+    assert!(rows > 0, "the placement table has no rows");
+    out
+}
+
+/// Values of an enum of common.h, `NEURON_ISA_TPB_<ENUM>_<MEMBER> = v,` -> (MEMBER, v).
+fn enum_members(common: &str, enum_name: &str) -> BTreeMap<String, u8> {
+    let open = format!("typedef enum NEURON_ISA_TPB_{enum_name} {{");
+    let prefix = format!("NEURON_ISA_TPB_{enum_name}_");
+    let mut out = BTreeMap::new();
+    let mut inside = false;
+    for line in common.lines() {
+        let code = line.split("//").next().unwrap().trim();
+        if code == open {
+            inside = true;
+        } else if inside && code.starts_with('}') {
+            break;
+        } else if inside {
+            let (n, v) = code
+                .trim_end_matches(',')
+                .split_once('=')
+                .expect("enumerator");
+            let v = v.trim();
+            let v = match v.strip_prefix("0x") {
+                Some(h) => u8::from_str_radix(h, 16),
+                None => v.parse(),
+            }
+            .expect("enumerator value");
+            out.insert(n.trim().trim_start_matches(&prefix).to_string(), v);
+        }
+    }
+    assert!(!out.is_empty(), "no enum {enum_name}");
+    out
+}
+
+/// Builds and runs a C program that calls both functions for every opcode byte and every engine
+/// value; returns what the compiled C says, as (placement, pseudo opcodes).
+fn placement_by_running_c(gen: &Gen, files: &[(String, String)]) -> (Placement, BTreeSet<String>) {
+    let common = header(files, "aws_neuron_isa_tpb_common.h");
+    let engines = enum_members(common, "NEURON_ENGINE");
+    let opcodes: BTreeMap<u8, String> = opcode_values(common)
+        .into_iter()
+        .map(|(n, v)| (v, n.trim_start_matches(OPCODE_PREFIX).to_string()))
+        .collect();
+    let src = format!(
+        "#include <stdio.h>\n#include \"aws_neuron_isa_tpb_util.h\"\n#include \"{INSTR_ASSERT}\"\n\
+         int main(void) {{\n\
+         \x20   for (int o = 0; o < 256; o++) {{\n\
+         \x20       if (is_pseudo_op((NEURON_ISA_TPB_OPCODE)o)) printf(\"pseudo %d\\n\", o);\n\
+         \x20       for (int e = 0; e < 256; e++)\n\
+         \x20           if (neuron_isa_check_opcode_on_engine((NEURON_ISA_TPB_OPCODE)o, (NEURON_ISA_TPB_NEURON_ENGINE)e))\n\
+         \x20               printf(\"on %d %d\\n\", o, e);\n\
+         \x20   }}\n\
+         \x20   return 0;\n}}\n"
+    );
+    let dir = scratch_dir("placement");
+    let c = dir.join(format!("placement_{}.c", gen.name));
+    let exe = dir.join(format!("placement_{}", gen.name));
+    fs::write(&c, src).expect("write placement probe");
+    let out = Command::new("gcc")
+        .args(["-std=c11", "-Wall", "-Wextra", "-Werror", "-pedantic", "-I"])
+        .arg(tpb(gen))
+        .arg(&c)
+        .arg("-o")
+        .arg(&exe)
+        .output()
+        .expect("cannot run gcc");
+    assert!(
+        out.status.success(),
+        "{}: the placement probe does not build:\n{}",
+        gen.name,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let run = Command::new(&exe)
+        .output()
+        .expect("run the placement probe");
+    let _ = fs::remove_dir_all(&dir);
+    assert!(
+        run.status.success(),
+        "{}: the placement probe failed",
+        gen.name
+    );
+    let mut placement = Placement::new();
+    let mut pseudo = BTreeSet::new();
+    let name_of = |v: &str| -> String {
+        let v: u8 = v.parse().unwrap();
+        opcodes
+            .get(&v)
+            .unwrap_or_else(|| {
+                panic!(
+                    "{}: byte {v:#04x} is no opcode of the tree, yet placed",
+                    gen.name
+                )
+            })
+            .clone()
+    };
+    for line in String::from_utf8_lossy(&run.stdout).lines() {
+        let w: Vec<&str> = line.split(' ').collect();
+        match w.as_slice() {
+            ["pseudo", o] => {
+                pseudo.insert(name_of(o));
+            }
+            ["on", o, e] => {
+                let e: u8 = e.parse().unwrap();
+                let engine = engines
+                    .iter()
+                    .find(|(_, v)| **v == e)
+                    .unwrap_or_else(|| panic!("{}: engine value {e} is no member", gen.name))
+                    .0;
+                placement
+                    .entry(name_of(o))
+                    .or_default()
+                    .insert(engine.clone());
+            }
+            _ => panic!("unexpected probe output `{line}`"),
+        }
+    }
+    (placement, pseudo)
+}
+
+/// `NeuronEngine::X` spellings in the spec blocks of a file, as C member names.
+fn engines_named_in(text: &str) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    for line in text.lines() {
+        let Some(c) = comment_text(line) else {
+            continue;
+        };
+        let mut rest = c;
+        while let Some(k) = rest.find("NeuronEngine::") {
+            rest = &rest[k + "NeuronEngine::".len()..];
+            let name: String = rest
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .collect();
+            out.insert(name.to_ascii_uppercase());
+        }
+    }
+    out
+}
+
+#[test]
+fn placement_matches_the_provenance_table() {
+    let provenance = read(&headers_root().join("PROVENANCE.md"));
+    let table = placement_from_provenance(&provenance);
+    for gen in &GENS {
+        let files = header_files(gen);
+        let text = header(&files, INSTR_ASSERT);
+        let from_text =
+            placement_from_c(text).unwrap_or_else(|e| panic!("{}: {INSTR_ASSERT}: {e}", gen.name));
+        let (want, absent) = &table[gen.name];
+        assert_eq!(
+            &from_text, want,
+            "{}: {INSTR_ASSERT} against PROVENANCE.md",
+            gen.name
+        );
+
+        // `-` in the table: the opcode is not in this generation; any engine list: it is
+        let common = header(&files, "aws_neuron_isa_tpb_common.h");
+        let opcodes = opcode_values(common);
+        for op in absent {
+            assert!(
+                !opcodes.contains_key(&format!("{OPCODE_PREFIX}{op}")),
+                "{}: {op} is marked absent but is in the enum",
+                gen.name
+            );
+        }
+        for op in want.keys() {
+            assert!(
+                opcodes.contains_key(&format!("{OPCODE_PREFIX}{op}")),
+                "{}: {op} is placed but is not in the enum",
+                gen.name
+            );
+        }
+
+        // the compiled function says the same as the text
+        let (ran, pseudo_ran) = placement_by_running_c(gen, &files);
+        assert_eq!(ran, from_text, "{}: compiled placement", gen.name);
+
+        // is_pseudo_op lists exactly the PSEUDO_ members of the enum, all in 0xc0..=0xdf
+        let listed = pseudo_ops_from_c(text).unwrap_or_else(|e| panic!("{}: {e}", gen.name));
+        let listed_set: BTreeSet<String> = listed.iter().cloned().collect();
+        assert_eq!(
+            listed.len(),
+            listed_set.len(),
+            "{}: is_pseudo_op repeats an opcode",
+            gen.name
+        );
+        let enum_pseudo: BTreeSet<String> = opcodes
+            .keys()
+            .map(|n| n.trim_start_matches(OPCODE_PREFIX).to_string())
+            .filter(|n| n.starts_with("PSEUDO_"))
+            .collect();
+        assert_eq!(listed_set, enum_pseudo, "{}: is_pseudo_op", gen.name);
+        assert_eq!(
+            pseudo_ran, enum_pseudo,
+            "{}: compiled is_pseudo_op",
+            gen.name
+        );
+        for op in &enum_pseudo {
+            let v = opcodes[&format!("{OPCODE_PREFIX}{op}")];
+            assert!((0xc0..=0xdf).contains(&v), "{}: {op} = {v:#04x}", gen.name);
+        }
+    }
+}
+
+#[test]
+fn placement_agrees_with_the_validators() {
+    // The engines the validators of a shape name are engines the opcode is placed on (an arm on
+    // an engine that cannot run the opcode would be dead); for the checkpoint pair the legality
+    // arms name exactly the placed engines.
+    for gen in &GENS {
+        let files = header_files(gen);
+        let placement = placement_from_c(header(&files, INSTR_ASSERT)).expect("placement");
+        let placed = |op: &str| placement.get(op).cloned().unwrap_or_default();
+        let checks: [(&str, &str, bool); 4] = [
+            ("aws_neuron_isa_tpb_s1_rand.h", "RAND_SET_STATE", true),
+            ("aws_neuron_isa_tpb_d4_rand.h", "RAND_GET_STATE", true),
+            (
+                "aws_neuron_isa_tpb_pseudo_set_rng_seed.h",
+                "PSEUDO_SET_RNG_SEED",
+                false,
+            ),
+            ("aws_neuron_isa_tpb_d4_mr.h", "RNG", false),
+        ];
+        for (file, op, exact) in checks {
+            let Some((_, text)) = files.iter().find(|(n, _)| n == file) else {
+                continue;
+            };
+            let named = engines_named_in(text);
+            assert!(!named.is_empty(), "{}: {file} names no engine", gen.name);
+            if exact {
+                assert_eq!(
+                    named,
+                    placed(op),
+                    "{}: engines of {file} against the placement of {op}",
+                    gen.name
+                );
+            } else {
+                assert!(
+                    named.is_subset(&placed(op)),
+                    "{}: {file} names {named:?}, {op} is placed on {:?}",
+                    gen.name,
+                    placed(op)
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn the_placement_reader_rejects_other_forms() {
+    let sig = "STATIC inline bool neuron_isa_check_opcode_on_engine(NEURON_ISA_TPB_OPCODE opcode,\n    NEURON_ISA_TPB_NEURON_ENGINE engine) {\n";
+    let good = format!(
+        "{sig}    if (engine == NEURON_ISA_TPB_NEURON_ENGINE_POOL) {{\n        return(   (opcode == NEURON_ISA_TPB_OPCODE_RNG)  // note\n               || (opcode == NEURON_ISA_TPB_OPCODE_RAND));\n    }}\n    return false;\n}}\n"
+    );
+    let p = placement_from_c(&good).expect("the documented form");
+    assert_eq!(p.len(), 2);
+    assert_eq!(p["RNG"], BTreeSet::from(["POOL".to_string()]));
+    let bad = [
+        (
+            good.replace("return false;", "return true;"),
+            "expected `false`",
+        ),
+        (
+            good.replace(
+                "opcode == NEURON_ISA_TPB_OPCODE_RAND)",
+                "opcode != NEURON_ISA_TPB_OPCODE_RAND)",
+            ),
+            "outside the placement subset",
+        ),
+        (
+            good.replace("|| (opcode", "&& (opcode"),
+            "outside the placement subset",
+        ),
+        (
+            good.replace("engine == NEURON_ISA_TPB_NEURON_ENGINE_POOL", "engine == 2"),
+            "NEURON_ISA_TPB_NEURON_ENGINE_* name",
+        ),
+        (
+            good.replace(
+                "(opcode == NEURON_ISA_TPB_OPCODE_RNG)",
+                "(opcode == NEURON_ISA_TPB_OPCODE_RNG) || (opcode == NEURON_ISA_TPB_OPCODE_RNG)",
+            ),
+            "listed twice",
+        ),
+        (good.replace("    return false;\n", ""), "expected `return`"),
+        (
+            good.replace("STATIC inline", "static inline"),
+            "no `STATIC inline bool",
+        ),
+    ];
+    for (text, want) in bad {
+        let err = placement_from_c(&text).expect_err(&text);
+        assert!(err.contains(want), "`{err}` does not mention `{want}`");
+    }
+    // and the table check fails on a disagreement: one engine more in the C than in a table row
+    let table = "| opcode | sunda | cayman | mariana | maverick | basis |\n|---|---|---|---|---|---|\n| `RNG` | POOL | POOL | POOL | POOL | x |\n";
+    let t = placement_from_provenance(table);
+    let mut extra = p.clone();
+    extra.remove("RAND");
+    assert_eq!(extra, t["sunda"].0);
+    extra.get_mut("RNG").unwrap().insert("DVE".into());
+    assert_ne!(extra, t["sunda"].0);
+}
+
+// ---------------------------------------------------------------------------------------------
+// 7. evidence levels of rng-runtime.json
+// ---------------------------------------------------------------------------------------------
+
+/// (generation, instruction, engine, algorithm, evidence level), sorted.
+type Evidence = Vec<(String, String, String, String, String)>;
+
+fn evidence_from_runtime_files() -> Evidence {
+    let mut out = Vec::new();
+    for gen in &GENS {
+        let path = tpb(gen).parent().unwrap().join("rng-runtime.json");
+        let text = read(&path);
+        let json = parse_json(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let firmware = object(&json)
+            .iter()
+            .find(|(k, _)| k == "firmware")
+            .unwrap_or_else(|| panic!("{}: no firmware list", path.display()));
+        let Json::Arr(entries) = &firmware.1 else {
+            panic!("{}: firmware is not a list", path.display())
+        };
+        for e in entries {
+            let field = |name: &str| -> String {
+                match object(e).iter().find(|(k, _)| k == name) {
+                    Some((_, Json::Str(v))) => v.clone(),
+                    other => panic!("{}: firmware entry field {name}: {other:?}", path.display()),
+                }
+            };
+            let level = field("evidence");
+            if level == "assumed" {
+                // an assumption carries its number
+                assert!(
+                    field("source").contains("PROVENANCE A"),
+                    "{}: assumed entry without an assumption number: {}",
+                    gen.name,
+                    field("source")
+                );
+            }
+            out.push((
+                gen.name.to_string(),
+                field("instruction"),
+                field("engine"),
+                field("algorithm"),
+                level,
+            ));
+        }
+    }
+    out.sort();
+    out
+}
+
+fn evidence_from_provenance(text: &str) -> Evidence {
+    let head = "| evidence of | instruction | engine | algorithm | level |";
+    let mut lines = text.lines().skip_while(|l| !l.starts_with(head));
+    assert!(
+        lines.next().is_some(),
+        "PROVENANCE.md has no evidence table (`{head}`)"
+    );
+    assert!(
+        lines.next().unwrap_or("").starts_with("|---"),
+        "evidence table separator"
+    );
+    let mut out: Evidence = lines
+        .take_while(|l| l.starts_with('|'))
+        .map(|l| {
+            let c: Vec<String> = l
+                .trim_matches('|')
+                .split('|')
+                .map(|c| c.trim().to_string())
+                .collect();
+            assert_eq!(c.len(), 5, "evidence table row `{l}`");
+            (
+                c[0].clone(),
+                c[1].clone(),
+                c[2].clone(),
+                c[3].clone(),
+                c[4].clone(),
+            )
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+#[test]
+fn firmware_evidence_levels_are_normalised_and_documented() {
+    let files = evidence_from_runtime_files();
+    assert!(!files.is_empty());
+    for (gen, instruction, engine, algorithm, level) in &files {
+        assert!(
+            ["observed", "inferred", "assumed"].contains(&level.as_str()),
+            "{gen} {instruction} {engine} {algorithm}: evidence `{level}`"
+        );
+        // rng-facts 6 item 15: every NC-v5 firmware body is known from strings only
+        assert!(
+            !(gen == "maverick" && level == "observed"),
+            "maverick {instruction} {engine} {algorithm} claims an observed body"
+        );
+    }
+    // rng-facts 4.10: SUNDA ships no checkpoint body
+    assert!(
+        files.iter().all(|e| e.0 != "sunda"),
+        "sunda lists a wired body"
+    );
+    let documented = evidence_from_provenance(&read(&headers_root().join("PROVENANCE.md")));
+    assert_eq!(
+        files, documented,
+        "rng-runtime.json against the evidence table of PROVENANCE.md"
+    );
+    let mut unique = files.clone();
+    unique.dedup();
+    assert_eq!(unique.len(), files.len(), "an entry is listed twice");
+}
+
+#[test]
+fn the_json_reader_takes_numbers_and_rejects_other_values() {
+    assert_eq!(
+        parse_json("{\"v\": [1, 23]}"),
+        Ok(Json::Obj(vec![(
+            "v".into(),
+            Json::Arr(vec![Json::Num(1), Json::Num(23)])
+        )]))
+    );
+    for bad in ["{\"v\": -1}", "{\"v\": true}", "{\"v\": 1.5}"] {
+        assert!(parse_json(bad).is_err(), "{bad}");
     }
 }

@@ -10,9 +10,8 @@
 
 mod common;
 
-use common::{copy_tree, edit, tiny_tree, workspace_root, Scratch};
+use common::{copy_tree, edit, run_generated_crate, tiny_tree, Scratch};
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 /// The tiny fixture with padding bytes 25..27 and a free bit 7 in byte 5.
 fn padded_tree(dir: &Path) -> PathBuf {
@@ -80,74 +79,6 @@ fn an_unused_bit_field_bit_is_an_error() {
 }
 "#;
 
-/// The target directory this test binary was built in (`<target>/debug/deps/padding-*`).
-fn target_dir() -> PathBuf {
-    std::env::current_exe()
-        .ok()
-        .and_then(|exe| exe.ancestors().nth(3).map(Path::to_path_buf))
-        .unwrap_or_else(|| workspace_root().join("target"))
-}
-
-/// Writes `files` as a standalone crate `isa-tiny` under `dir` with `tests/<name>.rs` = `test`,
-/// runs `cargo test` on it (own target dir, offline) and returns (success, stdout + stderr).
-fn run_generated_crate(
-    dir: &Path,
-    files: &isa_codegen::emit::Files,
-    name: &str,
-    test: &str,
-) -> (bool, String) {
-    let krate = dir.join("isa-tiny");
-    for (path, text) in files {
-        let target = krate.join(path);
-        std::fs::create_dir_all(target.parent().unwrap()).unwrap();
-        std::fs::write(target, text).unwrap();
-    }
-    let root = workspace_root();
-    let path_of = |name: &str| root.join(name).display().to_string();
-    // The generated crate's features (one per operand shape, all on by default), without the
-    // regenerate dependency this standalone crate does not have.
-    let generated = &files["Cargo.toml"];
-    let features: String = generated
-        .lines()
-        .skip_while(|l| *l != "[features]")
-        .skip(1)
-        .take_while(|l| !l.starts_with('['))
-        .filter(|l| !l.starts_with("regenerate"))
-        .map(|l| format!("{l}\n"))
-        .collect();
-    std::fs::write(
-        krate.join("Cargo.toml"),
-        format!(
-            "[package]\nname = \"isa-tiny\"\nversion = \"0.0.0\"\nedition = \"2021\"\nbuild = \"build.rs\"\n\n\
-             [workspace]\n\n[features]\n{features}regenerate = []\n\n\
-             [dependencies]\nisa-core = {{ path = \"{core}\" }}\nrng-core = {{ path = \"{rng}\" }}\n\n\
-             [build-dependencies]\nisa-core = {{ path = \"{core}\", features = [\"std\"] }}\n\n\
-             [lints.rust]\nunexpected_cfgs = {{ level = \"warn\", check-cfg = ['cfg(isa_regenerated)'] }}\n",
-            core = path_of("isa-core"),
-            rng = path_of("rng-core"),
-        ),
-    )
-    .unwrap();
-    std::fs::copy(root.join("Cargo.lock"), krate.join("Cargo.lock")).unwrap();
-    std::fs::create_dir_all(krate.join("tests")).unwrap();
-    std::fs::write(krate.join(format!("tests/{name}.rs")), test).unwrap();
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    // No header tree next to the crate: its build script keeps the generated code as it is.
-    let out = Command::new(cargo)
-        .current_dir(&krate)
-        .args(["test", "--offline", "--test", name])
-        .env("CARGO_TARGET_DIR", target_dir().join("padding-fixture"))
-        .env("NEURON_ISA_HEADERS", dir.join("no-headers"))
-        .output()
-        .unwrap();
-    let text = format!(
-        "{}\n{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    (out.status.success(), text)
-}
-
 /// Removes every `// fn` spec block of the tree (used only to step around the spec-module bug
 /// that `the_tiny_fixture_crate_compiles` shows; the padding check does not depend on the spec).
 fn strip_spec_blocks(tree: &Path) {
@@ -181,7 +112,8 @@ fn generated_padding_checks_reject_nonzero_padding() {
     let scratch = Scratch::new("padding");
     let tree = padded_tree(scratch.path());
     strip_spec_blocks(&tree);
-    let generated = isa_codegen::generate(&tree).unwrap_or_else(|e| panic!("{e}"));
+    let generated =
+        isa_codegen::generate(&tree, &Default::default()).unwrap_or_else(|e| panic!("{e}"));
     assert!(generated.model.specs.is_empty());
     let inst = &generated.files["src/generated/inst.rs"];
     assert!(
@@ -194,7 +126,7 @@ fn generated_padding_checks_reject_nonzero_padding() {
         let lib = files.get_mut("src/lib.rs").unwrap();
         *lib = lib.replace("pub use legality::StateTensor;\n", "");
     }
-    let (ok, output) = run_generated_crate(scratch.path(), &files, "padding", CRATE_TEST);
+    let (ok, output) = run_generated_crate(scratch.path(), &files, "padding", CRATE_TEST, &[]);
     assert!(ok, "the generated crate's padding test failed:\n{output}");
     assert!(output.contains("test result: ok. 3 passed"), "{output}");
 }
@@ -208,8 +140,9 @@ fn generated_padding_checks_reject_nonzero_padding() {
 #[test]
 fn the_tiny_fixture_crate_compiles() {
     let scratch = Scratch::new("tiny-crate");
-    let generated = isa_codegen::generate(&tiny_tree()).unwrap_or_else(|e| panic!("{e}"));
+    let generated = isa_codegen::generate(&tiny_tree(), &isa_codegen::Options::STRICT)
+        .unwrap_or_else(|e| panic!("{e}"));
     let smoke = "#[test]\nfn decodes() {\n    let mut w = [0u8; 64];\n    w[0] = 0x02;\n    assert_eq!(isa_tiny::Instruction::decode(&w).unwrap().to_bytes(), w);\n}\n";
-    let (ok, output) = run_generated_crate(scratch.path(), &generated.files, "smoke", smoke);
+    let (ok, output) = run_generated_crate(scratch.path(), &generated.files, "smoke", smoke, &[]);
     assert!(ok, "the tiny fixture's crate does not build:\n{output}");
 }

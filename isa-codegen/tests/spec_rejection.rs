@@ -60,7 +60,9 @@ impl Tree {
     /// As [`Tree::rejects`], with the diagnostic at any one of `lines`.
     #[track_caller]
     fn rejects_at_one_of(&self, rel: &str, lines: &[u32], words: &[&str]) {
-        let result = catch_unwind(AssertUnwindSafe(|| isa_codegen::generate(&self.root)));
+        let result = catch_unwind(AssertUnwindSafe(|| {
+            isa_codegen::generate(&self.root, &isa_codegen::Options::STRICT)
+        }));
         let err = match result {
             Err(_) => panic!("generate panicked"),
             Ok(Ok(_)) => panic!("generate accepted the broken spec of {rel}:{lines:?}"),
@@ -82,7 +84,8 @@ impl Tree {
 
 #[test]
 fn the_pristine_trees_generate() {
-    isa_codegen::generate(&Tree::tiny("pristine").root).expect("the tiny fixture generates");
+    isa_codegen::generate(&Tree::tiny("pristine").root, &isa_codegen::Options::STRICT)
+        .expect("the tiny fixture generates");
 }
 
 #[test]
@@ -349,7 +352,30 @@ fn is_valid_enum_is_accepted_with_its_enum_list() {
         "(i.s1_fill.count >= 1)",
         "is_valid_enum(EnumList::Color, i.s1_fill.color)",
     );
-    isa_codegen::generate(&t.root).expect("is_valid_enum(EnumList::Color, ...) is the language");
+    isa_codegen::generate(&t.root, &isa_codegen::Options::STRICT)
+        .expect("is_valid_enum(EnumList::Color, ...) is the language");
+}
+
+#[test]
+fn is_valid_enum_takes_the_vendor_form_with_a_bare_enum_name() {
+    // `is_valid_enum(DataSrc, x)`, as a vendor page quotes it, is `is_valid_enum(EnumList::DataSrc, x)`.
+    let t = Tree::tiny("enum-bare");
+    edit(
+        &t.file(FILL),
+        "(i.s1_fill.count >= 1)",
+        "is_valid_enum(Color, i.s1_fill.count)",
+    );
+    let g = isa_codegen::generate(&t.root, &isa_codegen::Options::STRICT)
+        .expect("is_valid_enum(Color, ...) is the language");
+    assert!(g.files["src/generated/spec.rs"].contains("Color::from_value("));
+    let t = Tree::tiny("enum-bare-unknown");
+    let line = t.break_at(
+        FILL,
+        "(i.s1_fill.count >= 1)",
+        "is_valid_enum(Colour, i.s1_fill.count)",
+        "Colour",
+    );
+    t.rejects(FILL, line, &["first argument of `is_valid_enum`"]);
 }
 
 /// The tiny tree with a `fill_legal_combinations` block of `body` (one `//` line) after
@@ -375,7 +401,8 @@ fn a_legality_function_of_element_count_equations_generates() {
         "legal-ok",
         "((e == NeuronEngine::Pool) && (i.s1_fill.count == 7)) || ((e == NeuronEngine::DVE) && (i.s1_fill.count == 24))",
     );
-    isa_codegen::generate(&t.root).expect("a two-arm legality table");
+    isa_codegen::generate(&t.root, &isa_codegen::Options::STRICT)
+        .expect("a two-arm legality table");
 }
 
 #[test]

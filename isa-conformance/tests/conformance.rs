@@ -166,7 +166,9 @@ macro_rules! conformance {
                     Some("NEURON_ISA_TPB_S1_RAND_STRUCT")
                 );
                 assert_eq!(Opcode::Rand.operand_struct(), Some("NEURON_ISA_TPB_D4_RAND_STRUCT"));
-                assert_eq!(Opcode::Rng.operand_struct(), None);
+                // instruction-mapping.md §3 (D4_MR_STRUCT: MEMSET, REG_STORE, RNG), opcodes.tsv 0x4d;
+                // the choice among the pages is PROVENANCE.md conflict C1.
+                assert_eq!(Opcode::Rng.operand_struct(), Some("NEURON_ISA_TPB_D4_MR_STRUCT"));
                 // opcodes.tsv: every flag and class of the generation.
                 let reference = reference_opcodes($gen);
                 assert_eq!(reference.len(), $count);
@@ -360,7 +362,8 @@ macro_rules! conformance {
 }
 
 // rng-facts §1.1 (values, structs, SU·CA·MA·MV presence: PE_MANAGE_SEED and RAND2 `--YY`, the
-// project following MTX/R2 for RAND2) and §2.9 (struct <-> opcode bindings); §1.2 (XORWOW).
+// project following MTX/R2 for RAND2) and §2.9 (struct <-> opcode bindings); §1.2 (XORWOW);
+// instruction-mapping.md §3 (D4_MR_STRUCT: MEMSET, REG_STORE, RNG, and DVE_READ_INDICES from CAYMAN on).
 conformance!(sunda: isa_sunda {
     gen: "sunda",
     name: "SUNDA",
@@ -368,13 +371,16 @@ conformance!(sunda: isa_sunda {
     opcode_count: 145,
     xorwow: false,
     mapped: [
+        (0x49, "D4_MR_STRUCT"),
+        (0x4b, "D4_MR_STRUCT"),
+        (0x4d, "D4_MR_STRUCT"),
         (0x76, "D4_RAND_STRUCT"),
         (0x77, "D4_RAND_STRUCT"),
         (0x78, "S1_RAND_STRUCT"),
         (0x7f, "S3D3_DROPOUT_STRUCT"),
         (0xd0, "PSEUDO_SET_RNG_SEED_STRUCT"),
     ],
-    typed: [Rand, RandGetState, RandSetState, Dropout, PseudoSetRngSeed],
+    typed: [Memset, RegStore, Rng, Rand, RandGetState, RandSetState, Dropout, PseudoSetRngSeed],
 });
 
 conformance!(cayman: isa_cayman {
@@ -384,13 +390,17 @@ conformance!(cayman: isa_cayman {
     opcode_count: 150,
     xorwow: true,
     mapped: [
+        (0x49, "D4_MR_STRUCT"),
+        (0x4b, "D4_MR_STRUCT"),
+        (0x4d, "D4_MR_STRUCT"),
         (0x76, "D4_RAND_STRUCT"),
         (0x77, "D4_RAND_STRUCT"),
         (0x78, "S1_RAND_STRUCT"),
         (0x7f, "S3D3_DROPOUT_STRUCT"),
         (0xd0, "PSEUDO_SET_RNG_SEED_STRUCT"),
+        (0xe9, "D4_MR_STRUCT"),
     ],
-    typed: [Rand, RandGetState, RandSetState, Dropout, PseudoSetRngSeed],
+    typed: [Memset, RegStore, Rng, Rand, RandGetState, RandSetState, Dropout, PseudoSetRngSeed, DveReadIndices],
 });
 
 conformance!(mariana: isa_mariana {
@@ -401,14 +411,21 @@ conformance!(mariana: isa_mariana {
     xorwow: true,
     mapped: [
         (0x08, "S2S1D2_PE_SEED_STRUCT"),
+        (0x49, "D4_MR_STRUCT"),
+        (0x4b, "D4_MR_STRUCT"),
+        (0x4d, "D4_MR_STRUCT"),
         (0x76, "D4_RAND_STRUCT"),
         (0x77, "D4_RAND_STRUCT"),
         (0x78, "S1_RAND_STRUCT"),
         (0x7f, "S3D3_DROPOUT_STRUCT"),
         (0xd0, "PSEUDO_SET_RNG_SEED_STRUCT"),
         (0xe2, "D3_RAND_STRUCT"),
+        (0xe9, "D4_MR_STRUCT"),
     ],
-    typed: [PeManageSeed, Rand, RandGetState, RandSetState, Dropout, PseudoSetRngSeed, Rand2],
+    typed: [
+        PeManageSeed, Memset, RegStore, Rng, Rand, RandGetState, RandSetState, Dropout, PseudoSetRngSeed,
+        Rand2, DveReadIndices,
+    ],
 });
 
 conformance!(maverick: isa_maverick {
@@ -419,12 +436,19 @@ conformance!(maverick: isa_maverick {
     xorwow: true,
     mapped: [
         (0x08, "S2S1D2_PE_SEED_STRUCT"),
+        (0x49, "D4_MR_STRUCT"),
+        (0x4b, "D4_MR_STRUCT"),
+        (0x4d, "D4_MR_STRUCT"),
         (0x76, "D4_RAND_STRUCT"),
         (0x77, "D4_RAND_STRUCT"),
         (0x78, "S1_RAND_STRUCT"),
         (0x7f, "S3D3_DROPOUT_STRUCT"),
         (0xd0, "PSEUDO_SET_RNG_SEED_STRUCT"),
         (0xe2, "D3_RAND_STRUCT"),
+        (0xe9, "D4_MR_STRUCT"),
     ],
-    typed: [PeManageSeed, Rand, RandGetState, RandSetState, Dropout, PseudoSetRngSeed, Rand2],
+    typed: [
+        PeManageSeed, Memset, RegStore, Rng, Rand, RandGetState, RandSetState, Dropout, PseudoSetRngSeed,
+        Rand2, DveReadIndices,
+    ],
 });

@@ -25,6 +25,10 @@ pub enum DecodeErrorKind {
         /// The feature that compiles it in (`"s1_rand"`).
         feature: &'static str,
     },
+    /// The input is not exactly one 64-byte word (a slice of another length, or the partial
+    /// word at the end of a stream): `value` is its length in bytes, `field` is empty and
+    /// `offset` is 0.
+    WrongLength,
 }
 
 /// A field of a 64-byte word that does not decode: names the field, where it sits and what it holds.
@@ -68,11 +72,28 @@ impl fmt::Display for DecodeError {
                 f,
                 "field `{field}` at byte {offset}: opcode {value:#04x} has no operand struct in instruction_mapping.json"
             ),
+            DecodeErrorKind::WrongLength => write!(
+                f,
+                "{value} bytes where an instruction word is {} bytes",
+                crate::INST_NBYTES
+            ),
         }
     }
 }
 
 impl core::error::Error for DecodeError {}
+
+impl DecodeError {
+    /// The error for an input of `len` bytes that should be one instruction word.
+    pub const fn wrong_length(len: usize) -> Self {
+        DecodeError {
+            field: "",
+            offset: 0,
+            value: len as u64,
+            kind: DecodeErrorKind::WrongLength,
+        }
+    }
+}
 
 /// A byte that is not a member of a C enum (the error of the generated `TryFrom<u8>` impls).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

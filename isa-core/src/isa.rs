@@ -1,7 +1,9 @@
 //! Traits every generated crate implements, so tools can serve all generations
 //! with one generic code path (`neuron-isa decode --gen …`).
 
-use crate::{DecodeError, FieldInfo, GenerationInfo, OpcodeStatus, Violation, INST_NBYTES};
+use crate::{
+    DecodeError, DecodeWords, FieldInfo, GenerationInfo, OpcodeStatus, Violation, INST_NBYTES,
+};
 use core::fmt::{Debug, Display};
 
 /// A typed C enum of a generation.
@@ -38,8 +40,8 @@ pub trait Isa: Copy + Default + Debug + Send + Sync + 'static {
     type Opcode: OpcodeInfo;
     /// The engine enum (`NEURON_ISA_TPB_NEURON_ENGINE`).
     type Engine: VendorEnum;
-    /// Any typed instruction.
-    type Instruction: Copy + Debug;
+    /// Any typed instruction; `Display` is its one-line disassembly ([`crate::disasm`]).
+    type Instruction: Copy + Debug + Display + Eq + core::hash::Hash;
     /// Every opcode.
     fn opcodes() -> &'static [Self::Opcode];
     /// The opcode with this byte.
@@ -48,6 +50,10 @@ pub trait Isa: Copy + Default + Debug + Send + Sync + 'static {
     fn fields_of(op: Self::Opcode) -> Option<&'static [FieldInfo]>;
     /// Decodes a word by its opcode byte.
     fn decode(word: &[u8; INST_NBYTES]) -> Result<Self::Instruction, DecodeError>;
+    /// Decodes a byte stream word by word, with each word's byte offset (see [`DecodeWords`]).
+    fn decode_words(bytes: &[u8]) -> DecodeWords<'_, Self::Instruction> {
+        DecodeWords::new(bytes, Self::decode)
+    }
     /// Encodes an instruction.
     fn encode(inst: &Self::Instruction) -> [u8; INST_NBYTES];
     /// The opcode of an instruction.

@@ -3,27 +3,40 @@
 //! Everything a generated crate needs that does not depend on the headers lives
 //! here, written once: the decode error a malformed 64-byte word produces, the
 //! violation a failed validator reports, the maintenance status of an opcode,
-//! little-endian field access, and (with the `std` feature) the fingerprint of
-//! a header tree that lets a build notice a new vendor drop.
+//! little-endian field access, instruction words in callers' buffers and byte
+//! streams ([`words`]), the one-line disassembly format ([`disasm`]), (with the
+//! `serde` feature) the serde helpers, and (with the `std` feature) the
+//! fingerprint of a header tree that lets a build notice a new vendor drop.
+// Where rustdoc links this crate's items from a dependent's docs built without them
+// (`cargo doc -p isa-mariana --no-deps`); a workspace doc build links its local copy.
+#![doc(html_root_url = "https://docs.rs/isa-core/0.1.0")]
 #![no_std]
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
-#[cfg(feature = "std")]
+#[cfg(any(test, feature = "std"))]
 extern crate std;
 
 #[cfg(feature = "std")]
 pub mod build;
 mod decode;
+pub mod disasm;
 pub mod explain;
 mod field;
 #[cfg(feature = "std")]
 pub mod fingerprint;
 mod isa;
 pub mod le;
+#[cfg(feature = "serde")]
+pub mod serde_support;
 pub mod spec;
 mod status;
 mod violation;
+mod word;
+
+/// The serde crate the generated crates derive through (`#[serde(crate = "isa_core::serde")]`).
+#[cfg(feature = "serde")]
+pub use serde;
 
 pub use decode::{DecodeError, DecodeErrorKind, InvalidEnumValue};
 pub use explain::{Explain, Reported, Source};
@@ -31,6 +44,7 @@ pub use field::{FieldInfo, FieldKind};
 pub use isa::{Isa, OpcodeInfo, VendorEnum};
 pub use status::OpcodeStatus;
 pub use violation::{FieldSpec, InvolvedField, PredicatePath, Violation, MAX_FIELDS, MAX_PATH};
+pub use word::{word, words, write_word, DecodeWords, EncodeError, Words};
 
 /// Size in bytes of every TPB instruction word.
 pub const INST_NBYTES: usize = 64;
@@ -56,4 +70,13 @@ pub trait Instruction64: Sized {
     fn to_bytes(&self) -> [u8; INST_NBYTES];
     /// Decodes a word; fails on a foreign opcode byte or an out-of-range enum field.
     fn from_bytes(bytes: &[u8; INST_NBYTES]) -> Result<Self, DecodeError>;
+    /// Writes the 64 bytes into the start of `out`; a shorter `out` is an error naming both sizes.
+    fn encode_into(&self, out: &mut [u8]) -> Result<(), EncodeError> {
+        write_word(out, &self.to_bytes())
+    }
+    /// Decodes `bytes`, which must be exactly one word (another length is a
+    /// [`DecodeErrorKind::WrongLength`] error naming it).
+    fn from_slice(bytes: &[u8]) -> Result<Self, DecodeError> {
+        Self::from_bytes(word(bytes)?)
+    }
 }

@@ -23,6 +23,9 @@ fn an_opcode_decodes_exactly_when_its_shape_is_compiled_in() {
             "s2s1d2_pe_seed",
             cfg!(feature = "s2s1d2_pe_seed"),
         ),
+        (Opcode::Memset, "d4_mr", cfg!(feature = "d4_mr")),
+        (Opcode::RegStore, "d4_mr", cfg!(feature = "d4_mr")),
+        (Opcode::Rng, "d4_mr", cfg!(feature = "d4_mr")),
         (Opcode::Rand, "d4_rand", cfg!(feature = "d4_rand")),
         (Opcode::RandGetState, "d4_rand", cfg!(feature = "d4_rand")),
         (Opcode::RandSetState, "s1_rand", cfg!(feature = "s1_rand")),
@@ -37,6 +40,7 @@ fn an_opcode_decodes_exactly_when_its_shape_is_compiled_in() {
             cfg!(feature = "pseudo_set_rng_seed"),
         ),
         (Opcode::Rand2, "d3_rand", cfg!(feature = "d3_rand")),
+        (Opcode::DveReadIndices, "d4_mr", cfg!(feature = "d4_mr")),
     ];
     for &(op, feature, on) in opcodes {
         assert_eq!(missing(op), (!on).then_some(feature), "{op:?}");

@@ -18,6 +18,9 @@ fn missing(op: Opcode) -> Option<&'static str> {
 #[test]
 fn an_opcode_decodes_exactly_when_its_shape_is_compiled_in() {
     let opcodes: &[(Opcode, &str, bool)] = &[
+        (Opcode::Memset, "d4_mr", cfg!(feature = "d4_mr")),
+        (Opcode::RegStore, "d4_mr", cfg!(feature = "d4_mr")),
+        (Opcode::Rng, "d4_mr", cfg!(feature = "d4_mr")),
         (Opcode::Rand, "d4_rand", cfg!(feature = "d4_rand")),
         (Opcode::RandGetState, "d4_rand", cfg!(feature = "d4_rand")),
         (Opcode::RandSetState, "s1_rand", cfg!(feature = "s1_rand")),

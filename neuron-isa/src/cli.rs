@@ -66,6 +66,10 @@ pub enum Command {
         /// JSON: an array of word objects.
         #[arg(long)]
         json: bool,
+        /// One line per word, `word N @ 0xOFF: <disassembly>`: the opcode name, then the fields
+        /// that are not zero as name=value (enums by member name), as the crates' `Display` prints.
+        #[arg(long, conflicts_with = "json")]
+        short: bool,
         /// The words.
         #[command(flatten)]
         input: WordsArg,
@@ -120,6 +124,37 @@ pub enum Command {
         /// Lanes saved, restored and compared (num_active_channels).
         #[arg(long, default_value = "128", value_parser = num::u8)]
         channels: u8,
+    },
+    /// Runs a stream of 64-byte words on the model and prints a memory region.
+    ///
+    /// Executes every word of PROGRAM (a raw file of 64-byte words, `-` for
+    /// standard input) on one engine queue of the rng-core machine, from zeroed
+    /// memory and the model's power-on state, then prints the dumped region: one
+    /// line per partition, each u32 word as 0x%08x, separated by single spaces
+    /// (`--json`: a document, see the README). RAND, RAND2, DROPOUT,
+    /// PSEUDO_SET_RNG_SEED, RAND_GET_STATE and RAND_SET_STATE run; a refused word
+    /// stops the run with exit 1 and a line naming its index, byte offset and
+    /// why; memory and state stay as before it, and the dump is still printed.
+    Run {
+        /// Generation.
+        #[arg(long)]
+        gen: Gen,
+        /// The program: a raw stream of 64-byte words (`-`: standard input).
+        #[arg(long, value_name = "PROGRAM")]
+        file: PathBuf,
+        /// The engine queue (default: the one engine that can run every word, when there is one).
+        #[arg(long, value_parser = parser::<Engine>())]
+        engine: Option<Engine>,
+        /// `default` (the model's power-on state) or an rng-core checkpoint JSON file restored first.
+        #[arg(long, value_name = "default|FILE", default_value = "default")]
+        engine_state: String,
+        /// The region printed: ADDR (byte address, in partition 0 for partition lines 0..), CHANNELS
+        /// (partitions), WORDS (u32 per partition).
+        #[arg(long, value_name = "ADDR:CHANNELS:WORDS", value_parser = crate::program::parse_dump)]
+        dump: crate::program::Dump,
+        /// JSON: generation, engine, words run, the refusal if any, and the dump.
+        #[arg(long)]
+        json: bool,
     },
     /// The semantic ISA diff between two header trees, as in the generator's report.
     Diff {

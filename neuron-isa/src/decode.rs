@@ -1,4 +1,5 @@
-//! `decode`: every field of each word by name, from the generated `FieldInfo` tables.
+//! `decode`: every field of each word by name, from the generated `FieldInfo` tables, or
+//! (`--short`) one disassembly line per word.
 
 use crate::fail::{Failure, Outcome};
 use crate::out::Out;
@@ -43,6 +44,61 @@ pub fn decode<G: Isa, W: Write>(input: &Input, json: bool, out: &mut Out<W>) -> 
         });
     }
     let total = total?;
+    out.flush()?;
+    if bad > 0 {
+        return Err(Failure::invalid(format!(
+            "decode: {bad} of {total} words do not decode as {} instructions",
+            <G as Isa>::INFO.name
+        )));
+    }
+    Ok(())
+}
+
+/// Disassembly texts `--short` keeps for reuse.
+const RECENT_WORDS: usize = 8;
+
+/// `--short`: one line per word, `word N @ 0xOFF: ` and the instruction's `Display` (its
+/// one-line disassembly), or `error: does not decode: ...`; words that do not decode are
+/// counted and fail with exit 1.
+pub fn decode_short<G: Isa, W: Write>(input: &Input, out: &mut Out<W>) -> Outcome {
+    let mut bad = 0u64;
+    // Recent words and their text: streams repeat words, and the text is a pure function of them.
+    let mut recent: Vec<([u8; INST_NBYTES], bool, Vec<u8>)> = Vec::with_capacity(RECENT_WORDS);
+    let mut next_slot = 0;
+    let total = input.for_each(|index, word| {
+        out.str("word ");
+        out.dec(index);
+        out.str(" @ ");
+        out.hex(index * INST_NBYTES as u64, 0);
+        out.str(": ");
+        match recent.iter().find(|(w, _, _)| w == word) {
+            Some((_, ok, text)) => {
+                bad += u64::from(!ok);
+                out.bytes(text);
+            }
+            None => {
+                let mark = out.position();
+                let ok = match G::decode(word) {
+                    Ok(inst) => write!(out, "{inst}").is_ok(),
+                    Err(e) => {
+                        let _ = write!(out, "error: does not decode: {e}");
+                        false
+                    }
+                };
+                bad += u64::from(!ok);
+                let entry = (*word, ok, out.since(mark).to_vec());
+                if recent.len() < RECENT_WORDS {
+                    recent.push(entry);
+                } else {
+                    recent[next_slot] = entry;
+                    next_slot = (next_slot + 1) % RECENT_WORDS;
+                }
+            }
+        }
+        out.str("\n");
+        out.maybe_flush()?;
+        Ok(())
+    })?;
     out.flush()?;
     if bad > 0 {
         return Err(Failure::invalid(format!(

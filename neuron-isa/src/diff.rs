@@ -10,7 +10,7 @@ use std::path::Path;
 
 /// The ISA summary of the tree at `tree` (`isa_codegen::summarize`: read and model, nothing emitted).
 pub fn summary(tree: &Path) -> Result<Summary, Failure> {
-    isa_codegen::summarize(tree).map_err(|e| {
+    isa_codegen::summarize(tree, &isa_codegen::Options::default()).map_err(|e| {
         let more = e.diagnostics.len().saturating_sub(1);
         let shown = e.to_string();
         let first = one_line(shown.lines().next().unwrap_or(""));

@@ -16,6 +16,7 @@ pub mod matrix;
 pub mod names;
 pub mod num;
 pub mod out;
+pub mod program;
 pub mod rng;
 pub mod validate;
 pub mod words;
@@ -67,7 +68,8 @@ pub fn execute<W: Write>(cli: &Cli, out: &mut Out<W>) -> Outcome {
         | Command::Encode { gen, .. }
         | Command::Decode { gen, .. }
         | Command::Validate { gen, .. }
-        | Command::Checkpoint { gen, .. } => for_gen!(gen, G => run::<G, W>(&cli.command, out)),
+        | Command::Checkpoint { gen, .. }
+        | Command::Run { gen, .. } => for_gen!(gen, G => run::<G, W>(&cli.command, out)),
         Command::Rng { generator } => rng::rng(generator, out),
         Command::Diff { from, to } => diff::diff(from, to, out),
     }
@@ -94,9 +96,15 @@ pub fn run<G: Isa + Generation, W: Write>(command: &Command, out: &mut Out<W>) -
             out.flush()?;
             Ok(())
         }
-        Command::Decode { json, input, .. } => {
+        Command::Decode {
+            json, short, input, ..
+        } => {
             let input = Input::from_args(&input.hex, input.file.as_deref())?;
-            decode::decode::<G, W>(&input, *json, out)
+            if *short {
+                decode::decode_short::<G, W>(&input, out)
+            } else {
+                decode::decode::<G, W>(&input, *json, out)
+            }
         }
         Command::Validate {
             engine,
@@ -126,6 +134,22 @@ pub fn run<G: Isa + Generation, W: Write>(command: &Command, out: &mut Out<W>) -
             },
             out,
         ),
+        Command::Run {
+            file,
+            engine,
+            engine_state,
+            dump,
+            json,
+            ..
+        } => {
+            let request = program::Request {
+                engine: *engine,
+                engine_state: (engine_state != "default").then(|| engine_state.into()),
+                dump: *dump,
+                json: *json,
+            };
+            program::run::<G, W>(&Input::File(file.clone()), &request, out)
+        }
         // Not generation-specific: the same for every G.
         Command::Rng { generator } => rng::rng(generator, out),
         Command::Diff { from, to } => diff::diff(from, to, out),

@@ -1,5 +1,6 @@
 //! Where instruction words come from: hex arguments, or a raw stream file of
-//! 64-byte words read in large blocks (no allocation per word).
+//! 64-byte words read in large blocks (no allocation per word), split into words by
+//! `isa_core::words` (the splitter behind every generated crate's `iter_words`).
 
 use crate::fail::Failure;
 use isa_core::INST_NBYTES;
@@ -99,16 +100,13 @@ fn stream(
                 Err(e) => return Err(Failure::usage(format!("{name}: {e}"))),
             }
         }
-        let (words, rest) = block[..filled].as_chunks::<INST_NBYTES>();
-        for word in words {
-            each(index, word)?;
+        // Split as every generated crate's `iter_words` does: whole words, then a partial one.
+        for (_, word) in isa_core::words(&block[..filled]) {
+            match word {
+                Ok(word) => each(index, word)?,
+                Err(e) => return Err(partial(name, index * INST_NBYTES as u64 + e.value)),
+            }
             index += 1;
-        }
-        if !rest.is_empty() {
-            return Err(partial(
-                name,
-                index * INST_NBYTES as u64 + rest.len() as u64,
-            ));
         }
         if filled < block.len() {
             return Ok(index);

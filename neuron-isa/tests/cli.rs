@@ -836,3 +836,497 @@ fn readme_matrix_is_the_tools_output() {
         "README matrix is stale: paste `neuron-isa matrix`"
     );
 }
+
+// ------------------------------------------------------------------ run
+
+/// Program words built by filling the generated operand structs (typed constructors for RAND2 and
+/// PSEUDO_SET_RNG_SEED do not exist yet; swap these helpers for them when they do).
+macro_rules! program_words {
+    ($module:ident, $krate:ident) => {
+        mod $module {
+            use k::arm::{Dve, RngXorwow, Xorwow};
+            use $krate as k;
+
+            pub fn set_rng_seed(seed: u32) -> [u8; 64] {
+                let mut f = k::PseudoSetRngSeedFields::ZEROED;
+                f.header.inst_word_len = 16;
+                f.seed_src = k::ImmSrc::InstructionImmediate;
+                f.seed = k::ImmValInstField::from_imm_bitvec_uint32(seed);
+                k::PseudoSetRngSeed(f).to_bytes()
+            }
+
+            /// RAND2, XORWOW, fp32 immediates, fp32 output, `n` contiguous elements at `dst`.
+            pub fn rand2(channels: u8, min: f32, max: f32, dst: u32, n: u16) -> [u8; 64] {
+                let mut f = k::D3Rand::ZEROED;
+                f.header.inst_word_len = 16;
+                f.rand_algorithm = k::RandAlgorithm::Xorwow;
+                f.post_process = k::RandPostProc::UniformInRange;
+                f.dtype = k::Dtype::Fp32;
+                f.num_active_channels = channels;
+                f.min_src = k::ImmSrc::InstructionImmediate;
+                f.max_src = k::ImmSrc::InstructionImmediate;
+                f.min = k::ImmValInstField::from_imm_arith_fp32(min);
+                f.max = k::ImmValInstField::from_imm_arith_fp32(max);
+                f.dst_mem_pattern = k::Tensor3d {
+                    start_addr: k::Addr4::from_addr_immediate(dst),
+                    step_elem: [1; 3],
+                    num_elem: [n, 1, 1],
+                };
+                k::Rand2(f).to_bytes()
+            }
+
+            pub fn get(at: u32, channels: u8) -> [u8; 64] {
+                k::RandGetState::save::<Dve, RngXorwow, Xorwow, 24>(
+                    k::StateTensor::sbuf(0, at),
+                    channels,
+                )
+                .to_bytes()
+            }
+
+            pub fn set(at: u32, channels: u8) -> [u8; 64] {
+                k::RandSetState::restore::<Dve, RngXorwow, Xorwow, 24>(
+                    k::StateTensor::sbuf(0, at),
+                    channels,
+                )
+                .to_bytes()
+            }
+        }
+    };
+}
+
+program_words!(mariana_words, isa_mariana);
+program_words!(maverick_words, isa_maverick);
+
+fn program_file(name: &str, words: &[[u8; 64]]) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("neuron-isa-run-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, words.concat()).unwrap();
+    path
+}
+
+fn dump_lines(out: &str) -> Vec<Vec<u32>> {
+    out.lines()
+        .map(|l| {
+            l.split(' ')
+                .map(|w| {
+                    assert!(w.len() == 10 && w.starts_with("0x"), "`{w}` is not 0x%08x");
+                    u32::from_str_radix(&w[2..], 16).unwrap()
+                })
+                .collect()
+        })
+        .collect()
+}
+
+type Words = (
+    fn(u32) -> [u8; 64],
+    fn(u8, f32, f32, u32, u16) -> [u8; 64],
+    fn(u32, u8) -> [u8; 64],
+    fn(u32, u8) -> [u8; 64],
+);
+
+#[test]
+fn run_seed_rand2_get_rand2_set_rand2_repeats_b_in_c() {
+    let seeded = kat("seed_mt19937_64.txt");
+    let words: [(&str, Words); 2] = [
+        (
+            "mariana",
+            (
+                mariana_words::set_rng_seed,
+                mariana_words::rand2,
+                mariana_words::get,
+                mariana_words::set,
+            ),
+        ),
+        (
+            "maverick",
+            (
+                maverick_words::set_rng_seed,
+                maverick_words::rand2,
+                maverick_words::get,
+                maverick_words::set,
+            ),
+        ),
+    ];
+    for (gen, (seed, rand2, get, set)) in words {
+        let program = [
+            seed(0x1234_5678),
+            rand2(8, -1.0, 1.0, 0x000, 8),
+            get(0x1000, 8),
+            rand2(8, -1.0, 1.0, 0x400, 8),
+            set(0x1000, 8),
+            rand2(8, -1.0, 1.0, 0x800, 8),
+        ];
+        let file = program_file(&format!("{gen}.bin"), &program);
+        let file = file.to_str().unwrap();
+        // No --engine: DVE is the one engine that runs every word (the seed is DVE-only).
+        let dump = |at: &str| dump_lines(&ok(&["run", "--gen", gen, "--file", file, "--dump", at]));
+        let (a, b, c) = (dump("0:8:8"), dump("0x400:8:8"), dump("0x800:8:8"));
+        assert_eq!(b.len(), 8);
+        assert_eq!(b, c, "{gen}: B != C");
+        assert_ne!(a, b, "{gen}: A == B");
+        // A is the derived stream after the seed (lanes 0 and 5).
+        for row in seeded
+            .iter()
+            .filter(|r| r[0] == "rand2" && r[1] == "12345678")
+        {
+            let lane: usize = row[5].parse().unwrap();
+            let want: Vec<u32> = row[6..].iter().map(|s| hex_u32(s)).collect();
+            assert_eq!(a[lane], want, "{gen} lane {lane}");
+        }
+        // The same through standard input and --json.
+        let bytes = std::fs::read(file).unwrap();
+        let o = run_with_stdin(
+            &[
+                "run",
+                "--gen",
+                gen,
+                "--file",
+                "-",
+                "--dump",
+                "0x800:8:8",
+                "--json",
+            ],
+            &bytes,
+        );
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        let doc: Value = serde_json::from_str(&stdout(&o)).unwrap();
+        assert_eq!(doc["format"], "neuron-isa-run");
+        assert_eq!(doc["version"], 1);
+        assert_eq!(doc["generation"], gen.to_ascii_uppercase());
+        assert_eq!(doc["engine"], "DVE");
+        assert_eq!(
+            (doc["words"].clone(), doc["executed"].clone()),
+            (6.into(), 6.into())
+        );
+        assert!(doc["error"].is_null());
+        assert_eq!(doc["dump"]["space"], "SBUF");
+        let partitions: Vec<Vec<u32>> = serde_json::from_value(doc["partitions"].clone()).unwrap();
+        assert_eq!(partitions, c);
+    }
+}
+
+#[test]
+fn run_stops_at_a_refused_word_with_its_index_offset_and_reason() {
+    use mariana_words::*;
+    let program = [
+        set_rng_seed(7),
+        rand2(1, 0.0, 1.0, 0x0, 2),
+        rand2(1, 0.0, 1.0, 0x40000 - 8, 4), // element 3 leaves partition 0
+        rand2(1, 0.0, 1.0, 0x10, 2),
+    ];
+    let file = program_file("refused.bin", &program);
+    let file = file.to_str().unwrap();
+    let o = run(&["run", "--gen", "mariana", "--file", file, "--dump", "0:1:6"]);
+    let err = fails(&o, 1, "refused word");
+    assert_eq!(
+        err,
+        "neuron-isa: run: word 2 @ 0x80 (RAND2): dst_mem_pattern: element 3 at byte offset 262148 leaves its partition (0..262144)\n"
+    );
+    // The dump is the memory before the refused word: word 1's two elements, nothing of word 3.
+    let dump = dump_lines(&stdout(&o));
+    assert_eq!(dump.len(), 1);
+    assert!(dump[0][0] != 0 && dump[0][1] != 0);
+    assert_eq!(dump[0][2..], [0, 0, 0, 0]);
+    // The refusal changed nothing: the same program without words 2 and 3 leaves the same memory.
+    let prefix = program_file("prefix.bin", &program[..2]);
+    let before = ok(&[
+        "run",
+        "--gen",
+        "mariana",
+        "--file",
+        prefix.to_str().unwrap(),
+        "--dump",
+        "0:1:6",
+    ]);
+    assert_eq!(dump_lines(&before), dump);
+    let o = run(&[
+        "run", "--gen", "mariana", "--file", file, "--dump", "0:1:6", "--json",
+    ]);
+    fails(&o, 1, "refused word, json");
+    let doc: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(doc["executed"], 2);
+    assert_eq!(doc["error"]["word"], 2);
+    assert_eq!(doc["error"]["offset"], 128);
+    assert_eq!(doc["error"]["opcode"], 0xe2);
+    assert_eq!(doc["error"]["instruction"], "RAND2");
+    assert_eq!(
+        doc["error"]["message"],
+        "dst_mem_pattern: element 3 at byte offset 262148 leaves its partition (0..262144)"
+    );
+}
+
+#[test]
+fn run_chooses_the_only_engine_or_asks_for_one() {
+    use mariana_words::*;
+    // RAND2 alone runs on POOL and DVE (each holds an XORWOW state): --engine is needed.
+    let both = program_file("both.bin", &[rand2(2, 0.0, 1.0, 0, 4)]);
+    let both = both.to_str().unwrap();
+    let o = run(&["run", "--gen", "mariana", "--file", both, "--dump", "0:1:1"]);
+    assert_eq!(
+        fails(&o, 2, "ambiguous engine"),
+        "neuron-isa: run: every word runs on POOL and DVE; choose the engine with --engine\n"
+    );
+    let pool = dump_lines(&ok(&[
+        "run", "--gen", "mariana", "--file", both, "--engine", "pool", "--dump", "0:2:4",
+    ]));
+    let dve = dump_lines(&ok(&[
+        "run", "--gen", "mariana", "--file", both, "--engine", "dve", "--dump", "0:2:4",
+    ]));
+    assert_ne!(
+        pool, dve,
+        "POOL's 6-word and DVE's 24-word power-on states draw differently"
+    );
+    // A POOL-only save after the DVE-only seed: no engine runs both.
+    let pool_get = isa_mariana::RandGetState::save::<
+        isa_mariana::arm::Pool,
+        isa_mariana::arm::RngXorwow,
+        isa_mariana::arm::Xorwow,
+        6,
+    >(isa_mariana::StateTensor::sbuf(0, 0x100), 1)
+    .to_bytes();
+    let none = program_file("none.bin", &[set_rng_seed(1), pool_get]);
+    let none = none.to_str().unwrap();
+    let o = run(&["run", "--gen", "mariana", "--file", none, "--dump", "0:1:1"]);
+    assert_eq!(
+        fails(&o, 2, "no engine"),
+        "neuron-isa: run: no engine runs every word of the program (POOL at word 0 (PSEUDO_SET_RNG_SEED), DVE at word 1 (RAND_GET_STATE), ACT at word 0 (PSEUDO_SET_RNG_SEED)); give --engine to run up to the word it refuses\n"
+    );
+    // With --engine the run goes up to the refused word and says why.
+    let o = run(&[
+        "run", "--gen", "mariana", "--file", none, "--engine", "dve", "--dump", "0:1:1",
+    ]);
+    let err = fails(&o, 1, "refused on DVE");
+    assert!(
+        err.starts_with("neuron-isa: run: word 1 @ 0x40 (RAND_GET_STATE): "),
+        "{err}"
+    );
+    // An empty program needs no engine: the dump of zeroed memory.
+    let empty = program_file("empty.bin", &[]);
+    assert_eq!(
+        ok(&[
+            "run",
+            "--gen",
+            "sunda",
+            "--file",
+            empty.to_str().unwrap(),
+            "--dump",
+            "0x2000000:2:3"
+        ]),
+        "0x00000000 0x00000000 0x00000000\n0x00000000 0x00000000 0x00000000\n"
+    );
+}
+
+#[test]
+fn run_restores_an_engine_state_file_before_the_program() {
+    // DVE XORWOW lanes 0 and 1 in the derived `dve` case's state; RAND2 over range 1 in fp32.
+    let d = kat("rand2_xorwow.txt");
+    let record: Vec<u32> = d
+        .iter()
+        .filter(|r| r[0] == "state" && r[1] == "dve")
+        .flat_map(|r| {
+            r[3..]
+                .iter()
+                .map(|w| w.parse::<u32>().unwrap())
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    let range = d.iter().find(|r| r[0] == "range" && r[1] == "1").unwrap();
+    let (min, max) = (
+        f32::from_bits(hex_u32(&range[2])),
+        f32::from_bits(hex_u32(&range[3])),
+    );
+    let want: Vec<u32> = d
+        .iter()
+        .find(|r| {
+            r[0] == "out"
+                && r[1] == "dve"
+                && r[2] == "1"
+                && r[3] == "separate"
+                && r[4] == "rne"
+                && r[5] == "FP32"
+        })
+        .unwrap()[6..]
+        .iter()
+        .map(|s| hex_u32(s))
+        .collect();
+    let lane = format!(
+        "[{}]",
+        record
+            .iter()
+            .map(|w| w.to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    let state = format!(
+        "{{\"format\": \"neuron-rng-checkpoint\", \"version\": 1, \"generation\": \"MARIANA\", \"engine\": \"DVE\", \
+         \"generator\": \"RNG_XORWOW\", \"algorithm\": \"XORWOW\", \"update\": null, \"channels\": 2, \
+         \"words_per_lane\": 24, \"lanes\": [{lane}, {lane}]}}"
+    );
+    let dir = std::env::temp_dir().join(format!("neuron-isa-run-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let state_file = dir.join("dve.json");
+    std::fs::write(&state_file, state).unwrap();
+    let program = program_file(
+        "from-state.bin",
+        &[mariana_words::rand2(2, min, max, 0x40, want.len() as u16)],
+    );
+    let args = [
+        "run",
+        "--gen",
+        "mariana",
+        "--file",
+        program.to_str().unwrap(),
+        "--engine",
+        "dve",
+        "--engine-state",
+        state_file.to_str().unwrap(),
+        "--dump",
+    ];
+    let dump = dump_lines(&ok(
+        &[&args[..], &[&format!("0x40:2:{}", want.len())]].concat()
+    ));
+    assert_eq!(dump, [want.clone(), want.clone()]);
+    // `default` is the power-on state: another stream.
+    let mut default = args.to_vec();
+    default[8] = "default";
+    let other = dump_lines(&ok(
+        &[&default[..], &[&format!("0x40:2:{}", want.len())]].concat()
+    ));
+    assert_ne!(other[0], want);
+    // A bad state file is bad input.
+    std::fs::write(&state_file, "{\"format\": \"x\"}").unwrap();
+    let o = run(&[&args[..], &["0x40:1:1"]].concat());
+    let err = fails(&o, 2, "bad state file");
+    assert!(err.contains("run --engine-state"), "{err}");
+}
+
+#[test]
+fn run_usage_errors_exit_2_with_one_line() {
+    let empty = program_file("usage.bin", &[]);
+    let file = empty.to_str().unwrap();
+    for (dump, why) in [
+        ("0x7:1:1", "run --dump 0x7:1:1: address 0x7 is not 4-byte aligned"),
+        ("0:129:1", "run --dump 0x0:129:1: CHANNELS must be in 1..=128 (partitions from 0 on)"),
+        ("0x3fff8:1:3", "run --dump 0x3fff8:1:3: WORDS must be in 1..=2 (the rest of the partition from offset 0x3fff8)"),
+        ("0x80000000:1:1", "run --dump 0x80000000:1:1: start_addr 0x80000000: register or indirect address form (marker 0x80) is not modelled"),
+    ] {
+        let o = run(&["run", "--gen", "mariana", "--file", file, "--dump", dump]);
+        assert_eq!(fails(&o, 2, dump), format!("neuron-isa: {why}\n"));
+    }
+    // MAVERICK has no PSUM: the address after its 128 SBUF partitions of 1 MiB is unmapped.
+    let o = run(&[
+        "run",
+        "--gen",
+        "maverick",
+        "--file",
+        file,
+        "--dump",
+        "0x8000000:1:1",
+    ]);
+    assert_eq!(
+        fails(&o, 2, "maverick psum"),
+        "neuron-isa: run --dump 0x8000000:1:1: address 0x8000000 is in neither SBUF nor PSUM\n"
+    );
+    fails(
+        &run(&["run", "--gen", "mariana", "--file", file, "--dump", "1:2"]),
+        2,
+        "dump shape",
+    );
+    fails(
+        &run(&[
+            "run",
+            "--gen",
+            "mariana",
+            "--file",
+            "/nonexistent/p.bin",
+            "--dump",
+            "0:1:1",
+        ]),
+        2,
+        "missing file",
+    );
+    let partial = program_file("partial.bin", &[]);
+    std::fs::write(&partial, [0u8; 65]).unwrap();
+    let o = run(&[
+        "run",
+        "--gen",
+        "mariana",
+        "--file",
+        partial.to_str().unwrap(),
+        "--dump",
+        "0:1:1",
+    ]);
+    assert!(fails(&o, 2, "partial word").contains("partial word at byte offset 64"));
+}
+
+/// `decode --short` prints, per word, exactly the generated crate's `Display` of the decoded
+/// instruction, at the offsets `Instruction::iter_words` gives the same bytes.
+#[test]
+fn decode_short_is_the_crates_display_line_by_line() {
+    let hex_of = |line: &str| ok(&sh(line)).trim().to_string();
+    let words = [
+        hex_of("encode --gen mariana rand-set-state --engine dve --generator rng-xorwow --algorithm xorwow --update src-tensor --src 0x100"),
+        hex_of("encode --gen mariana rand-get-state --engine pool --generator rng-philox --algorithm philox --dst 0x80 --channels 3"),
+    ];
+    let bytes_of = |hex: &str| -> Vec<u8> {
+        (0..64)
+            .map(|k| u8::from_str_radix(&hex[2 * k..2 * k + 2], 16).unwrap())
+            .collect()
+    };
+    // Two valid words, one whose enum byte is out of range, the first again, the bad one again
+    // (repeated words are printed from the tool's cache of recent texts, and still counted).
+    let mut bad = bytes_of(&words[0]);
+    bad[12] = 0xee; // rand_algorithm
+    let stream: Vec<u8> = [
+        bytes_of(&words[0]),
+        bytes_of(&words[1]),
+        bad.clone(),
+        bytes_of(&words[0]),
+        bad.clone(),
+    ]
+    .concat();
+
+    let expected: String = isa_mariana::Instruction::iter_words(&stream)
+        .enumerate()
+        .map(|(k, (offset, inst))| {
+            let text = match inst {
+                Ok(inst) => inst.to_string(),
+                Err(e) => format!("error: does not decode: {e}"),
+            };
+            format!("word {k} @ {offset:#x}: {text}\n")
+        })
+        .collect();
+    assert!(
+        expected.contains("word 0 @ 0x0: RAND_SET_STATE "),
+        "{expected}"
+    );
+    assert!(expected.contains("rand_generator=RNG_XORWOW"), "{expected}");
+    assert!(
+        expected.contains("word 1 @ 0x40: RAND_GET_STATE ")
+            && expected.contains("num_active_channels=3"),
+        "{expected}"
+    );
+    assert!(
+        expected.contains("word 2 @ 0x80: error: does not decode: field `rand_algorithm`"),
+        "{expected}"
+    );
+
+    let o = run_with_stdin(&sh("decode --gen mariana --short --file -"), &stream);
+    let err = fails(&o, 1, "a word that does not decode");
+    assert!(err.contains("2 of 5 words do not decode"), "{err}");
+    assert_eq!(stdout(&o), expected);
+
+    // From the command line, the valid words alone: exit 0, the same lines.
+    let args = [
+        "decode", "--gen", "mariana", "--short", &words[0], &words[1],
+    ];
+    let lines: Vec<&str> = expected.lines().take(2).collect();
+    assert_eq!(ok(&args), format!("{}\n{}\n", lines[0], lines[1]));
+    // --short and --json do not mix.
+    fails(
+        &run(&["decode", "--gen", "mariana", "--short", "--json", &words[0]]),
+        2,
+        "--short --json",
+    );
+}

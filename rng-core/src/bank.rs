@@ -127,6 +127,17 @@ pub enum BankError {
         /// Words per lane of the bank.
         expected: usize,
     },
+    /// A part of a draw that does not lie inside the draw.
+    Span {
+        /// First element of the part.
+        first: u64,
+        /// Elements in the part.
+        len: usize,
+        /// Elements in the whole draw.
+        total: u64,
+    },
+    /// Zero generator steps per element.
+    Steps,
 }
 
 impl fmt::Display for BankError {
@@ -140,11 +151,28 @@ impl fmt::Display for BankError {
                 f,
                 "lane record of {found} words; this generator has {expected} words per lane"
             ),
+            BankError::Span { first, len, total } => write!(
+                f,
+                "elements {first}..{} are not inside a draw of {total}",
+                *first + *len as u64
+            ),
+            BankError::Steps => write!(f, "an element needs at least one generator step"),
         }
     }
 }
 
 impl core::error::Error for BankError {}
+
+/// Where a part of a draw lies in the whole draw (one instruction's elements per lane).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct DrawSpan {
+    /// Elements per lane of the whole draw.
+    pub total: u64,
+    /// Index of the part's first element in the draw.
+    pub first: u64,
+    /// Generator steps per element (the element is the last output); at least 1.
+    pub steps: u8,
+}
 
 /// The checkpoint record of one lane (at most [`MAX_WORDS`] words).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -319,16 +347,53 @@ impl Bank {
     /// With several sub-generators per lane the element index counts from 0 in
     /// every call and maps to sub-generators by [`ModelChoices::lane_interleave`].
     pub fn draw(&mut self, channels: usize, out: &mut [LaneRow]) -> Result<(), BankError> {
+        let span = DrawSpan {
+            total: out.len() as u64,
+            first: 0,
+            steps: 1,
+        };
+        self.draw_part(channels, span, out)
+    }
+
+    /// Draws elements `span.first .. span.first + out.len()` of one draw
+    /// (one instruction) of `span.total` elements, so that an instruction's
+    /// elements can be drawn a part at a time with the same result as in one
+    /// call: the element index, which picks the sub-generator
+    /// ([`ModelChoices::lane_interleave`]), counts from 0 at the start of the
+    /// draw, and the part that reaches `total` finishes the draw (the
+    /// `Lockstep` surplus steps). Each element is the last of `span.steps`
+    /// consecutive outputs of its (sub-)generator (RAND's `rand_num_steps`).
+    /// Checked before anything moves: channels, `steps >= 1`, the part inside the draw.
+    pub fn draw_part(
+        &mut self,
+        channels: usize,
+        span: DrawSpan,
+        out: &mut [LaneRow],
+    ) -> Result<(), BankError> {
         let n = check_channels(channels)?;
+        if span.steps == 0 {
+            return Err(BankError::Steps);
+        }
+        let inside = span
+            .first
+            .checked_add(out.len() as u64)
+            .is_some_and(|end| end <= span.total);
+        if !inside {
+            return Err(BankError::Span {
+                first: span.first,
+                len: out.len(),
+                total: span.total,
+            });
+        }
         match self.shape {
             BankShape::Xorwow { sub_generators } => {
-                self.interleave(usize::from(sub_generators), n, out, Bank::step_xorwow)
+                self.interleave(usize::from(sub_generators), n, span, out, Bank::step_xorwow)
             }
             BankShape::Lfsr { sub_generators } => {
-                self.interleave(usize::from(sub_generators), n, out, Bank::step_lfsr)
+                self.interleave(usize::from(sub_generators), n, span, out, Bank::step_lfsr)
             }
-            BankShape::Philox => self.draw_philox(n, out),
-            BankShape::Pcg32 => self.draw_pcg32(n, out),
+            BankShape::Philox => self.draw_philox(n, span.steps, out),
+            BankShape::Pcg32 => self.draw_pcg32(n, span.steps, out),
         }
         Ok(())
     }
@@ -337,20 +402,39 @@ impl Bank {
         &mut self,
         subs: usize,
         n: usize,
+        span: DrawSpan,
         out: &mut [LaneRow],
         step: fn(&mut Bank, usize, usize, &mut LaneRow),
     ) {
-        let steps = match self.model.lane_interleave {
-            LaneInterleave::RoundRobin => out.len(),
-            LaneInterleave::Lockstep => out.len().div_ceil(subs) * subs,
-        };
         let mut discard = [0u32; LANES];
-        for j in 0..steps {
-            let dst = match out.get_mut(j) {
-                Some(row) => row,
-                None => &mut discard,
+        let subs64 = subs as u64;
+        for (k, row) in out.iter_mut().enumerate() {
+            let j = span.first + k as u64;
+            let g = match self.model.lane_interleave {
+                LaneInterleave::RoundRobin | LaneInterleave::Lockstep => (j % subs64) as usize,
+                LaneInterleave::Blocked => {
+                    (u128::from(j) * subs as u128 / u128::from(span.total)) as usize
+                }
             };
-            step(self, j % subs, n, dst);
+            for _ in 1..span.steps {
+                step(self, g, n, &mut discard);
+            }
+            step(self, g, n, row);
+        }
+        let end = span.first + out.len() as u64;
+        if self.model.lane_interleave == LaneInterleave::Lockstep
+            && end == span.total
+            && !out.is_empty()
+        {
+            // The trailing partial group still steps every sub-generator; the surplus is discarded.
+            let used = (span.total % subs64) as usize;
+            if used != 0 {
+                for g in used..subs {
+                    for _ in 0..span.steps {
+                        step(self, g, n, &mut discard);
+                    }
+                }
+            }
         }
     }
 
@@ -375,22 +459,24 @@ impl Bank {
         }
     }
 
-    fn draw_pcg32(&mut self, n: usize, out: &mut [LaneRow]) {
+    fn draw_pcg32(&mut self, n: usize, steps: u8, out: &mut [LaneRow]) {
         let increment = self.model.pcg32_increment;
         let [lo, hi, ..] = &mut self.rows;
         for row in out {
             for p in 0..n {
-                let state = u64::from(lo[p]) | (u64::from(hi[p]) << 32);
-                let (next, o) = pcg32::step(state, increment);
-                (lo[p], hi[p]) = (next as u32, (next >> 32) as u32);
-                row[p] = o;
+                for _ in 0..steps {
+                    let state = u64::from(lo[p]) | (u64::from(hi[p]) << 32);
+                    let (next, o) = pcg32::step(state, increment);
+                    (lo[p], hi[p]) = (next as u32, (next >> 32) as u32);
+                    row[p] = o;
+                }
             }
         }
     }
 
-    fn draw_philox(&mut self, n: usize, out: &mut [LaneRow]) {
+    fn draw_philox(&mut self, n: usize, steps: u8, out: &mut [LaneRow]) {
         // Per lane: one block computation serves four words.
-        let m = out.len() as u64;
+        let m = out.len() as u64 * u64::from(steps);
         for p in 0..n {
             let counter = [0, 1, 2, 3].map(|i| self.rows[i][p]);
             let key = [self.rows[4][p], self.rows[5][p]];
@@ -404,7 +490,9 @@ impl Bank {
                 ),
             };
             for row in out.iter_mut() {
-                row[p] = stream.next_word();
+                for _ in 0..steps {
+                    row[p] = stream.next_word();
+                }
             }
             let (counter, offset) = match self.model.philox_offset {
                 PhiloxOffset::WordInBlock => (stream.counter(), stream.index()),
@@ -548,6 +636,59 @@ mod tests {
         let got: Vec<u32> = out.iter().map(|r| r[0]).collect();
         assert_eq!(got, expected[..5]);
         assert_eq!(bank.lane(0).unwrap().as_slice(), subs.map(|s| s.state()));
+    }
+
+    #[test]
+    fn blocked_gives_each_sub_generator_one_contiguous_block() {
+        let model = ModelChoices {
+            lane_interleave: LaneInterleave::Blocked,
+            ..M
+        };
+        let mut bank = Bank::new(BankShape::Xorwow { sub_generators: 4 }, model);
+        bank.seed_lanes(13);
+        let record: Vec<u32> = bank.lane(0).unwrap().as_slice().to_vec();
+        let mut subs: Vec<Xorwow> = (0..4)
+            .map(|g| Xorwow::from_state(record[6 * g..6 * g + 6].try_into().unwrap()))
+            .collect();
+        // 10 elements over 4 sub-generators: floor(j * 4 / 10) = 0 0 0 1 1 2 2 2 3 3.
+        let out = drawn(&mut bank, 1, 10);
+        let owner = [0, 0, 0, 1, 1, 2, 2, 2, 3, 3];
+        for (j, row) in out.iter().enumerate() {
+            assert_eq!(row[0], subs[owner[j]].next_u32(), "element {j}");
+        }
+    }
+
+    #[test]
+    fn parts_and_steps_are_checked_and_steps_keep_the_last_output() {
+        let mut bank = Bank::new(BankShape::Lfsr { sub_generators: 1 }, M);
+        bank.set_lane(0, &[1]).unwrap();
+        let before = bank.clone();
+        let mut out = vec![[0u32; LANES]; 3];
+        let span = |total, first, steps| DrawSpan {
+            total,
+            first,
+            steps,
+        };
+        assert_eq!(
+            bank.draw_part(1, span(4, 2, 1), &mut out),
+            Err(BankError::Span {
+                first: 2,
+                len: 3,
+                total: 4
+            })
+        );
+        assert_eq!(
+            bank.draw_part(1, span(3, 0, 0), &mut out),
+            Err(BankError::Steps)
+        );
+        assert_eq!(bank, before);
+        bank.draw_part(1, span(3, 0, 2), &mut out).unwrap();
+        let mut g = Lfsr32::new(1);
+        let stream: Vec<u32> = (0..6).map(|_| g.next_u32()).collect();
+        assert_eq!(
+            [out[0][0], out[1][0], out[2][0]],
+            [stream[1], stream[3], stream[5]]
+        );
     }
 
     #[test]

@@ -10,7 +10,7 @@
 
 use crate::bank::{Bank, BankError, BankShape, LaneRow, LANES};
 use crate::generation::*;
-use crate::model::ModelError;
+use crate::model::{ModelError, SeedTargets};
 use core::fmt;
 use core::marker::PhantomData;
 
@@ -522,6 +522,39 @@ impl<G: Generation> EngineRng<G> {
             slot.bank
                 .seed_lanes(seed ^ (k as u64).wrapping_mul(0xA076_1D64_78BD_642F));
         }
+    }
+
+    /// Rewrites every lane of the banks `targets` selects, in bank order (the order the
+    /// generation's arm tables first name each state), lane 0 to 127, each lane's checkpoint
+    /// record word by word from `next`, as RAND_SET_STATE writes a record (XORWOW gets the
+    /// zero-guard). Returns the number of banks rewritten (PSEUDO_SET_RNG_SEED's effect, with
+    /// `next` the model's seed expansion).
+    pub fn reseed(&mut self, targets: SeedTargets, next: &mut dyn FnMut() -> u32) -> usize {
+        let mut rewritten = 0;
+        for slot in self.slots.iter_mut().flatten() {
+            let algorithm = slot.bank.shape().algorithm();
+            if targets == SeedTargets::XorwowOnly && algorithm != Algorithm::Xorwow {
+                continue;
+            }
+            let words = slot.bank.words();
+            for lane in 0..LANES {
+                let mut record = [0u32; crate::bank::MAX_WORDS];
+                for word in record[..words].iter_mut() {
+                    *word = next();
+                }
+                // Lane < LANES and the record has the bank's width: cannot fail.
+                let _ = slot.bank.set_lane(lane, &record[..words]);
+            }
+            rewritten += 1;
+        }
+        rewritten
+    }
+
+    /// Whether [`EngineRng::reseed`] with `targets` would rewrite any bank.
+    pub fn has_seed_target(&self, targets: SeedTargets) -> bool {
+        self.slots.iter().flatten().any(|s| {
+            targets == SeedTargets::EveryState || s.bank.shape().algorithm() == Algorithm::Xorwow
+        })
     }
 
     /// Checks `access` against the generation and the gate; returns the arm it executes.

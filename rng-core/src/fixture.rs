@@ -7,7 +7,8 @@
 //! sets from rng-facts §4.9/§4.10, the geometry from rng-facts §1.13. The
 //! codec is a minimal reading of the S1_RAND / D4_RAND layouts
 //! (rng-facts §2.2, §2.3) with one validator predicate, enough to drive
-//! `Machine` through real 64-byte words.
+//! `Machine` through real 64-byte checkpoint words; the draw instructions are
+//! exercised through their decoded forms.
 
 use crate::generation::*;
 use crate::model::ModelChoices;
@@ -137,6 +138,21 @@ macro_rules! fixture_generation {
                 inst: &$crate::generation::CheckpointInstruction,
             ) -> Result<[u8; 64], $crate::generation::InstructionError> {
                 Ok($crate::fixture::encode(inst))
+            }
+
+            // The fixture's codec reads only the checkpoint pair: the draw instructions are
+            // tested here through their decoded forms, and through real words with the
+            // generated codecs in isa-conformance.
+            fn decode_instruction(
+                word: &[u8; 64],
+                engine: $crate::generation::Engine,
+            ) -> Result<$crate::generation::RngInstruction, $crate::generation::InstructionError>
+            {
+                match word[0] {
+                    0x77 | 0x78 => $crate::fixture::decode(word, engine)
+                        .map($crate::generation::RngInstruction::Checkpoint),
+                    opcode => Err($crate::generation::InstructionError::NotRng { opcode }),
+                }
             }
         }
     };

@@ -6,6 +6,7 @@
 //! data file next to the headers. Nothing here is implemented by hand for a
 //! real generation.
 
+use crate::dtype::Dtype;
 use crate::model::ModelChoices;
 use isa_core::{DecodeError, GenerationInfo, Violation};
 
@@ -55,6 +56,19 @@ pub enum StateUpdate {
     ImmSingle,
     /// `IMM_LANE = 2`: no legal arm in any documented generation.
     ImmLane,
+}
+
+impl Generator {
+    /// The `RNG_<algorithm>` source of an algorithm (RAND2 names only the algorithm);
+    /// PCG32 has none.
+    pub const fn for_algorithm(algorithm: Algorithm) -> Option<Generator> {
+        match algorithm {
+            Algorithm::Lfsr => Some(Generator::RngLfsr),
+            Algorithm::Xorwow => Some(Generator::RngXorwow),
+            Algorithm::Philox => Some(Generator::RngPhilox),
+            Algorithm::Pcg32 => None,
+        }
+    }
 }
 
 /// Save (RAND_GET_STATE) or restore (RAND_SET_STATE).
@@ -157,6 +171,172 @@ pub struct CheckpointInstruction {
     pub location: StateLocation,
 }
 
+/// Where an immediate operand comes from (`NEURON_ISA_TPB_IMM_SRC`: RAND2 `min_src`/`max_src`,
+/// DROPOUT `threshold_src`, PSEUDO_SET_RNG_SEED `seed_src`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum ImmSource {
+    /// `INSTRUCTION_IMMEDIATE = 0`: the value is in the instruction.
+    InstructionImmediate,
+    /// `POINTER_IMMEDIATE = 1`: the instruction holds the on-chip address of the value.
+    PointerImmediate,
+    /// `REG_PTR_IMMEDIATE = 2`: a register holds the address (not modelled).
+    RegPtrImmediate,
+}
+
+/// A 4-byte operand and where its value comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Scalar {
+    /// How to read `bits`.
+    pub source: ImmSource,
+    /// The 4 bytes of the `IMM_VAL_INST_FIELD` union, little-endian: the value, the address or the register form.
+    pub bits: u32,
+}
+
+impl Scalar {
+    /// An instruction immediate.
+    pub const fn immediate(bits: u32) -> Scalar {
+        Scalar {
+            source: ImmSource::InstructionImmediate,
+            bits,
+        }
+    }
+}
+
+/// What RAND / RAND2 do with a draw (`NEURON_ISA_TPB_RAND_POST_PROC`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum PostProcess {
+    /// `RAW_U32 = 0`: the 32-bit draw (integer output types).
+    RawU32,
+    /// `UNIFORM_IN_RANGE = 1`: `min + u·(max − min)`, `u` uniform in `[0, 1)`.
+    UniformInRange,
+    /// `NORMAL = 2`: not implemented by the hardware (d4_rand.h).
+    Normal,
+}
+
+/// How DROPOUT reads its threshold (`NEURON_ISA_TPB_DROPOUT_THRESHOLD_TYPE`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum ThresholdType {
+    /// `DROP_RATE = 0`: the threshold is the drop probability.
+    DropRate,
+    /// `KEEP_RATE = 1`: the threshold is the keep probability.
+    KeepRate,
+}
+
+/// A decoded and validated RAND (0x76, D4_RAND): fill a 4-D tensor with draws.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct RandInstruction {
+    /// The engine it runs on.
+    pub engine: Engine,
+    /// `rand_generator`.
+    pub generator: Generator,
+    /// `rand_algorithm`.
+    pub algorithm: Algorithm,
+    /// `rand_num_steps`: generator steps per output.
+    pub steps: u8,
+    /// `post_process`.
+    pub post_process: PostProcess,
+    /// `params[0..4]` as raw words (`params[0]` min, `params[1]` max, fp32, for UNIFORM_IN_RANGE).
+    pub params: [u32; 4],
+    /// Output type.
+    pub dtype: Dtype,
+    /// `num_active_channels`.
+    pub channels: u8,
+    /// `dst_mem_pattern`.
+    pub dst: TensorPattern,
+}
+
+/// A decoded and validated RAND2 (0xE2, D3_RAND): uniform draws in `[min, max)` into a 3-D tensor.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Rand2Instruction {
+    /// The engine it runs on.
+    pub engine: Engine,
+    /// `rand_algorithm` (RAND2 has no `rand_generator`: the engine's `RNG_<algorithm>` state is drawn).
+    pub algorithm: Algorithm,
+    /// `post_process`.
+    pub post_process: PostProcess,
+    /// Output type.
+    pub dtype: Dtype,
+    /// `num_active_channels`.
+    pub channels: u8,
+    /// `min` (fp32) and `min_src`.
+    pub min: Scalar,
+    /// `max` (fp32) and `max_src`.
+    pub max: Scalar,
+    /// `dst_mem_pattern`.
+    pub dst: TensorPattern,
+}
+
+/// A decoded and validated DROPOUT (0x7F, S3D3_DROPOUT): copy a tensor, zeroing a random subset.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct DropoutInstruction {
+    /// The engine it runs on.
+    pub engine: Engine,
+    /// `src_mem_pattern`.
+    pub src: TensorPattern,
+    /// `in_dtype`.
+    pub in_dtype: Dtype,
+    /// `out_dtype` (the validator requires it equal to `in_dtype`).
+    pub out_dtype: Dtype,
+    /// `num_active_channels`.
+    pub channels: u8,
+    /// `threshold` and `threshold_src`.
+    pub threshold: Scalar,
+    /// `threshold_dtype`; `None` for INVALID (0), which the header reads as FP32.
+    pub threshold_dtype: Option<Dtype>,
+    /// `threshold_type`.
+    pub threshold_type: ThresholdType,
+    /// `dst_mem_pattern`.
+    pub dst: TensorPattern,
+}
+
+/// A decoded and validated PSEUDO_SET_RNG_SEED (0xD0): reseed an engine from one 32-bit value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct SeedInstruction {
+    /// The engine it runs on.
+    pub engine: Engine,
+    /// `seed` and `seed_src`.
+    pub seed: Scalar,
+}
+
+/// A decoded and validated instruction of the RNG family, in generation-independent terms.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RngInstruction {
+    /// RAND_GET_STATE (0x77) or RAND_SET_STATE (0x78).
+    Checkpoint(CheckpointInstruction),
+    /// RAND (0x76).
+    Rand(RandInstruction),
+    /// RAND2 (0xE2).
+    Rand2(Rand2Instruction),
+    /// DROPOUT (0x7F).
+    Dropout(DropoutInstruction),
+    /// PSEUDO_SET_RNG_SEED (0xD0).
+    SetSeed(SeedInstruction),
+}
+
+impl RngInstruction {
+    /// The engine the instruction runs on.
+    pub const fn engine(&self) -> Engine {
+        match self {
+            RngInstruction::Checkpoint(i) => i.engine,
+            RngInstruction::Rand(i) => i.engine,
+            RngInstruction::Rand2(i) => i.engine,
+            RngInstruction::Dropout(i) => i.engine,
+            RngInstruction::SetSeed(i) => i.engine,
+        }
+    }
+
+    /// The vendor opcode name (`RAND2`, `RAND_GET_STATE`, ...).
+    pub const fn name(&self) -> &'static str {
+        match self {
+            RngInstruction::Checkpoint(i) => i.kind.name(),
+            RngInstruction::Rand(_) => "RAND",
+            RngInstruction::Rand2(_) => "RAND2",
+            RngInstruction::Dropout(_) => "DROPOUT",
+            RngInstruction::SetSeed(_) => "PSEUDO_SET_RNG_SEED",
+        }
+    }
+}
+
 /// Why a 64-byte word is not an executable checkpoint instruction of a generation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum InstructionError {
@@ -174,6 +354,12 @@ pub enum InstructionError {
         /// What is not modelled.
         what: &'static str,
     },
+    /// The opcode byte is not an instruction of the RNG family that the generation's
+    /// crate can hand to rng-core (RAND, RAND2, DROPOUT, PSEUDO_SET_RNG_SEED, the checkpoint pair).
+    NotRng {
+        /// The opcode byte found.
+        opcode: u8,
+    },
 }
 
 impl core::fmt::Display for InstructionError {
@@ -186,6 +372,10 @@ impl core::fmt::Display for InstructionError {
                 "opcode {opcode:#04x} is not RAND_GET_STATE or RAND_SET_STATE"
             ),
             InstructionError::Unmodelled { what } => write!(f, "not modelled: {what}"),
+            InstructionError::NotRng { opcode } => write!(
+                f,
+                "opcode {opcode:#04x} is not an RNG-family instruction the model executes"
+            ),
         }
     }
 }
@@ -222,4 +412,12 @@ pub trait Generation: Copy + Default + core::fmt::Debug + Send + Sync + 'static 
 
     /// Encodes a checkpoint instruction (no validation: an illegal word can be built on purpose).
     fn encode_checkpoint(inst: &CheckpointInstruction) -> Result<[u8; 64], InstructionError>;
+
+    /// Decodes `word` and validates it as executed on `engine`: any instruction of the RNG
+    /// family the generation has (RAND, RAND2, DROPOUT, PSEUDO_SET_RNG_SEED, and the checkpoint
+    /// pair, as [`Generation::decode_checkpoint`]). Another opcode is [`InstructionError::NotRng`].
+    fn decode_instruction(
+        word: &[u8; 64],
+        engine: Engine,
+    ) -> Result<RngInstruction, InstructionError>;
 }

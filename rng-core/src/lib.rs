@@ -12,11 +12,16 @@
 //!   RAND_SET_STATE do to them, generic over [`generation::Generation`]
 //!   (implemented by the generated `isa-<gen>` crates).
 //! - [`machine::Machine`]: the engines plus an SBUF/PSUM partition memory,
-//!   executing 64-byte checkpoint words.
+//!   executing 64-byte words of the RNG family: the checkpoint pair, RAND,
+//!   RAND2, DROPOUT and PSEUDO_SET_RNG_SEED ([`generation::RngInstruction`]),
+//!   with [`convert`] for the element types ([`dtype::Dtype`]).
 //! - `file::Checkpoint` (feature `std`): the versioned JSON checkpoint file.
 //!
 //! `#![no_std]` and allocation-free; the `std` feature adds the sparse memory
 //! and the file format. See the crate README for the model assumptions.
+// Where rustdoc links this crate's items from a dependent's docs built without them
+// (`cargo doc -p isa-mariana --no-deps`); a workspace doc build links its local copy.
+#![doc(html_root_url = "https://docs.rs/rng-core/0.1.0")]
 #![no_std]
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
@@ -48,6 +53,8 @@ macro_rules! impl_rng_core_via_u32 {
 }
 
 pub mod bank;
+pub mod convert;
+pub mod dtype;
 pub mod engine;
 #[cfg(feature = "std")]
 pub mod file;
@@ -57,20 +64,24 @@ pub mod generation;
 pub mod lfsr;
 pub mod machine;
 pub mod model;
+pub mod mt64;
 mod names;
 pub mod pcg32;
 pub mod philox;
 pub mod xorwow;
 
-pub use bank::{Bank, BankShape, LaneRow, LANES};
+pub use bank::{Bank, BankShape, DrawSpan, LaneRow, LANES};
+pub use dtype::Dtype;
 pub use engine::{CheckpointError, EngineRng, Gate, StateAccess, StateSource};
 #[cfg(feature = "std")]
 pub use file::Checkpoint;
 pub use generation::{
-    Algorithm, CheckpointArm, CheckpointInstruction, CheckpointKind, Engine, Generation, Generator,
-    InstructionError, MemoryGeometry, StateLocation, StateUpdate, TensorPattern, WiredBody,
+    Algorithm, CheckpointArm, CheckpointInstruction, CheckpointKind, DropoutInstruction, Engine,
+    Generation, Generator, ImmSource, InstructionError, MemoryGeometry, PostProcess,
+    Rand2Instruction, RandInstruction, RngInstruction, Scalar, SeedInstruction, StateLocation,
+    StateUpdate, TensorPattern, ThresholdType, WiredBody,
 };
 #[cfg(feature = "std")]
 pub use machine::SparseMemory;
-pub use machine::{Machine, MachineError, PartitionMemory};
+pub use machine::{Machine, MachineError, MemoryError, PartitionMemory};
 pub use model::ModelChoices;

@@ -1,4 +1,4 @@
-//! A small SBUF/PSUM partition memory and a machine that executes checkpoint words.
+//! A small SBUF/PSUM partition memory and a machine that executes the RNG family's words.
 //!
 //! Addressing (rng-facts §2.1, §1.13; `G::MEMORY`): the ADDR4 immediate is a
 //! byte address under `address_mask` (29 bits); bits above the mask mark the
@@ -6,25 +6,63 @@
 //! this model does not resolve. SBUF partition `p` starts at `sbuf_offset + p
 //! × sbuf_partition_bytes`, PSUM likewise; the tensor's partition `k` (lane
 //! `k`) is the one `k` partitions after the start address's, at the same
-//! offset. Elements are 4 bytes, visited innermost dimension first with signed
-//! element strides, and must stay inside their partition.
+//! offset. Elements have their dtype's size (checkpoint state: 4 bytes), are
+//! aligned to it, are visited innermost dimension first with signed element
+//! strides, and must stay inside their partition. Memory is little-endian.
 //!
-//! [`Machine`] decodes a word with `G::decode_checkpoint`, then moves the
-//! state between an engine's banks and memory. Every check (instruction,
-//! checkpoint contract, every element address) passes before anything is
+//! [`Machine::execute`] decodes a checkpoint word with `G::decode_checkpoint`
+//! and moves the state between an engine's banks and memory;
+//! [`Machine::run`] decodes any word of the family with
+//! `G::decode_instruction` and also executes RAND, RAND2, DROPOUT and
+//! PSEUDO_SET_RNG_SEED (see `machine_run.rs`). Every check (instruction,
+//! contract, every element address, every operand) passes before anything is
 //! written, so a refused word changes neither memory nor state.
 
 use crate::bank::{LANES, MAX_WORDS};
+use crate::dtype::Dtype;
 use crate::engine::{CheckpointError, EngineRng, Gate, StateAccess, StateSource};
 use crate::generation::*;
 use core::fmt;
 
+#[path = "machine_run.rs"]
+mod run;
+pub use run::MAX_ELEMENTS;
+
 /// Word-addressed storage behind the model (addresses are checked before they reach it).
+///
+/// Bytes and halves are parts of the little-endian word that holds them; the
+/// provided [`PartitionMemory::load_bytes`] / [`PartitionMemory::store_bytes`]
+/// go through the words, so an implementation only stores words.
 pub trait PartitionMemory {
     /// The 4-byte word at byte address `address` (4-aligned); unwritten memory reads 0.
     fn load(&self, address: u32) -> u32;
     /// Stores a 4-byte word at byte address `address` (4-aligned).
     fn store(&mut self, address: u32, value: u32);
+
+    /// Reads `out.len()` bytes from byte address `address` (any alignment; little-endian words).
+    fn load_bytes(&self, address: u32, out: &mut [u8]) {
+        for (k, b) in out.iter_mut().enumerate() {
+            let a = address.wrapping_add(k as u32);
+            *b = self.load(a & !3).to_le_bytes()[(a & 3) as usize];
+        }
+    }
+
+    /// Writes `bytes` at byte address `address` (read-modify-write of the words it touches).
+    fn store_bytes(&mut self, address: u32, bytes: &[u8]) {
+        let mut k = 0;
+        while k < bytes.len() {
+            let a = address.wrapping_add(k as u32);
+            let word_address = a & !3;
+            let mut word = self.load(word_address).to_le_bytes();
+            let mut at = (a & 3) as usize;
+            while at < 4 && k < bytes.len() {
+                word[at] = bytes[k];
+                at += 1;
+                k += 1;
+            }
+            self.store(word_address, u32::from_le_bytes(word));
+        }
+    }
 }
 
 /// The two on-chip memories.
@@ -49,10 +87,12 @@ pub enum MemoryError {
         /// The masked address.
         address: u32,
     },
-    /// The start address is not 4-byte aligned (UINT32 elements).
+    /// The start address is not aligned to the element size.
     Misaligned {
         /// The masked address.
         address: u32,
+        /// The element size in bytes.
+        alignment: u32,
     },
     /// The tensor's partition `first + partition` is past the last partition.
     Partition {
@@ -85,8 +125,8 @@ impl fmt::Display for MemoryError {
             MemoryError::Unmapped { address } => {
                 write!(f, "address {address:#x} is in neither SBUF nor PSUM")
             }
-            MemoryError::Misaligned { address } => {
-                write!(f, "address {address:#x} is not 4-byte aligned")
+            MemoryError::Misaligned { address, alignment } => {
+                write!(f, "address {address:#x} is not {alignment}-byte aligned")
             }
             MemoryError::Partition {
                 partition,
@@ -128,14 +168,23 @@ pub struct TensorPlace {
 }
 
 impl TensorPlace {
-    /// Resolves a raw ADDR4 `start_addr` in `geometry`.
+    /// Resolves a raw ADDR4 `start_addr` of 4-byte elements in `geometry`.
     pub fn resolve(start_addr: u32, geometry: &MemoryGeometry) -> Result<TensorPlace, MemoryError> {
+        TensorPlace::resolve_aligned(start_addr, geometry, 4)
+    }
+
+    /// Resolves a raw ADDR4 `start_addr` of `alignment`-byte elements in `geometry`.
+    pub fn resolve_aligned(
+        start_addr: u32,
+        geometry: &MemoryGeometry,
+        alignment: u32,
+    ) -> Result<TensorPlace, MemoryError> {
         if start_addr & !geometry.address_mask != 0 {
             return Err(MemoryError::RegisterForm { start_addr });
         }
         let address = start_addr & geometry.address_mask;
-        if !address.is_multiple_of(4) {
-            return Err(MemoryError::Misaligned { address });
+        if !address.is_multiple_of(alignment.max(1)) {
+            return Err(MemoryError::Misaligned { address, alignment });
         }
         let spaces = [
             (
@@ -166,8 +215,19 @@ impl TensorPlace {
         Err(MemoryError::Unmapped { address })
     }
 
-    /// The byte address of the element at byte offset `delta` from element 0, in tensor partition `partition`.
+    /// The byte address of the 4-byte element at byte offset `delta` from element 0, in tensor partition `partition`.
     pub fn address(&self, partition: u32, element: usize, delta: i64) -> Result<u32, MemoryError> {
+        self.address_sized(partition, element, delta, 4)
+    }
+
+    /// The byte address of the `size`-byte element at byte offset `delta` from element 0, in tensor partition `partition`.
+    pub fn address_sized(
+        &self,
+        partition: u32,
+        element: usize,
+        delta: i64,
+        size: u32,
+    ) -> Result<u32, MemoryError> {
         let memory_partition = self.first_partition + partition;
         if memory_partition >= self.partitions {
             return Err(MemoryError::Partition {
@@ -177,7 +237,7 @@ impl TensorPlace {
             });
         }
         let offset = i64::from(self.offset) + delta;
-        if offset < 0 || offset + 4 > i64::from(self.partition_bytes) {
+        if offset < 0 || offset + i64::from(size) > i64::from(self.partition_bytes) {
             return Err(MemoryError::Element {
                 element,
                 offset,
@@ -205,12 +265,67 @@ pub fn element_offsets(pattern: &TensorPattern, count: usize) -> impl Iterator<I
 /// Why a machine refused a word. Nothing was changed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MachineError {
-    /// The word is not a valid checkpoint instruction of the generation.
+    /// The word is not a valid instruction of the generation (or not one the model executes).
     Instruction(InstructionError),
-    /// The checkpoint contract refused it.
+    /// The checkpoint contract refused it, or the engine holds no state the instruction draws from.
     Checkpoint(CheckpointError),
     /// The state tensor's address does not resolve.
     Memory(MemoryError),
+    /// An operand's address does not resolve, or one of its elements leaves its partition.
+    Operand {
+        /// The operand (`dst_mem_pattern`, `src_mem_pattern`, `min`, `max`, `threshold`, `seed`).
+        operand: &'static str,
+        /// Why.
+        error: MemoryError,
+    },
+    /// A REG_PTR_IMMEDIATE operand: the address is in a register, which the model does not hold.
+    RegisterOperand {
+        /// The operand.
+        operand: &'static str,
+    },
+    /// More elements per partition than the model executes in one instruction
+    /// ([`MAX_ELEMENTS`]; a limit of the model, not of the hardware).
+    TooManyElements {
+        /// The operand.
+        operand: &'static str,
+        /// Its elements per partition.
+        elements: u64,
+        /// The model's limit.
+        max: u64,
+    },
+    /// A data type the instruction cannot use there.
+    Dtype {
+        /// The field.
+        field: &'static str,
+        /// The type found.
+        dtype: Dtype,
+        /// What the instruction needs.
+        needs: &'static str,
+    },
+    /// DROPOUT's source and destination have different element counts.
+    ElementCounts {
+        /// Source elements per partition.
+        src: u64,
+        /// Destination elements per partition.
+        dst: u64,
+    },
+    /// `rand_num_steps` outside what the header allows for the algorithm (LFSR: at least 1; others: exactly 1).
+    Steps {
+        /// `rand_algorithm`.
+        algorithm: Algorithm,
+        /// `rand_num_steps`.
+        steps: u8,
+    },
+    /// PSEUDO_SET_RNG_SEED on an engine that holds none of the states the model reseeds.
+    NothingToSeed {
+        /// The engine.
+        engine: Engine,
+    },
+    /// Something the model does not execute.
+    Unmodelled {
+        /// What.
+        what: &'static str,
+    },
 }
 
 impl fmt::Display for MachineError {
@@ -219,6 +334,39 @@ impl fmt::Display for MachineError {
             MachineError::Instruction(e) => write!(f, "{e}"),
             MachineError::Checkpoint(e) => write!(f, "{e}"),
             MachineError::Memory(e) => write!(f, "state tensor: {e}"),
+            MachineError::Operand { operand, error } => write!(f, "{operand}: {error}"),
+            MachineError::RegisterOperand { operand } => write!(
+                f,
+                "{operand}: REG_PTR_IMMEDIATE (an address held in a register) is not modelled"
+            ),
+            MachineError::TooManyElements {
+                operand,
+                elements,
+                max,
+            } => write!(
+                f,
+                "{operand}: {elements} elements per partition; the model executes at most {max}"
+            ),
+            MachineError::Dtype {
+                field,
+                dtype,
+                needs,
+            } => write!(f, "{field} {}: {needs}", dtype.name()),
+            MachineError::ElementCounts { src, dst } => write!(
+                f,
+                "src_mem_pattern has {src} elements per partition, dst_mem_pattern {dst}; they must be equal"
+            ),
+            MachineError::Steps { algorithm, steps } => write!(
+                f,
+                "rand_num_steps {steps} with rand_algorithm {}: LFSR needs at least 1 step per output, the other algorithms exactly 1",
+                algorithm.name()
+            ),
+            MachineError::NothingToSeed { engine } => write!(
+                f,
+                "PSEUDO_SET_RNG_SEED: engine {} holds no generator state the model reseeds",
+                engine.name()
+            ),
+            MachineError::Unmodelled { what } => write!(f, "not modelled: {what}"),
         }
     }
 }
@@ -448,3 +596,7 @@ pub fn restore_instruction<G: Generation>(
 #[cfg(all(test, feature = "std"))]
 #[path = "machine_tests.rs"]
 mod tests;
+
+#[cfg(all(test, feature = "std"))]
+#[path = "machine_run_tests.rs"]
+mod run_tests;

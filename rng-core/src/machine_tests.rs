@@ -164,7 +164,14 @@ fn address_rejections_are_typed_and_change_nothing() {
             },
         ),
         (psum_end, 1, MemoryError::Unmapped { address: psum_end }),
-        (6, 1, MemoryError::Misaligned { address: 6 }),
+        (
+            6,
+            1,
+            MemoryError::Misaligned {
+                address: 6,
+                alignment: 4,
+            },
+        ),
         (
             last_partition,
             2,

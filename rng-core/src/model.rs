@@ -8,6 +8,7 @@
 //! `ModelChoices { field: ..., ..ModelChoices::RECONSTRUCTED }` from the
 //! project's runtime data file.
 
+use crate::generation::{Algorithm, Generator};
 use core::fmt;
 
 /// Word positions of the Philox state inside the 7-word RAND_GET_STATE / RAND_SET_STATE record.
@@ -88,6 +89,175 @@ pub enum LaneInterleave {
     /// group of fewer than `k` elements still steps all `k` and discards the
     /// surplus outputs (the "4 values per lane per cycle" reading).
     Lockstep,
+    /// Element `j` of an `n`-element draw comes from sub-generator `⌊j·k/n⌋`:
+    /// each sub-generator produces one contiguous block of the draw (the
+    /// simulator's reading that a lane "drives each output column", SIM §2.2).
+    Blocked,
+}
+
+/// How a 32-bit draw `r` becomes a uniform fp32 `u` in `[0, 1)` (RAND / RAND2 UNIFORM_IN_RANGE, DROPOUT).
+///
+/// Source: rng-facts §4.2 — the simulator's `xorwowStep` computes
+/// `bits((r & 0x7FFFFF) | 0x3F800000) - 1.0` (SIM §2.2, CONFIRMED: `and
+/// 0x7FFFFF`, `or 0x3F800000`); the firmware pages' prose reads the mantissa
+/// as `r >> 9` (XSW §7.1, bit routing MED). rng-facts §6 item 14.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum UniformBits {
+    /// `f32::from_bits((r & 0x7FFFFF) | 0x3F800000) - 1.0`: the low 23 bits (simulator).
+    Mantissa23,
+    /// `f32::from_bits((r >> 9) | 0x3F800000) - 1.0`: the high 23 bits (firmware prose).
+    High23,
+}
+
+/// How `min + u·(max − min)` is rounded (RAND / RAND2 UNIFORM_IN_RANGE).
+///
+/// Source: rng-facts §4.2 and §6 item 14: the simulator writes `lo + (hi -
+/// lo) * u` in C (three fp32 operations, each rounded to nearest even on its
+/// x86-64 build, which has no FMA contraction by default); whether the
+/// hardware fuses the multiply-add is UNKNOWN.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RangeArithmetic {
+    /// `d = max − min`, `p = d·u`, `out = min + p`, each rounded to fp32 (the simulator's expression).
+    Separate,
+    /// `d = max − min` rounded, then `fma(d, u, min)` with one rounding.
+    Fused,
+}
+
+/// Rounding of an fp32 value to a narrower float output type (bf16, fp16, fp8).
+///
+/// Source: none — no page states the output conversion of RAND2 ("Supports
+/// output conversion", NKI; rng-facts §4.11). IEEE 754's default is chosen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FloatRounding {
+    /// Round to nearest, ties to even; overflow gives infinity (IEEE formats).
+    NearestEven,
+    /// Round toward zero (truncate the significand); overflow gives the largest finite value.
+    TowardZero,
+}
+
+/// How the FP8 dtype codes encode values.
+///
+/// Source: the DTYPE comments say only E3M4 / E4M3 / E5M2 / E2M5 (rng-facts
+/// §1.6). The Neuron compiler documentation distinguishes F8E4M3 (the
+/// IEEE-style format of Trn1/Trn2) from F8E4M3FN (native from Trn3 on, error
+/// codes NCC_EVRF051/052); which one the FP8_EXP4 code denotes on each
+/// generation is not documented.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Fp8Encoding {
+    /// Every FP8 code is an IEEE 754-style binary format: bias `2^(E−1) − 1`,
+    /// subnormals, the all-ones exponent for infinities and NaN.
+    Ieee,
+    /// As `Ieee`, except FP8_EXP4 is OCP E4M3FN: no infinities, only
+    /// `S.1111.111` is NaN (largest finite 448); an overflow saturates to ±448
+    /// (as NVIDIA's `__NV_SATFINITE`; OCP leaves saturation to the implementation).
+    E4m3Fn,
+}
+
+/// Conversion of an fp32 value to an integer output type (RAND2 with an integer dtype).
+///
+/// Source: NKI documents integer outputs of `rand2` ("converted to dst
+/// dtype", rng-facts §3.5, §5) without the rule. NaN becomes 0 in both
+/// readings; out-of-range values saturate to the type's bounds in both.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FloatToInt {
+    /// Round to nearest, ties to even, then saturate.
+    NearestEvenSaturate,
+    /// Truncate toward zero (a C cast), then saturate.
+    TowardZeroSaturate,
+}
+
+/// How a raw 32-bit draw fills a narrower integer output (RAND RAW_U32).
+///
+/// Source: NKI's `rng` "truncates each 32-bit random value to the specified
+/// data type, taking the least significant bits" (rng-facts §4.11); that is
+/// the RNG (0x4D) instruction, applied here to RAND's RAW_U32 by analogy.
+/// 64-bit outputs hold the zero-extended draw in both readings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RawInteger {
+    /// The least significant bits (`r mod 2^bits`).
+    LowBits,
+    /// The most significant bits (`r >> (32 − bits)`).
+    HighBits,
+}
+
+/// One generator state of an engine: a `(rand_generator, rand_algorithm)` pair, as the checkpoint arms name them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct StateRef {
+    /// `rand_generator`.
+    pub generator: Generator,
+    /// `rand_algorithm`.
+    pub algorithm: Algorithm,
+}
+
+/// Which way DROPOUT's threshold comparison drops elements.
+///
+/// Source: rng-facts §1.10 and §4.11 (CONFLICT): the enum comments (DROP §3)
+/// say DROP_RATE flushes when `rand < threshold` and KEEP_RATE when `rand >
+/// threshold`; the LFSR page (§7) quotes the opposite. DROP's reading matches
+/// NKI (`prob` is the drop probability) and is this tree's header comment.
+/// rng-facts §6 item 12.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DropoutPolarity {
+    /// DROP_RATE drops when `u < threshold`, KEEP_RATE when `u > threshold` (DROP §3).
+    DropBelow,
+    /// DROP_RATE drops when `u > threshold`, KEEP_RATE when `u < threshold` (the LFSR page).
+    DropAbove,
+}
+
+/// What DROPOUT does when `u == threshold`.
+///
+/// Source: UNKNOWN (rng-facts §4.11, §6 item 12: "equality handling UNKNOWN").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DropoutTie {
+    /// Keep the element (the comparisons are strict).
+    Keep,
+    /// Drop the element.
+    Drop,
+}
+
+/// How PSEUDO_SET_RNG_SEED's 32-bit seed becomes generator state words.
+///
+/// Source: rng-facts §4.8 — the simulator seeds an embedded MT19937-64 with
+/// the scalar (`mt[0] = seed`, the standard `init_genrand64` recurrence with
+/// multiplier `0x5851F42D4C957F2D`); how MT output becomes XORWOW state is
+/// UNKNOWN (rng-facts §6 item 6). The words are produced bank by bank (the
+/// engine's states in arm-table order, see [`SeedTargets`]), lane 0 to 127,
+/// each lane's checkpoint record in record order, and written as
+/// RAND_SET_STATE would (XORWOW gets the zero-guard).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SeedExpansion {
+    /// One MT19937-64 output per state word: its low 32 bits.
+    Mt19937_64Low32,
+    /// Each MT19937-64 output gives two state words: low half, then high half.
+    Mt19937_64Halves,
+}
+
+/// Which generator states of the engine PSEUDO_SET_RNG_SEED reseeds.
+///
+/// Source: the header says only "seeds the random-number generator of an
+/// engine" (rng-facts §2.5); NKI ties `set_rng_seed` to `rng` draws on the
+/// Vector engine and ENC says DROPOUT's PRNG is "seeded out-of-band by
+/// PseudoSetRngSeed/RandSetState" (rng-facts §4.11).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SeedTargets {
+    /// Every state the engine holds (XORWOW and LFSR banks alike), in arm-table order.
+    EveryState,
+    /// Only the engine's XORWOW state.
+    XorwowOnly,
+}
+
+/// Where a POINTER_IMMEDIATE operand (RAND2 `min`/`max`, DROPOUT `threshold`) is read for each lane.
+///
+/// Source: the IMM_SRC comment says the instruction "holds a partition offset
+/// to the value" (rng-facts §1.9); NKI allows "scalar or vector" bounds and a
+/// `(partitions, 1)` dropout probability (rng-facts §5), which per-lane
+/// reading serves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PointerOperands {
+    /// Lane `k` reads the value `k` partitions after the pointer's partition, at the same offset (a `[channels, 1]` tensor).
+    PerLane,
+    /// Every lane reads the one value at the pointer.
+    Broadcast,
 }
 
 /// Every undocumented hardware detail the models depend on.
@@ -131,6 +301,38 @@ pub struct ModelChoices {
     pub xorwow_default_seed: [u32; 6],
     /// Which sub-generator of a lane draws which element (see [`LaneInterleave`]).
     pub lane_interleave: LaneInterleave,
+    /// How a draw becomes a uniform fp32 in `[0, 1)` (see [`UniformBits`]).
+    pub uniform_bits: UniformBits,
+    /// Rounding of `min + u·(max − min)` (see [`RangeArithmetic`]).
+    pub range_arithmetic: RangeArithmetic,
+    /// Rounding of fp32 to bf16 / fp16 / fp8 outputs (see [`FloatRounding`]).
+    pub float_rounding: FloatRounding,
+    /// Encoding of the FP8 dtype codes (see [`Fp8Encoding`]).
+    pub fp8_encoding: Fp8Encoding,
+    /// Conversion of fp32 to integer outputs (see [`FloatToInt`]).
+    pub float_to_int: FloatToInt,
+    /// How RAW_U32 fills a narrower integer output (see [`RawInteger`]).
+    pub raw_integer: RawInteger,
+    /// The per-lane state DROPOUT's "u32 LFSR per lane" draws from, on the executing engine.
+    ///
+    /// Source: the header says "each lane draws a 32-bit LFSR value" with no
+    /// seed field (rng-facts §2.7, §4.4); which state that is, and whether
+    /// RAND_GET_STATE(DVE, LFSR) captures it, is UNKNOWN (rng-facts §4.11,
+    /// §6 item 12). Choice: the engine's `RNG_LFSR` / `LFSR` state (on DVE
+    /// the 4-word bank RAND_GET_STATE(DVE, RNG_LFSR, LFSR) saves).
+    /// Alternatives: `OUTPUT_CVT_LFSR` / `LFSR`; `RNG_XORWOW` / `XORWOW` (v4
+    /// VectorE implements XORWOW in hardware, anchors §D).
+    pub dropout_state: StateRef,
+    /// DROPOUT's comparison direction (see [`DropoutPolarity`]).
+    pub dropout_polarity: DropoutPolarity,
+    /// DROPOUT when `u == threshold` (see [`DropoutTie`]).
+    pub dropout_tie: DropoutTie,
+    /// PSEUDO_SET_RNG_SEED's seed expansion (see [`SeedExpansion`]).
+    pub seed_expansion: SeedExpansion,
+    /// The states PSEUDO_SET_RNG_SEED reseeds (see [`SeedTargets`]).
+    pub seed_targets: SeedTargets,
+    /// Where pointer operands are read per lane (see [`PointerOperands`]).
+    pub pointer_operands: PointerOperands,
 }
 
 /// Why a [`ModelChoices`] value cannot drive the models.
@@ -161,6 +363,12 @@ pub enum ModelError {
         /// The word given.
         word: u8,
     },
+    /// `dropout_state` must pair a generator with its algorithm (`RNG_LFSR` or
+    /// `OUTPUT_CVT_LFSR` with `LFSR`, `RNG_XORWOW` with `XORWOW`, `RNG_PHILOX` with `PHILOX`).
+    DropoutState {
+        /// The pair given.
+        state: StateRef,
+    },
 }
 
 impl fmt::Display for ModelError {
@@ -183,6 +391,12 @@ impl fmt::Display for ModelError {
             ModelError::ZeroGuardWord { word } => write!(
                 f,
                 "zero_guard ForceWordToOne({word}): must name one of words 0..=4 (x..v)"
+            ),
+            ModelError::DropoutState { state } => write!(
+                f,
+                "dropout_state {} / {}: the generator does not run that algorithm",
+                state.generator.name(),
+                state.algorithm.name()
             ),
         }
     }
@@ -213,6 +427,21 @@ impl ModelChoices {
             0x0000_C924,
         ],
         lane_interleave: LaneInterleave::RoundRobin,
+        uniform_bits: UniformBits::Mantissa23,
+        range_arithmetic: RangeArithmetic::Separate,
+        float_rounding: FloatRounding::NearestEven,
+        fp8_encoding: Fp8Encoding::Ieee,
+        float_to_int: FloatToInt::NearestEvenSaturate,
+        raw_integer: RawInteger::LowBits,
+        dropout_state: StateRef {
+            generator: Generator::RngLfsr,
+            algorithm: Algorithm::Lfsr,
+        },
+        dropout_polarity: DropoutPolarity::DropBelow,
+        dropout_tie: DropoutTie::Keep,
+        seed_expansion: SeedExpansion::Mt19937_64Low32,
+        seed_targets: SeedTargets::EveryState,
+        pointer_operands: PointerOperands::PerLane,
     };
 
     /// Checks that the choices are self-consistent (usable in `const` context).
@@ -261,6 +490,11 @@ impl ModelChoices {
                 return Err(ModelError::ZeroGuardWord { word });
             }
         }
+        if !self.dropout_state.is_consistent() {
+            return Err(ModelError::DropoutState {
+                state: self.dropout_state,
+            });
+        }
         Ok(())
     }
 
@@ -291,6 +525,20 @@ impl PhiloxLayout {
             self.key[1],
             self.offset,
         ]
+    }
+}
+
+impl StateRef {
+    /// True when the generator runs the algorithm (the pairs the checkpoint arms use).
+    pub const fn is_consistent(&self) -> bool {
+        matches!(
+            (self.generator, self.algorithm),
+            (
+                Generator::RngLfsr | Generator::OutputCvtLfsr,
+                Algorithm::Lfsr
+            ) | (Generator::RngXorwow, Algorithm::Xorwow)
+                | (Generator::RngPhilox, Algorithm::Philox)
+        )
     }
 }
 
@@ -379,6 +627,16 @@ mod tests {
                     ..base
                 },
                 "zero_guard",
+            ),
+            (
+                ModelChoices {
+                    dropout_state: StateRef {
+                        generator: Generator::RngXorwow,
+                        algorithm: Algorithm::Lfsr,
+                    },
+                    ..base
+                },
+                "dropout_state",
             ),
         ];
         for (model, field) in cases {

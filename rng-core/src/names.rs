@@ -5,7 +5,11 @@
 //! Act`, upper-cased); codes are the enum values documented in
 //! [`crate::generation`].
 
-use crate::generation::{Algorithm, CheckpointKind, Engine, Generator, StateUpdate};
+use crate::dtype::Dtype;
+use crate::generation::{
+    Algorithm, CheckpointKind, Engine, Generator, ImmSource, PostProcess, StateUpdate,
+    ThresholdType,
+};
 
 macro_rules! vendor_names {
     ($ty:ident { $($variant:ident = $name:literal;)* }) => {
@@ -75,6 +79,42 @@ vendor_names!(CheckpointKind {
     Restore = "RAND_SET_STATE", 0x78;
 });
 
+vendor_names!(ImmSource {
+    InstructionImmediate = "INSTRUCTION_IMMEDIATE", 0;
+    PointerImmediate = "POINTER_IMMEDIATE", 1;
+    RegPtrImmediate = "REG_PTR_IMMEDIATE", 2;
+});
+
+vendor_names!(PostProcess {
+    RawU32 = "RAW_U32", 0;
+    UniformInRange = "UNIFORM_IN_RANGE", 1;
+    Normal = "NORMAL", 2;
+});
+
+vendor_names!(ThresholdType {
+    DropRate = "DROP_RATE", 0;
+    KeepRate = "KEEP_RATE", 1;
+});
+
+// Element types by name only: the generated crates map their DTYPE members by name.
+vendor_names!(Dtype {
+    Uint64 = "UINT64";
+    Int8 = "INT8";
+    Uint8 = "UINT8";
+    Int16 = "INT16";
+    Uint16 = "UINT16";
+    Bfloat16 = "BFLOAT16";
+    Fp16 = "FP16";
+    Int32 = "INT32";
+    Uint32 = "UINT32";
+    Fp32 = "FP32";
+    Int64 = "INT64";
+    Fp8Exp3 = "FP8_EXP3";
+    Fp8Exp4 = "FP8_EXP4";
+    Fp8Exp5 = "FP8_EXP5";
+    Fp8Exp2 = "FP8_EXP2";
+});
+
 impl CheckpointKind {
     /// The firmware's spelling in its log lines (`RandGetState`, `RandSetState`).
     pub const fn firmware_name(self) -> &'static str {
@@ -108,5 +148,15 @@ mod tests {
         assert_eq!(StateUpdate::ImmSingle.code(), 1);
         assert_eq!(CheckpointKind::Restore.code(), 0x78);
         assert_eq!(Engine::from_name("pool"), None);
+        for s in ImmSource::ALL {
+            assert_eq!(ImmSource::from_name(s.name()), Some(*s));
+        }
+        for p in PostProcess::ALL {
+            assert_eq!(PostProcess::from_name(p.name()), Some(*p));
+        }
+        for t in ThresholdType::ALL {
+            assert_eq!(ThresholdType::from_name(t.name()), Some(*t));
+        }
+        assert_eq!(Dtype::from_name("FP32R"), None);
     }
 }

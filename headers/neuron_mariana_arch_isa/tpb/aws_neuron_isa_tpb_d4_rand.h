@@ -13,8 +13,8 @@
 // Neuron 'D4_RAND' Format: no SRC tensor, one 4-D DST tensor.
 // Use for: Rand, RandGetState
 //
-// Rand (not maintained) fills dst_mem_pattern with random numbers, one generator per lane. It is a
-// separate instruction from RNG, which has a struct of its own.
+// Rand (not maintained) fills dst_mem_pattern with random numbers. It is a different instruction
+// from RNG (0x4D), whose operand format is D4_MR (aws_neuron_isa_tpb_d4_mr.h).
 //   rand_algorithm  the validator accepts PHILOX only: LFSR and PCG32 were switched off in the ISA
 //                   because of microcode problems.
 //   rand_num_steps  LFSR only: how many LFSR steps make one output, to break up correlation between

@@ -13,8 +13,8 @@
 // Neuron 'D4_RAND' Format: no SRC tensor, one 4-D DST tensor.
 // Use for: Rand, RandGetState
 //
-// Rand (not maintained) fills dst_mem_pattern with random numbers, one generator per lane. It is a
-// separate instruction from RNG, which has a struct of its own.
+// Rand (not maintained) fills dst_mem_pattern with random numbers. It is a different instruction
+// from RNG (0x4D), whose operand format is D4_MR (aws_neuron_isa_tpb_d4_mr.h).
 //   rand_algorithm  the validator accepts PHILOX only: LFSR and PCG32 were switched off in the ISA
 //                   because of microcode problems.
 //   rand_num_steps  LFSR only: how many LFSR steps make one output, to break up correlation between
@@ -62,6 +62,11 @@ ISA_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_D4_RAND_STRUCT) == 64, "Error: NEURON_IS
 //       (has_rand_opcode(i) && is_valid_rand(i))
 //    || (has_rand_get_state_opcode(i) && is_valid_rand_get_state(i, e))
 // }
+
+// NC-v5 tiles: other NC-v5 validators check the tile index in header.inst_flags, through
+// has_valid_active_channel_range_with_tile; whether the RandGetState validator does is not documented
+// (rng-facts 6, item 15). This one does not read header.inst_flags, so every tile value passes:
+// assumption A65 of headers/PROVENANCE.md.
 
 // fn is_valid_rand_get_state(i: Inst, e: NeuronEngine) -> bool {
 //       has_valid_neuron_header(i)

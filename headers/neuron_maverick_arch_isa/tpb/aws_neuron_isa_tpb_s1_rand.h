@@ -40,6 +40,11 @@ typedef struct NEURON_ISA_TPB_S1_RAND_STRUCT {
 
 ISA_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_S1_RAND_STRUCT) == 64, "Error: NEURON_ISA_TPB_S1_RAND_STRUCT is NOT 64B.");
 
+// NC-v5 tiles: other NC-v5 validators check the tile index in header.inst_flags, through
+// has_valid_active_channel_range_with_tile; whether the RandSetState validator does is not documented
+// (rng-facts 6, item 15). This one does not read header.inst_flags, so every tile value passes:
+// assumption A65 of headers/PROVENANCE.md.
+
 // fn is_valid_s1_rand(i: Inst, e: NeuronEngine) -> bool {
 //       has_valid_neuron_header(i)
 //    && has_valid_neuron_events(i)

@@ -11,6 +11,7 @@
 #include "aws_neuron_isa_tpb_d4_rand.h"
 #include "aws_neuron_isa_tpb_s3d3_dropout.h"
 #include "aws_neuron_isa_tpb_pseudo_set_rng_seed.h"
+#include "aws_neuron_isa_tpb_d4_mr.h"
 #include "aws_neuron_isa_tpb_d3_rand.h"
 #include "aws_neuron_isa_tpb_s2s1d2_pe_seed.h"
 
@@ -36,6 +37,7 @@ typedef union NEURON_ISA_TPB_INST_UNION {
     NEURON_ISA_TPB_D4_RAND_STRUCT             d4_rand;              // 64 ( 0 - 63)
     NEURON_ISA_TPB_S3D3_DROPOUT_STRUCT        s3d3_dropout;         // 64 ( 0 - 63)
     NEURON_ISA_TPB_PSEUDO_SET_RNG_SEED_STRUCT pseudo_set_rng_seed;  // 64 ( 0 - 63)
+    NEURON_ISA_TPB_D4_MR_STRUCT               d4_mr;                // 64 ( 0 - 63)
     NEURON_ISA_TPB_D3_RAND_STRUCT             d3_rand;              // 64 ( 0 - 63)
     NEURON_ISA_TPB_S2S1D2_PE_SEED_STRUCT      s2s1d2_pe_seed;       // 64 ( 0 - 63)
     NEURON_ISA_TPB_INST_RAW                   raw;                  // 64 ( 0 - 63) bytes

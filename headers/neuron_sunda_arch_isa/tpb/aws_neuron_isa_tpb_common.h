@@ -344,7 +344,7 @@ ISA_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_DTYPE_ALLOW_I64) == 1, "Error: NEURON_IS
 
 // Random-number algorithm run by an engine lane (rand_algorithm fields).
 typedef enum NEURON_ISA_TPB_RAND_ALGORITHM {
-    NEURON_ISA_TPB_RAND_ALGORITHM_LFSR   = 0, // 32-bit LFSR, one word per sub-generator
+    NEURON_ISA_TPB_RAND_ALGORITHM_LFSR   = 0, // 32-bit LFSR started from state word 0 of each lane
     NEURON_ISA_TPB_RAND_ALGORITHM_PCG32  = 1, // PCG-XSH-RR, 64-bit state, 32-bit output
     NEURON_ISA_TPB_RAND_ALGORITHM_PHILOX = 2, // Philox4x32, 10 rounds, counter based
 } NEURON_ISA_PACKED NEURON_ISA_TPB_RAND_ALGORITHM;
@@ -360,9 +360,9 @@ ISA_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_RAND_SRC) == 1, "Error: NEURON_ISA_TPB_R
 
 // Where RandSetState takes the new state from (S1_RAND.update_state).
 typedef enum NEURON_ISA_TPB_RAND_STATE_UPDATE {
-    NEURON_ISA_TPB_RAND_STATE_UPDATE_SRC_TENSOR = 0, // from src_mem_pattern
-    NEURON_ISA_TPB_RAND_STATE_UPDATE_IMM_SINGLE = 1, // from imm_state, one state for every lane
-    NEURON_ISA_TPB_RAND_STATE_UPDATE_IMM_LANE   = 2, // from imm_state per lane; no legal combination accepts it
+    NEURON_ISA_TPB_RAND_STATE_UPDATE_SRC_TENSOR = 0, // state read from src_mem_pattern
+    NEURON_ISA_TPB_RAND_STATE_UPDATE_IMM_SINGLE = 1, // uses imm_state; meaning undocumented, name suggests one state for every lane
+    NEURON_ISA_TPB_RAND_STATE_UPDATE_IMM_LANE   = 2, // meaning undocumented, name suggests a state per lane; no legal combination accepts it
 } NEURON_ISA_PACKED NEURON_ISA_TPB_RAND_STATE_UPDATE;
 ISA_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_RAND_STATE_UPDATE) == 1, "Error: NEURON_ISA_TPB_RAND_STATE_UPDATE is NOT 1B.");
 

@@ -83,6 +83,7 @@ pub fn typed_enum(model: &Model, e: &Enum) -> TokenStream {
         };
         quote! { #s => Some(Self::#v), }
     });
+    let serde = super::api::enum_serde(&name);
     quote! {
         #docs
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -132,6 +133,7 @@ pub fn typed_enum(model: &Model, e: &Enum) -> TokenStream {
         impl core::fmt::Display for #name {
             fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result { f.write_str(self.vendor_name()) }
         }
+        #serde
         impl isa_core::VendorEnum for #name {
             const C_NAME: &'static str = #c_name;
             fn all() -> &'static [Self] { Self::ALL }
@@ -233,6 +235,7 @@ pub fn emit_opcode(model: &Model) -> String {
             e.loc
         ),
     );
+    let serde = super::api::enum_serde(&name);
     let tokens = quote! {
         #docs
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -287,6 +290,7 @@ pub fn emit_opcode(model: &Model) -> String {
             fn from_vendor_name(name: &str) -> Option<Self> { Self::from_name(name) }
             fn value_u64(self) -> u64 { self as u64 }
         }
+        #serde
         impl isa_core::OpcodeInfo for #name {
             fn byte(self) -> u8 { self as u8 }
             fn status(self) -> isa_core::OpcodeStatus { #name::status(self) }

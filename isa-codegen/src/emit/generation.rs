@@ -18,6 +18,10 @@ fn rng_enum(c_name: &str) -> Option<&'static str> {
         "NEURON_ISA_TPB_RAND_SRC" => "Generator",
         "NEURON_ISA_TPB_RAND_ALGORITHM" => "Algorithm",
         "NEURON_ISA_TPB_RAND_STATE_UPDATE" => "StateUpdate",
+        "NEURON_ISA_TPB_RAND_POST_PROC" => "PostProcess",
+        "NEURON_ISA_TPB_IMM_SRC" => "ImmSource",
+        "NEURON_ISA_TPB_DROPOUT_THRESHOLD_TYPE" => "ThresholdType",
+        "NEURON_ISA_TPB_DTYPE" => "Dtype",
         _ => return None,
     })
 }
@@ -29,6 +33,10 @@ fn rng_variant(rng_ty: &str, member: &str) -> Option<String> {
         "Generator" => rng_core::Generator::from_name(member).map(|x| format!("{x:?}")),
         "Algorithm" => rng_core::Algorithm::from_name(member).map(|x| format!("{x:?}")),
         "StateUpdate" => rng_core::StateUpdate::from_name(member).map(|x| format!("{x:?}")),
+        "PostProcess" => rng_core::PostProcess::from_name(member).map(|x| format!("{x:?}")),
+        "ImmSource" => rng_core::ImmSource::from_name(member).map(|x| format!("{x:?}")),
+        "ThresholdType" => rng_core::ThresholdType::from_name(member).map(|x| format!("{x:?}")),
+        "Dtype" => rng_core::Dtype::from_name(member).map(|x| format!("{x:?}")),
         _ => None,
     }?;
     Some(v)
@@ -183,11 +191,17 @@ fn arms(model: &Model, t: &Table) -> Option<Vec<TokenStream>> {
 
 /// `fn <name>(v: Vendor) -> Result<rng_core::X, InstructionError>` and its inverse.
 fn mappings(model: &Model, enum_id: usize, rng_ty: &str) -> TokenStream {
+    let to = to_mapping(model, enum_id, rng_ty);
+    let from = from_mapping(model, enum_id, rng_ty);
+    quote!(#to #from)
+}
+
+/// `fn to_<name>(v: Vendor) -> Result<rng_core::X, InstructionError>`.
+fn to_mapping(model: &Model, enum_id: usize, rng_ty: &str) -> TokenStream {
     let e = &model.enums[enum_id];
     let vt = ident(&e.rust);
     let rt = ident(rng_ty);
     let to = ident(&format!("to_{}", crate::model::names::snake(rng_ty)));
-    let from = ident(&format!("from_{}", crate::model::names::snake(rng_ty)));
     let to_arms = e.distinct().map(|m| {
         let v = ident(&m.rust);
         match rng_variant(rng_ty, &m.short) {
@@ -201,6 +215,22 @@ fn mappings(model: &Model, enum_id: usize, rng_ty: &str) -> TokenStream {
             }
         }
     });
+    let to_doc = format!(" The rng-core model's `{rng_ty}` for a `{}` member (an error for a member it does not model).", e.c_name);
+    quote! {
+        #[doc = #to_doc]
+        #[allow(unreachable_patterns)]
+        pub fn #to(v: crate::#vt) -> Result<rng_core::#rt, rng_core::InstructionError> {
+            match v { #(#to_arms)* }
+        }
+    }
+}
+
+/// `fn from_<name>(v: rng_core::X) -> Result<Vendor, InstructionError>`.
+fn from_mapping(model: &Model, enum_id: usize, rng_ty: &str) -> TokenStream {
+    let e = &model.enums[enum_id];
+    let vt = ident(&e.rust);
+    let rt = ident(rng_ty);
+    let from = ident(&format!("from_{}", crate::model::names::snake(rng_ty)));
     let from_arms = rng_all(rng_ty).into_iter().map(|(vendor, r)| {
         let r = ident(&r);
         match e.distinct().find(|m| m.short == vendor) {
@@ -214,17 +244,11 @@ fn mappings(model: &Model, enum_id: usize, rng_ty: &str) -> TokenStream {
             }
         }
     });
-    let to_doc = format!(" The rng-core model's `{rng_ty}` for a `{}` member (an error for a member it does not model).", e.c_name);
     let from_doc = format!(
         " The `{}` member of an rng-core `{rng_ty}` (an error when this generation has none).",
         e.c_name
     );
     quote! {
-        #[doc = #to_doc]
-        #[allow(unreachable_patterns)]
-        pub fn #to(v: crate::#vt) -> Result<rng_core::#rt, rng_core::InstructionError> {
-            match v { #(#to_arms)* }
-        }
         #[doc = #from_doc]
         #[allow(unreachable_patterns)]
         pub fn #from(v: rng_core::#rt) -> Result<crate::#vt, rng_core::InstructionError> {
@@ -329,8 +353,293 @@ fn model_choices(model: &Model) -> Result<TokenStream, String> {
     }
 }
 
-/// The `rng_core::Generation` impl, or the reason it cannot be emitted.
-fn generation_impl(model: &Model) -> Result<TokenStream, String> {
+/// Field accesses of one operand struct, each checked against the documented conventions
+/// (field names and types); a failure names the instruction and the field.
+struct Fields<'m> {
+    model: &'m Model,
+    record: crate::model::RecordId,
+    op: &'m str,
+}
+
+impl Fields<'_> {
+    fn field(&self, name: &str) -> Result<&crate::model::Field, String> {
+        self.model.records[self.record]
+            .fields
+            .iter()
+            .find(|f| f.name == name)
+            .ok_or(format!("{}: no field `{name}`", self.op))
+    }
+
+    fn access(&self, name: &str) -> TokenStream {
+        let f = ident(&rust_field(name));
+        quote!(inst.#f)
+    }
+
+    /// `inst.<name>`, a field of the enum `c_name`.
+    fn enum_field(&self, name: &str, c_name: &str) -> Result<TokenStream, String> {
+        match self.field(name)?.ty {
+            Ty::Enum(e) if self.model.enums[e].c_name == c_name => Ok(self.access(name)),
+            _ => Err(format!("{}: field `{name}` is not a {c_name}", self.op)),
+        }
+    }
+
+    /// `inst.<name>`, a `uint8_t`.
+    fn u8_field(&self, name: &str) -> Result<TokenStream, String> {
+        match self.field(name)?.ty {
+            Ty::Prim(crate::read::cdecl::Prim::U8) => Ok(self.access(name)),
+            _ => Err(format!("{}: field `{name}` is not a uint8_t", self.op)),
+        }
+    }
+
+    fn is_word_union(&self, ty: &Ty) -> bool {
+        matches!(ty, Ty::Record(r)
+            if self.model.records[*r].kind == crate::read::cdecl::RecordKind::Union
+                && self.model.records[*r].size == 4)
+    }
+
+    /// The raw word of a 4-byte union field (`IMM_VAL_INST_FIELD`).
+    fn word(&self, name: &str) -> Result<TokenStream, String> {
+        if !self.is_word_union(&self.field(name)?.ty) {
+            return Err(format!("{}: field `{name}` is not a 4-byte union", self.op));
+        }
+        let a = self.access(name);
+        Ok(quote!(isa_core::le::get_u32(&#a.bytes, 0)))
+    }
+
+    /// `[u32; 4]` from an array of at least two 4-byte unions (RAND `params`), zero-padded.
+    fn words4(&self, name: &str) -> Result<TokenStream, String> {
+        let Ty::Array(elem, n) = &self.field(name)?.ty else {
+            return Err(format!("{}: field `{name}` is not an array", self.op));
+        };
+        if !self.is_word_union(elem) || !(2..=4).contains(n) {
+            return Err(format!(
+                "{}: field `{name}` is not an array of 2 to 4 4-byte unions",
+                self.op
+            ));
+        }
+        let a = self.access(name);
+        let words = (0..4).map(|k| {
+            if k < *n {
+                let k = lit(k);
+                quote!(isa_core::le::get_u32(&#a[#k].bytes, 0))
+            } else {
+                quote!(0)
+            }
+        });
+        Ok(quote!([#(#words),*]))
+    }
+
+    /// A `rng_core::TensorPattern` from a TENSORnD field (`start_addr` 4-byte union, `step_elem`
+    /// `int16_t[n]`, `num_elem` `uint16_t[n]`, n in 1..=4).
+    fn tensor(&self, name: &str) -> Result<TokenStream, String> {
+        use crate::read::cdecl::Prim;
+        let bad = || format!("{}: field `{name}` is not a TENSOR1D..TENSOR4D", self.op);
+        let Ty::Record(r) = self.field(name)?.ty else {
+            return Err(bad());
+        };
+        let rec = &self.model.records[r];
+        let f = |n: &str| rec.fields.iter().find(|f| f.name == n);
+        let (Some(start), Some(step), Some(num)) = (f("start_addr"), f("step_elem"), f("num_elem"))
+        else {
+            return Err(bad());
+        };
+        let rank = match (&step.ty, &num.ty) {
+            (Ty::Array(a, n), Ty::Array(b, m))
+                if **a == Ty::Prim(Prim::I16) && **b == Ty::Prim(Prim::U16) && n == m =>
+            {
+                *n
+            }
+            _ => return Err(bad()),
+        };
+        if !self.is_word_union(&start.ty) || !(1..=4).contains(&rank) {
+            return Err(bad());
+        }
+        let a = self.access(name);
+        let idx: Vec<TokenStream> = (0..rank).map(lit).collect();
+        let pad: Vec<TokenStream> = (rank..4).map(|_| quote!(1)).collect();
+        let rank = lit(rank);
+        Ok(quote! {{
+            let t = &#a;
+            rng_core::TensorPattern {
+                start_addr: isa_core::le::get_u32(&t.start_addr.bytes, 0),
+                step_elem: [#(t.step_elem[#idx]),* #(, #pad)*],
+                num_elem: [#(t.num_elem[#idx]),* #(, #pad)*],
+                rank: #rank,
+            }
+        }})
+    }
+
+    /// `rng_core::Scalar { source: to_imm_source(<src>)?, bits: <word> }`.
+    fn scalar(&self, src: &str, value: &str) -> Result<TokenStream, String> {
+        let src = self.enum_field(src, IMM_SRC)?;
+        let bits = self.word(value)?;
+        Ok(quote!(rng_core::Scalar { source: to_imm_source(#src)?, bits: #bits }))
+    }
+}
+
+const IMM_SRC: &str = "NEURON_ISA_TPB_IMM_SRC";
+const DTYPE: &str = "NEURON_ISA_TPB_DTYPE";
+const POST_PROC: &str = "NEURON_ISA_TPB_RAND_POST_PROC";
+const THRESHOLD_TYPE: &str = "NEURON_ISA_TPB_DROPOUT_THRESHOLD_TYPE";
+const ALGORITHM: &str = "NEURON_ISA_TPB_RAND_ALGORITHM";
+const RAND_SRC: &str = "NEURON_ISA_TPB_RAND_SRC";
+
+/// The decoded form of one draw-family instruction, built from `inst` (its typed instruction).
+fn draw_form(model: &Model, short: &str, f: &Fields) -> Result<TokenStream, String> {
+    let _ = model;
+    Ok(match short {
+        "RAND" => {
+            let (gen, alg) = (
+                f.enum_field("rand_generator", RAND_SRC)?,
+                f.enum_field("rand_algorithm", ALGORITHM)?,
+            );
+            let steps = f.u8_field("rand_num_steps")?;
+            let post = f.enum_field("post_process", POST_PROC)?;
+            let params = f.words4("params")?;
+            let dtype = f.enum_field("dtype", DTYPE)?;
+            let channels = f.u8_field("num_active_channels")?;
+            let dst = f.tensor("dst_mem_pattern")?;
+            quote!(rng_core::RngInstruction::Rand(rng_core::RandInstruction {
+                engine,
+                generator: to_generator(#gen)?,
+                algorithm: to_algorithm(#alg)?,
+                steps: #steps,
+                post_process: to_post_process(#post)?,
+                params: #params,
+                dtype: to_dtype(#dtype)?,
+                channels: #channels,
+                dst: #dst,
+            }))
+        }
+        "RAND2" => {
+            let alg = f.enum_field("rand_algorithm", ALGORITHM)?;
+            let post = f.enum_field("post_process", POST_PROC)?;
+            let dtype = f.enum_field("dtype", DTYPE)?;
+            let channels = f.u8_field("num_active_channels")?;
+            let (min, max) = (f.scalar("min_src", "min")?, f.scalar("max_src", "max")?);
+            let dst = f.tensor("dst_mem_pattern")?;
+            quote!(rng_core::RngInstruction::Rand2(rng_core::Rand2Instruction {
+                engine,
+                algorithm: to_algorithm(#alg)?,
+                post_process: to_post_process(#post)?,
+                dtype: to_dtype(#dtype)?,
+                channels: #channels,
+                min: #min,
+                max: #max,
+                dst: #dst,
+            }))
+        }
+        "DROPOUT" => {
+            let src = f.tensor("src_mem_pattern")?;
+            let (in_dtype, out_dtype) = (
+                f.enum_field("in_dtype", DTYPE)?,
+                f.enum_field("out_dtype", DTYPE)?,
+            );
+            let channels = f.u8_field("num_active_channels")?;
+            let threshold = f.scalar("threshold_src", "threshold")?;
+            let t_dtype = f.enum_field("threshold_dtype", DTYPE)?;
+            let t_type = f.enum_field("threshold_type", THRESHOLD_TYPE)?;
+            let dst = f.tensor("dst_mem_pattern")?;
+            // threshold_dtype INVALID (0) stands for FP32 (the header's threshold_dtype_fp32).
+            let dt = model
+                .enum_named(DTYPE)
+                .ok_or(format!("{}: no {DTYPE}", f.op))?;
+            let t_dtype = match model.enums[dt].distinct().find(|m| m.short == "INVALID") {
+                Some(m) => {
+                    let (ty, v) = (ident(&model.enums[dt].rust), ident(&m.rust));
+                    quote!(match #t_dtype { crate::#ty::#v => None, d => Some(to_dtype(d)?) })
+                }
+                None => quote!(Some(to_dtype(#t_dtype)?)),
+            };
+            quote!(rng_core::RngInstruction::Dropout(rng_core::DropoutInstruction {
+                engine,
+                src: #src,
+                in_dtype: to_dtype(#in_dtype)?,
+                out_dtype: to_dtype(#out_dtype)?,
+                channels: #channels,
+                threshold: #threshold,
+                threshold_dtype: #t_dtype,
+                threshold_type: to_threshold_type(#t_type)?,
+                dst: #dst,
+            }))
+        }
+        "PSEUDO_SET_RNG_SEED" => {
+            let seed = f.scalar("seed_src", "seed")?;
+            quote!(rng_core::RngInstruction::SetSeed(rng_core::SeedInstruction {
+                engine,
+                seed: #seed,
+            }))
+        }
+        other => return Err(format!("{other}: not an instruction rng-core executes")),
+    })
+}
+
+/// The instructions `decode_instruction` hands to rng-core besides the checkpoint pair.
+const DRAW_FAMILY: [&str; 4] = ["RAND", "RAND2", "DROPOUT", "PSEUDO_SET_RNG_SEED"];
+
+/// `decode_instruction`'s arms for the draw family present in the tree, the `to_*` mappings
+/// they use, and a note for each present instruction whose conventions do not hold.
+fn draw_family(model: &Model) -> (Vec<TokenStream>, TokenStream, Vec<String>) {
+    let names = super::inst::instruction_names(model);
+    let mut arms = Vec::new();
+    let mut notes = Vec::new();
+    for short in DRAW_FAMILY {
+        let Some(op) = model.opcode_named(short) else {
+            continue; // not in this generation
+        };
+        let opcode = &model.opcodes[op];
+        let arm = (|| -> Result<TokenStream, String> {
+            let shape = opcode
+                .shape
+                .ok_or(format!("{short}: no operand struct in the mapping"))?;
+            let typed = names[op]
+                .as_ref()
+                .ok_or(format!("{short}: no typed instruction"))?;
+            let fields = Fields {
+                model,
+                record: model.shapes[shape].record,
+                op: short,
+            };
+            let form = draw_form(model, short, &fields)?;
+            let (value, typed) = (lit(opcode.value), ident(typed));
+            let cfg = super::cfg_for_shape(model, shape);
+            Ok(quote! {
+                #cfg
+                #value => {
+                    let inst = crate::#typed::from_bytes(word).map_err(rng_core::InstructionError::Decode)?;
+                    inst.validate(vendor_engine).map_err(rng_core::InstructionError::Invalid)?;
+                    Ok(#form)
+                }
+            })
+        })();
+        match arm {
+            Ok(a) => arms.push(a),
+            Err(why) => notes.push(format!(
+                "{short} ({:#04x}) is not executable by rng-core: {why}",
+                opcode.value
+            )),
+        }
+    }
+    // The mappings the arms use (every one whose enum the tree has).
+    let mut maps = Vec::new();
+    if !arms.is_empty() {
+        for (c_name, rng_ty) in [
+            (POST_PROC, "PostProcess"),
+            (IMM_SRC, "ImmSource"),
+            (THRESHOLD_TYPE, "ThresholdType"),
+            (DTYPE, "Dtype"),
+        ] {
+            if let Some(e) = model.enum_named(c_name) {
+                maps.push(to_mapping(model, e, rng_ty));
+            }
+        }
+    }
+    (arms, quote!(#(#maps)*), notes)
+}
+
+/// The `rng_core::Generation` impl and notes on what of the draw family it leaves out,
+/// or the reason it cannot be emitted.
+fn generation_impl(model: &Model) -> Result<(TokenStream, Vec<String>), String> {
     let marker = ident(&crate::model::names::camel(&model.generation));
     let (set, get) = checkpoint_tables(model)
         .ok_or("the tree has no RAND_SET_STATE and RAND_GET_STATE legality tables")?;
@@ -479,9 +788,16 @@ fn generation_impl(model: &Model) -> Result<TokenStream, String> {
     let get_rank_l = lit(get_rank as u64);
     let set_idx: Vec<TokenStream> = (0..set_rank).map(|k| lit(k as u64)).collect();
     let get_idx: Vec<TokenStream> = (0..get_rank).map(|k| lit(k as u64)).collect();
-    // The checkpoint instructions it encodes and decodes are compiled with their shapes.
+    let (draw_arms, draw_maps, notes) = draw_family(model);
+    let vendor_engine = if draw_arms.is_empty() {
+        quote!(from_engine(engine)?;)
+    } else {
+        quote!(let vendor_engine = from_engine(engine)?;)
+    };
+    // The checkpoint instructions it encodes and decodes are compiled with their shapes; each
+    // draw instruction's arm with its own.
     let cfg = super::cfg_all_shapes(model, &[set.shape, get.shape]);
-    Ok(quote! {
+    let tokens = quote! {
         #cfg
         impl rng_core::Generation for #marker {
             const INFO: isa_core::GenerationInfo = GENERATION;
@@ -599,23 +915,39 @@ fn generation_impl(model: &Model) -> Result<TokenStream, String> {
                     }
                 }
             }
+
+            fn decode_instruction(word: &[u8; 64], engine: rng_core::Engine) -> Result<rng_core::RngInstruction, rng_core::InstructionError> {
+                #vendor_engine
+                match word[0] {
+                    #set_op | #get_op => Self::decode_checkpoint(word, engine).map(rng_core::RngInstruction::Checkpoint),
+                    #(#draw_arms)*
+                    other => Err(rng_core::InstructionError::NotRng { opcode: other }),
+                }
+            }
         }
         #(#mappings)*
-    })
+        #draw_maps
+    };
+    Ok((tokens, notes))
 }
 
-pub fn emit(model: &Model) -> (String, Option<String>) {
+/// The `generation.rs` file, and notes on what could not be emitted (the missing
+/// `Generation` impl, or instructions of the draw family rng-core cannot be handed).
+pub fn emit(model: &Model) -> (String, Vec<String>) {
     let id = identity(model);
     let isa = isa_impl(model);
-    let (gen, problem) = match generation_impl(model) {
-        Ok(t) => (t, None),
-        Err(why) => (quote!(), Some(why)),
+    let (gen, notes) = match generation_impl(model) {
+        Ok(t) => t,
+        Err(why) => (
+            quote!(),
+            vec![format!("no rng_core::Generation impl: {why}")],
+        ),
     };
     (
         render(
             &banner(model, "the generation's identity and trait impls."),
             quote!(#id #isa #gen),
         ),
-        problem,
+        notes,
     )
 }

@@ -2,7 +2,7 @@
 //! mapped opcode a typed instruction (`RandSetState`), and `Instruction`, which
 //! decodes any 64-byte word by its opcode byte.
 
-use super::records::{typed_fields, typed_struct};
+use super::records::typed_struct;
 use super::{banner, doc, ident, lit, render};
 use crate::model::{Model, Opcode, RecordId, Shape, Status, Ty};
 use crate::read::cdecl::{Prim, RecordKind};
@@ -367,15 +367,18 @@ fn instruction(
             super::legality::markdown(model, t, firmware)
         ));
     }
+    facts.push_str(&super::examples::instruction_example(model, op_index, name));
     let docs = doc::with_comment(None, &facts);
     let fc = fields_const(shape);
     let disc = &model.discriminator;
     let disc_path = disc.path.join(".");
-    let float = typed_fields(model, shape.record).any(|(_, f)| super::ty::has_float(model, &f.ty));
-    let derives = if float {
-        quote!(#[derive(Clone, Copy, Debug, PartialEq)])
+    let derives = super::api::instruction_derives();
+    let extras = super::api::instruction_impls(name, opname);
+    // A shape without enum fields decodes infallibly (`decode_at`).
+    let decode = if super::ty::fallible(model, &Ty::Record(shape.record)) {
+        quote!(Ok(Self(#sid::try_decode_at(b, 0)?)))
     } else {
-        quote!(#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)])
+        quote!(Ok(Self(#sid::decode_at(b, 0))))
     };
     quote! {
         #docs
@@ -406,10 +409,11 @@ fn instruction(
                     });
                 }
                 #sid::check_padding(b)?;
-                Ok(Self(#sid::try_decode_at(b, 0)?))
+                #decode
             }
         }
         instruction_impls!(#id, #sid, #value, #opname);
+        #extras
     }
 }
 
@@ -464,7 +468,8 @@ fn instruction_enum(model: &Model, names: &[Option<String>]) -> TokenStream {
         .collect();
     let variants = mapped.iter().map(|(o, id, _, cfg)| {
         let d = format!(" `{}` ({:#04x}).", o.short, o.value);
-        quote! { #[doc = #d] #cfg #id(#id), }
+        let attrs = super::api::instruction_variant_attrs(&o.short);
+        quote! { #[doc = #d] #cfg #attrs #id(#id), }
     });
     let decodes = mapped.iter().map(|(o, id, _, cfg)| {
         let op = ident(&o.rust);
@@ -506,10 +511,17 @@ fn instruction_enum(model: &Model, names: &[Option<String>]) -> TokenStream {
         model.generation,
         model.opcodes.len()
     );
+    let derives = super::api::instruction_enum_derives();
+    let ids: Vec<(proc_macro2::Ident, TokenStream)> = mapped
+        .iter()
+        .map(|(_, id, _, cfg)| (id.clone(), cfg.clone()))
+        .collect();
+    let extras = super::api::instruction_enum_impls(&ids);
     quote! {
         #[doc = #doc]
-        #[derive(Clone, Copy, Debug, PartialEq)]
+        #derives
         pub enum Instruction { #(#variants)* }
+        #extras
         impl Instruction {
             /// Decodes a word by its opcode byte. An unknown byte and an opcode without an operand struct
             /// are errors, never panics.

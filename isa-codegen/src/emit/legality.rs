@@ -185,6 +185,18 @@ fn typed_lit(v: i128, p: crate::read::cdecl::Prim) -> Option<TokenStream> {
 
 /// Statement assigning `value` to the field at `p` of the typed shape `f`.
 fn assign(model: &Model, shape_record: usize, p: &Path, value: i128) -> Option<TokenStream> {
+    assign_in(model, shape_record, p, value, &quote!(crate))
+}
+
+/// [`assign`], naming the generated crate's types through `krate` (`crate`, or the crate's
+/// name in a doc example).
+pub(crate) fn assign_in(
+    model: &Model,
+    shape_record: usize,
+    p: &Path,
+    value: i128,
+    krate: &TokenStream,
+) -> Option<TokenStream> {
     let canonical = p.canonical(model, shape_record);
     // The opcode is supplied by the instruction type.
     if let Some(Step::Field(r, k)) = canonical.steps.get(1) {
@@ -201,7 +213,7 @@ fn assign(model: &Model, shape_record: usize, p: &Path, value: i128) -> Option<T
         let un = ident(&model.records[u].rust);
         let ctor = ident(&format!("from_{}", member.name));
         let v = typed_lit(value, p)?;
-        return Some(quote!(#place = crate::#un::#ctor(#v);));
+        return Some(quote!(#place = #krate::#un::#ctor(#v);));
     }
     Some(match ty {
         Ty::Enum(e) => {
@@ -209,7 +221,7 @@ fn assign(model: &Model, shape_record: usize, p: &Path, value: i128) -> Option<T
             let m = en.by_value(value)?;
             let t = ident(&en.rust);
             let v = ident(&m.rust);
-            quote!(#place = crate::#t::#v;)
+            quote!(#place = #krate::#t::#v;)
         }
         Ty::Prim(crate::read::cdecl::Prim::Bool) => {
             let b = value != 0;
@@ -343,6 +355,31 @@ fn firmware_fn(model: &Model, t: &Table) -> TokenStream {
     }
 }
 
+/// Which helpers `StateTensor` has: `at(addr)` (its start address is a union with a `u32`
+/// `addr_immediate` member) and `sbuf(partition, byte_offset)` (also the SBUF constants).
+pub(crate) fn state_tensor_helpers(model: &Model) -> (bool, bool) {
+    let at =
+        model.tables.iter().find_map(|t| {
+            let b = tensor_binding(model, t)?;
+            let Ty::Record(r) = b.tensor.ty(model, model.shapes[t.shape].record) else {
+                return None;
+            };
+            let start = model.records[r]
+                .fields
+                .iter()
+                .find(|f| f.name == "start_addr")?;
+            let Ty::Record(addr) = start.ty else {
+                return None;
+            };
+            Some(model.records[addr].fields.iter().any(|f| {
+                f.name == "addr_immediate" && f.ty == Ty::Prim(crate::read::cdecl::Prim::U32)
+            }))
+        }) == Some(true);
+    let consts = model.constant("STATE_BUF_OFFSET").is_some()
+        && model.constant("STATE_BUF_PARTITION_SIZE").is_some();
+    (at, at && consts)
+}
+
 /// The `StateTensor<N>` argument of the typed constructors, when a table binds a tensor.
 fn state_tensor(model: &Model) -> TokenStream {
     let Some((t, b)) = model
@@ -366,12 +403,8 @@ fn state_tensor(model: &Model) -> TokenStream {
     let Ty::Record(addr) = start.ty else {
         return quote!();
     };
-    let addr_rec = &model.records[addr];
-    let addr_ty = ident(&addr_rec.rust);
-    let has_imm = addr_rec
-        .fields
-        .iter()
-        .any(|f| f.name == "addr_immediate" && f.ty == Ty::Prim(crate::read::cdecl::Prim::U32));
+    let addr_ty = ident(&model.records[addr].rust);
+    let (has_imm, has_sbuf) = state_tensor_helpers(model);
     let at = if has_imm {
         quote! {
             /// The tensor at immediate address `addr`, words contiguous (`step` 1).
@@ -382,17 +415,15 @@ fn state_tensor(model: &Model) -> TokenStream {
     } else {
         quote!()
     };
-    let sbuf = match (
-        model.constant("STATE_BUF_OFFSET"),
-        model.constant("STATE_BUF_PARTITION_SIZE"),
-    ) {
-        (Some(_), Some(_)) if has_imm => quote! {
+    let sbuf = if has_sbuf {
+        quote! {
             /// The tensor starting at SBUF partition `partition`, byte `byte_offset` of it, words contiguous.
             pub fn sbuf(partition: u32, byte_offset: u32) -> Self {
                 Self::at(crate::consts::STATE_BUF_OFFSET + partition * crate::consts::STATE_BUF_PARTITION_SIZE + byte_offset)
             }
-        },
-        _ => quote!(),
+        }
+    } else {
+        quote!()
     };
     quote! {
         /// Where a checkpoint instruction reads or writes its state: per partition, `N` u32
@@ -756,29 +787,101 @@ pub fn emit(model: &Model, firmware: &dyn Fn(&Table, usize) -> Option<bool>) -> 
     (legality, arm)
 }
 
-fn constructors(model: &Model, t: &Table, key: &[usize], clashes: &[String]) -> TokenStream {
-    let _ = clashes;
-    let o = &model.opcodes[t.opcode];
-    let shape = &model.shapes[t.shape];
-    let shape_record = shape.record;
-    let rec = &model.records[shape_record];
-    let names = super::inst::instruction_names(model);
-    let Some(inst_name) = &names[t.opcode] else {
-        return quote!();
-    };
-    let inst = ident(inst_name);
-    let sid = ident(&shape.rust);
-    let trait_id = ident(&trait_name(model, t));
-    let Some(binding) = tensor_binding(model, t) else {
-        return quote!();
-    };
-    let has_channels = rec
+/// A typed constructor of the instruction of a legality table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Ctor {
+    /// `save(dst, num_active_channels)` (a table without an update column).
+    Save,
+    /// `restore(src, num_active_channels)` (`SRC_TENSOR` arms).
+    Restore,
+    /// `seed_immediate(state, num_active_channels)` (`IMM_SINGLE` arms).
+    SeedImmediate,
+}
+
+/// The update column of a table's arm key, if any.
+pub(crate) fn update_column(model: &Model, t: &Table, key: &[usize]) -> Option<usize> {
+    key.iter()
+        .copied()
+        .find(|k| model.enums[t.columns[*k].enum_id].c_name == "NEURON_ISA_TPB_RAND_STATE_UPDATE")
+}
+
+/// The member of the update column's enum named `short`, when some arm of the table uses it.
+pub(crate) fn update_member(model: &Model, t: &Table, uc: usize, short: &str) -> Option<usize> {
+    let m = model.enums[t.columns[uc].enum_id]
+        .members
+        .iter()
+        .position(|m| m.short == short)?;
+    t.arms.iter().any(|a| a.values[uc] == m).then_some(m)
+}
+
+/// The `imm_state` field (`u32` words) of a shape, if it has one.
+fn imm_state_field(model: &Model, shape_record: usize) -> Option<&crate::model::Field> {
+    model.records[shape_record].fields.iter().find(|f| {
+        f.name == "imm_state"
+            && matches!(&f.ty, Ty::Array(inner, _) if **inner == Ty::Prim(crate::read::cdecl::Prim::U32))
+    })
+}
+
+/// The typed constructors [`constructors`] emits for table `t` (the doc examples use them too).
+pub(crate) fn ctors(model: &Model, t: &Table) -> Vec<Ctor> {
+    let shape_record = model.shapes[t.shape].record;
+    let has_channels = model.records[shape_record]
         .fields
         .iter()
         .any(|f| f.name == "num_active_channels" && f.ty == Ty::Prim(crate::read::cdecl::Prim::U8));
-    if !has_channels || !super::ty::zero_decodable(model, &Ty::Record(shape_record)) {
+    if super::inst::instruction_names(model)[t.opcode].is_none()
+        || tensor_binding(model, t).is_none()
+        || !has_channels
+        || !super::ty::zero_decodable(model, &Ty::Record(shape_record))
+    {
+        return Vec::new();
+    }
+    match update_column(model, t, &key_columns(model, t)) {
+        None => vec![Ctor::Save],
+        Some(uc) => {
+            let mut out = Vec::new();
+            if update_member(model, t, uc, "SRC_TENSOR").is_some() {
+                out.push(Ctor::Restore);
+            }
+            // `seed_immediate` points the (unused) tensor at address 0 through `StateTensor::at`.
+            if update_member(model, t, uc, "IMM_SINGLE").is_some()
+                && imm_state_field(model, shape_record).is_some()
+                && state_tensor_helpers(model).0
+            {
+                out.push(Ctor::SeedImmediate);
+            }
+            out
+        }
+    }
+}
+
+/// A type parameter of the typed constructors for key column `k`, with its marker bound:
+/// `rand_generator` → `Generator: crate::arm::RandSrcMarker` (the column's last word names it).
+pub(crate) fn type_param(model: &Model, t: &Table, k: usize) -> (proc_macro2::Ident, TokenStream) {
+    let name = &t.columns[k].name;
+    let last = name.rsplit('_').next().unwrap_or(name);
+    let id = ident(&crate::model::names::camel(last));
+    let marker = ident(&format!("{}Marker", model.enums[t.columns[k].enum_id].rust));
+    let bound = quote!(#id: crate::arm::#marker);
+    (id, bound)
+}
+
+fn constructors(model: &Model, t: &Table, key: &[usize], clashes: &[String]) -> TokenStream {
+    let _ = clashes;
+    let kinds = ctors(model, t);
+    let o = &model.opcodes[t.opcode];
+    let shape = &model.shapes[t.shape];
+    let shape_record = shape.record;
+    let names = super::inst::instruction_names(model);
+    let (Some(inst_name), Some(binding)) = (&names[t.opcode], tensor_binding(model, t)) else {
+        return quote!();
+    };
+    if kinds.is_empty() {
         return quote!();
     }
+    let inst = ident(inst_name);
+    let sid = ident(&shape.rust);
+    let trait_id = ident(&trait_name(model, t));
     let (tensor_place, _) = place(model, shape_record, &binding.tensor);
     let rank = binding.rank as usize;
     let ones: Vec<TokenStream> = (1..rank).map(|_| quote!(1)).collect();
@@ -787,22 +890,18 @@ fn constructors(model: &Model, t: &Table, key: &[usize], clashes: &[String]) -> 
         #tensor_place.step_elem = [src.step #(, #ones)*];
         #tensor_place.num_elem = [N as u16 #(, #ones)*];
     };
-    // Type parameters: one per key column; the update column (if any) is fixed per constructor.
-    let update_col = key
-        .iter()
-        .copied()
-        .find(|k| model.enums[t.columns[*k].enum_id].c_name == "NEURON_ISA_TPB_RAND_STATE_UPDATE");
+    // Type parameters: one per key column, bounded by its marker trait (so the signature says
+    // what each accepts); the update column (if any) is fixed per constructor.
+    let update_col = update_column(model, t, key);
     let params: Vec<(usize, proc_macro2::Ident)> = key
         .iter()
         .filter(|k| Some(**k) != update_col)
-        .map(|k| {
-            // `rand_generator` → `Generator`: the column's last word names the type parameter.
-            let name = &t.columns[*k].name;
-            let last = name.rsplit('_').next().unwrap_or(name);
-            (*k, ident(&crate::model::names::camel(last)))
-        })
+        .map(|k| (*k, type_param(model, t, *k).0))
         .collect();
-    let generic_names: Vec<&proc_macro2::Ident> = params.iter().map(|(_, i)| i).collect();
+    let generic_names: Vec<TokenStream> = params
+        .iter()
+        .map(|(k, _)| type_param(model, t, *k).1)
+        .collect();
     let tuple_for = |fixed: Option<TokenStream>| -> TokenStream {
         let parts: Vec<TokenStream> = key
             .iter()
@@ -843,10 +942,8 @@ fn constructors(model: &Model, t: &Table, key: &[usize], clashes: &[String]) -> 
         }
         Some(uc) => {
             let en = t.columns[uc].enum_id;
-            let e = &model.enums[en];
-            let arm_members: Vec<usize> = t.arms.iter().map(|a| a.values[uc]).collect();
-            if let Some(m) = e.members.iter().position(|m| m.short == "SRC_TENSOR") {
-                if arm_members.contains(&m) {
+            if let Some(m) = update_member(model, t, uc, "SRC_TENSOR") {
+                if kinds.contains(&Ctor::Restore) {
                     let marker = ident(&marker_name(model, en, m, clashes));
                     let tuple = tuple_for(Some(quote!(crate::arm::#marker)));
                     let d = format!(
@@ -868,11 +965,9 @@ fn constructors(model: &Model, t: &Table, key: &[usize], clashes: &[String]) -> 
                     });
                 }
             }
-            let imm = rec.fields.iter().find(|f| f.name == "imm_state" && matches!(&f.ty, Ty::Array(inner, _) if **inner == Ty::Prim(crate::read::cdecl::Prim::U32)));
-            if let (Some(m), Some(imm)) =
-                (e.members.iter().position(|m| m.short == "IMM_SINGLE"), imm)
-            {
-                if arm_members.contains(&m) {
+            let imm = imm_state_field(model, shape_record);
+            if let (Some(m), Some(imm)) = (update_member(model, t, uc, "IMM_SINGLE"), imm) {
+                if kinds.contains(&Ctor::SeedImmediate) {
                     let marker = ident(&marker_name(model, en, m, clashes));
                     let tuple = tuple_for(Some(quote!(crate::arm::#marker)));
                     let cap = match &imm.ty {

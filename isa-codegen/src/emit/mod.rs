@@ -6,8 +6,10 @@
 //! machine (no paths, no time).
 
 mod agreement;
+mod api;
 mod doc;
 mod enums;
+mod examples;
 mod generation;
 mod inst;
 mod legality;
@@ -59,13 +61,33 @@ pub(crate) fn plus(at: &TokenStream, off: u64) -> TokenStream {
     }
 }
 
-/// `at + k * size` for array element `k`.
-pub(crate) fn plus_elem(at: &TokenStream, size: u64) -> TokenStream {
+/// The index variable of an array nested `depth` arrays deep (`k`, `k1`, `k2`, ...): a
+/// multi-dimensional array gets one per dimension, so an inner loop never reuses an outer index.
+pub(crate) fn index_var(depth: usize) -> Ident {
+    if depth == 0 {
+        ident("k")
+    } else {
+        ident(&format!("k{depth}"))
+    }
+}
+
+/// The element variable of an array loop nested `depth` arrays deep (`item`, `item1`, ...).
+pub(crate) fn item_var(depth: usize) -> Ident {
+    if depth == 0 {
+        ident("item")
+    } else {
+        ident(&format!("item{depth}"))
+    }
+}
+
+/// `at + k * size` for element `k` of an array nested `depth` arrays deep ([`index_var`]).
+pub(crate) fn plus_elem_at(at: &TokenStream, size: u64, depth: usize) -> TokenStream {
+    let kv = index_var(depth);
     let k = if size == 1 {
-        quote::quote!(k)
+        quote::quote!(#kv)
     } else {
         let s = lit(size);
-        quote::quote!(k * #s)
+        quote::quote!(#kv * #s)
     };
     if at.to_string() == "0" {
         k
@@ -185,11 +207,9 @@ pub fn emit_with_notes(model: &Model) -> (Files, Vec<String>) {
     put("opcode.rs", enums::emit_opcode(model));
     put("consts.rs", enums::emit_consts(model));
     put("inst.rs", inst::emit(model, &firmware));
-    let (gen, problem) = generation::emit(model);
+    let (gen, gen_notes) = generation::emit(model);
     put("generation.rs", gen);
-    if let Some(why) = problem {
-        notes.push(format!("no rng_core::Generation impl: {why}"));
-    }
+    notes.extend(gen_notes);
     put("spec.rs", spec::emit(model));
     put("validate.rs", validate::emit(model));
     let (legality, arm) = legality::emit(model, &firmware);

@@ -6,7 +6,7 @@
 //! `unsafe`, which the crates forbid); bit-fields are storage units with accessors.
 
 use super::ty::{le_fns, prim, raw as raw_ty};
-use super::{banner, doc, hex, ident, lit, plus, plus_elem, render};
+use super::{banner, doc, hex, ident, index_var, item_var, lit, plus, plus_elem_at, render};
 use crate::model::{Field, Model, Record, Ty};
 use crate::read::cdecl::{Prim, RecordKind};
 use proc_macro2::TokenStream;
@@ -55,8 +55,12 @@ pub fn emit(model: &Model) -> String {
         );
         items.push(quote! { #docs pub const #name: #t = #v; });
     }
+    let in_packed = inside_packed(model);
     for (k, r) in model.records.iter().enumerate() {
-        items.push(super::with_cfg(&shape_cfg(model, k), record(model, r)));
+        items.push(super::with_cfg(
+            &shape_cfg(model, k),
+            record(model, r, in_packed[k]),
+        ));
     }
     render(
         &banner(model, "the vendor declarations, by their C names."),
@@ -70,6 +74,31 @@ fn shape_cfg(model: &Model, r: usize) -> TokenStream {
         Some(s) => super::cfg_for_shape(model, s),
         None => quote!(),
     }
+}
+
+/// Per record: whether a packed record contains it (transitively). Rust forbids a
+/// `#[repr(align)]` type inside a `#[repr(packed)]` one (E0588), so such a union takes its
+/// alignment from a zero-length array field instead.
+fn inside_packed(model: &Model) -> Vec<bool> {
+    fn mark(model: &Model, t: &Ty, out: &mut Vec<bool>) {
+        match t {
+            Ty::Record(r) if !out[*r] => {
+                out[*r] = true;
+                for f in &model.records[*r].fields {
+                    mark(model, &f.ty, out);
+                }
+            }
+            Ty::Array(inner, _) => mark(model, inner, out),
+            _ => {}
+        }
+    }
+    let mut out = vec![false; model.records.len()];
+    for r in model.records.iter().filter(|r| r.packed) {
+        for f in &r.fields {
+            mark(model, &f.ty, &mut out);
+        }
+    }
+    out
 }
 
 /// The bit-field storage units of a record: (unit name, offset, size, member fields).
@@ -107,6 +136,11 @@ fn write_prim(p: Prim, at: TokenStream, v: TokenStream) -> TokenStream {
 
 /// Expression reading a value of model type `t` (raw spelling) at `at`.
 pub(crate) fn read_raw(model: &Model, t: &Ty, at: TokenStream) -> TokenStream {
+    read_raw_at(model, t, at, 0)
+}
+
+/// [`read_raw`] inside `depth` enclosing arrays (each dimension has its own index).
+fn read_raw_at(model: &Model, t: &Ty, at: TokenStream, depth: usize) -> TokenStream {
     match t {
         Ty::Prim(p) => read_prim(*p, at),
         Ty::Enum(e) => read_prim(model.enums[*e].repr, at),
@@ -121,8 +155,14 @@ pub(crate) fn read_raw(model: &Model, t: &Ty, at: TokenStream) -> TokenStream {
                 quote!(isa_core::le::#get(b, #at))
             }
             None => {
-                let elem = read_raw(model, inner, plus_elem(&at, model.size_of(inner)));
-                quote!(core::array::from_fn(|k| #elem))
+                let k = index_var(depth);
+                let elem = read_raw_at(
+                    model,
+                    inner,
+                    plus_elem_at(&at, model.size_of(inner), depth),
+                    depth + 1,
+                );
+                quote!(core::array::from_fn(|#k| #elem))
             }
         },
     }
@@ -130,6 +170,17 @@ pub(crate) fn read_raw(model: &Model, t: &Ty, at: TokenStream) -> TokenStream {
 
 /// Statement writing `v` (raw spelling of model type `t`) at `at`.
 pub(crate) fn write_raw(model: &Model, t: &Ty, at: TokenStream, v: TokenStream) -> TokenStream {
+    write_raw_at(model, t, at, v, 0)
+}
+
+/// [`write_raw`] inside `depth` enclosing arrays (each dimension has its own index).
+fn write_raw_at(
+    model: &Model,
+    t: &Ty,
+    at: TokenStream,
+    v: TokenStream,
+    depth: usize,
+) -> TokenStream {
     match t {
         Ty::Prim(p) => write_prim(*p, at, v),
         Ty::Enum(e) => write_prim(model.enums[*e].repr, at, v),
@@ -140,19 +191,21 @@ pub(crate) fn write_raw(model: &Model, t: &Ty, at: TokenStream, v: TokenStream) 
                 quote!(isa_core::le::#put(b, #at, &#v))
             }
             None => {
-                let elem = write_raw(
+                let (k, item) = (index_var(depth), item_var(depth));
+                let elem = write_raw_at(
                     model,
                     inner,
-                    plus_elem(&at, model.size_of(inner)),
-                    quote!(*item),
+                    plus_elem_at(&at, model.size_of(inner), depth),
+                    quote!(*#item),
+                    depth + 1,
                 );
-                quote!(for (k, item) in (#v).iter().enumerate() { #elem; })
+                quote!(for (#k, #item) in (#v).iter().enumerate() { #elem; })
             }
         },
     }
 }
 
-fn record(model: &Model, r: &Record) -> TokenStream {
+fn record(model: &Model, r: &Record, in_packed: bool) -> TokenStream {
     let name = ident(&r.c_name);
     let size = lit(r.size);
     let align = lit(r.align);
@@ -193,7 +246,7 @@ fn record(model: &Model, r: &Record) -> TokenStream {
         ),
     );
     if r.kind == RecordKind::Union {
-        return union(model, r, &name, &size, &align, docs, derives);
+        return union(model, r, &name, &size, &align, docs, in_packed);
     }
     let repr = if r.packed {
         quote!(#[repr(C, packed)])
@@ -278,13 +331,19 @@ fn record(model: &Model, r: &Record) -> TokenStream {
         fields.push(quote! { #fdoc pub #fname: #t, });
         let rd = read_raw(model, &f.ty, plus(&quote!(at), f.offset));
         reads.push(quote! { #fname: #rd, });
-        let wr = write_raw(
-            model,
-            &f.ty,
-            plus(&quote!(at), f.offset),
-            quote!(self.#fname),
-        );
-        writes.push(quote! { #wr; });
+        if r.packed && matches!(f.ty, Ty::Record(_) | Ty::Array(..)) {
+            // A field of a packed struct may be unaligned: copy it out, never borrow it (E0793).
+            let wr = write_raw(model, &f.ty, plus(&quote!(at), f.offset), quote!(v));
+            writes.push(quote! { { let v = self.#fname; #wr; } });
+        } else {
+            let wr = write_raw(
+                model,
+                &f.ty,
+                plus(&quote!(at), f.offset),
+                quote!(self.#fname),
+            );
+            writes.push(quote! { #wr; });
+        }
         asserts.push(quote! { assert!(core::mem::offset_of!(#name, #fname) == #off); });
     }
     quote! {
@@ -323,9 +382,29 @@ fn union(
     size: &TokenStream,
     align: &TokenStream,
     docs: TokenStream,
-    derives: TokenStream,
+    in_packed: bool,
 ) -> TokenStream {
-    let _ = derives;
+    // The union's alignment: `repr(align)`, or, inside a packed record (where Rust forbids
+    // `repr(align)`), a zero-length array of an integer of that alignment.
+    let align_int = match r.align {
+        2 => Some(quote!(u16)),
+        4 => Some(quote!(u32)),
+        8 => Some(quote!(u64)),
+        16 => Some(quote!(u128)),
+        _ => None,
+    };
+    let (repr, align_field, align_init) = match (in_packed, r.align, align_int) {
+        (true, 1, _) => (quote!(#[repr(C)]), quote!(), quote!()),
+        (true, _, Some(t)) => (
+            quote!(#[repr(C)]),
+            quote! {
+                /// Gives the union its C alignment (a packed record may contain it).
+                _align: [#t; 0],
+            },
+            quote!(_align: [],),
+        ),
+        _ => (quote!(#[repr(C, align(#align))]), quote!(), quote!()),
+    };
     let mut accessors = Vec::new();
     for f in &r.fields {
         let getter = ident(&crate::model::names::rust_field(&f.name));
@@ -353,11 +432,12 @@ fn union(
     }
     quote! {
         #docs
-        #[repr(C, align(#align))]
+        #repr
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
         pub struct #name {
             /// The union's bytes; read them through a member accessor.
             pub bytes: [u8; #size],
+            #align_field
         }
         const _: () = {
             assert!(core::mem::size_of::<#name>() == #size);
@@ -367,17 +447,17 @@ fn union(
             /// Size in bytes.
             pub const SIZE: usize = #size;
             /// The union holding `bytes`.
-            pub const fn from_bytes(bytes: &[u8; #size]) -> Self { Self { bytes: *bytes } }
+            pub const fn from_bytes(bytes: &[u8; #size]) -> Self { Self { bytes: *bytes, #align_init } }
             /// The union's bytes.
             pub const fn to_bytes(&self) -> [u8; #size] { self.bytes }
             #[allow(dead_code)]
-            pub(crate) fn read_at(b: &[u8], at: usize) -> Self { Self { bytes: isa_core::le::get_bytes::<#size>(b, at) } }
+            pub(crate) fn read_at(b: &[u8], at: usize) -> Self { Self { bytes: isa_core::le::get_bytes::<#size>(b, at), #align_init } }
             #[allow(dead_code)]
             pub(crate) fn write_at(&self, b: &mut [u8], at: usize) { isa_core::le::put_bytes::<#size>(b, at, &self.bytes); }
             #(#accessors)*
         }
         impl Default for #name {
-            fn default() -> Self { Self { bytes: [0u8; #size] } }
+            fn default() -> Self { Self { bytes: [0u8; #size], #align_init } }
         }
     }
 }

@@ -3,8 +3,8 @@
 //! member), plus the encode/decode code shared with the instructions.
 
 use super::raw::bitfield_units;
-use super::ty::{fallible, has_float, le_fns, typed, zero_decodable};
-use super::{banner, doc, ident, lit, plus, plus_elem, render};
+use super::ty::{fallible, le_fns, typed, zero_decodable};
+use super::{banner, doc, ident, index_var, item_var, lit, plus, plus_elem_at, render};
 use crate::model::names::rust_field;
 use crate::model::{Field, Model, Record, RecordId, Ty};
 use crate::read::cdecl::{Prim, RecordKind};
@@ -101,6 +101,18 @@ pub fn decode_value(
     path: &str,
     offset: u64,
 ) -> TokenStream {
+    decode_value_at(model, t, at, path, offset, 0)
+}
+
+/// [`decode_value`] inside `depth` enclosing `from_fn` arrays (each dimension has its own index).
+fn decode_value_at(
+    model: &Model,
+    t: &Ty,
+    at: TokenStream,
+    path: &str,
+    offset: u64,
+    depth: usize,
+) -> TokenStream {
     match t {
         Ty::Prim(p) => read_scalar(*p, at),
         Ty::Enum(e) => {
@@ -123,7 +135,14 @@ pub fn decode_value(
             let size = model.size_of(inner);
             let elems = (0..*n).map(|k| {
                 let sub = format!("{path}[{k}]");
-                decode_value(model, inner, plus(&at, k * size), &sub, offset + k * size)
+                decode_value_at(
+                    model,
+                    inner,
+                    plus(&at, k * size),
+                    &sub,
+                    offset + k * size,
+                    depth,
+                )
             });
             quote!([#(#elems),*])
         }
@@ -134,14 +153,16 @@ pub fn decode_value(
                 quote!(isa_core::le::#get(b, #at))
             }
             None => {
-                let elem = decode_value(
+                let kv = index_var(depth);
+                let elem = decode_value_at(
                     model,
                     inner,
-                    plus_elem(&at, model.size_of(inner)),
+                    plus_elem_at(&at, model.size_of(inner), depth),
                     path,
                     offset,
+                    depth + 1,
                 );
-                quote!(core::array::from_fn(|k| #elem))
+                quote!(core::array::from_fn(|#kv| #elem))
             }
         },
     }
@@ -203,6 +224,17 @@ fn struct_field_decoders(
 
 /// Statements encoding typed value `v` of `t` at `at`.
 pub fn encode_value(model: &Model, t: &Ty, at: TokenStream, v: TokenStream) -> TokenStream {
+    encode_value_at(model, t, at, v, 0)
+}
+
+/// [`encode_value`] inside `depth` enclosing array loops (each dimension has its own index).
+fn encode_value_at(
+    model: &Model,
+    t: &Ty,
+    at: TokenStream,
+    v: TokenStream,
+    depth: usize,
+) -> TokenStream {
     match t {
         Ty::Prim(p) => {
             let w = write_scalar(*p, at, v);
@@ -220,13 +252,15 @@ pub fn encode_value(model: &Model, t: &Ty, at: TokenStream, v: TokenStream) -> T
                 quote!(isa_core::le::#put(b, #at, &#v);)
             }
             None => {
-                let elem = encode_value(
+                let (kv, item) = (index_var(depth), item_var(depth));
+                let elem = encode_value_at(
                     model,
                     inner,
-                    plus_elem(&at, model.size_of(inner)),
-                    quote!(*item),
+                    plus_elem_at(&at, model.size_of(inner), depth),
+                    quote!(*#item),
+                    depth + 1,
                 );
-                quote!(for (k, item) in (#v).iter().enumerate() { #elem })
+                quote!(for (#kv, #item) in (#v).iter().enumerate() { #elem })
             }
         },
     }
@@ -283,12 +317,7 @@ pub fn typed_struct(
 ) -> TokenStream {
     let rec = &model.records[r];
     let id = ident(name);
-    let float = typed_fields(model, r).any(|(_, f)| has_float(model, &f.ty));
-    let derives = if float {
-        quote!(#[derive(Clone, Copy, Debug, PartialEq)])
-    } else {
-        quote!(#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)])
-    };
+    let derives = super::api::struct_derives(model, r);
     let mut facts = String::new();
     if let Some(extra) = extra_doc {
         facts.push_str(extra);
@@ -316,7 +345,8 @@ pub fn typed_struct(
             None => format!("Bytes {}..{}", f.offset, f.offset + f.size),
         };
         let d = doc::field(f.doc.as_deref(), &format!("{place} (`{}`)", f.name));
-        quote! { #d pub #fname: #t, }
+        let attrs = super::api::field_attrs(&f.ty, &f.name);
+        quote! { #d #attrs pub #fname: #t, }
     });
     let size = lit(rec.size);
     let encodes = encode_fields(model, r, quote!(self));
@@ -354,6 +384,8 @@ pub fn typed_struct(
     } else {
         quote!()
     };
+    let equality = super::api::bitwise_eq(model, r, name);
+    let disasm = super::api::struct_disasm(model, r, name);
     quote! {
         #docs
         #derives
@@ -367,6 +399,8 @@ pub fn typed_struct(
             #decode
         }
         #default
+        #equality
+        #disasm
     }
 }
 
@@ -437,11 +471,15 @@ fn union_view(model: &Model, r: RecordId) -> TokenStream {
             pub fn #ctor(value: #t) -> Self { let mut bytes = [0u8; #size]; { let b = &mut bytes[..]; #enc } Self { bytes } }
         });
     }
+    let derives = super::api::union_derives();
+    let bytes_attrs = super::api::array_attr();
+    let disasm = super::api::union_disasm(&rec.rust);
     quote! {
         #docs
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        #derives
         pub struct #id {
             /// The union's bytes, little-endian.
+            #bytes_attrs
             pub bytes: [u8; #size],
         }
         impl #id {
@@ -460,5 +498,6 @@ fn union_view(model: &Model, r: RecordId) -> TokenStream {
         impl Default for #id {
             fn default() -> Self { Self::ZEROED }
         }
+        #disasm
     }
 }

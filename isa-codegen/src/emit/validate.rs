@@ -669,7 +669,10 @@ pub fn emit(model: &Model) -> String {
         let id = ident(name);
         let cfg = super::cfg_for_shape(model, shape);
         let Some(v) = model.validator(k) else {
-            let msg = format!("no spec validator for {}", o.short);
+            let msg = match model.unvalidated.iter().find(|(op, _)| *op == k) {
+                Some((_, why)) => format!("no spec validator for {}: {why}", o.short),
+                None => format!("no spec validator for {}", o.short),
+            };
             arms.push(quote! { #cfg Self::#id(_) => Err(isa_core::Violation::new(&[#msg], &[], [0; isa_core::MAX_FIELDS])), });
             continue;
         };

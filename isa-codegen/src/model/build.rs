@@ -165,6 +165,24 @@ pub fn build(input: &TreeInput) -> Result<Model, crate::diag::Error> {
         .enumerate()
         .map(|(k, (r, _))| (r.name.clone(), k))
         .collect();
+    // Where each record is declared; an anonymous one sits at its field of the enclosing record.
+    let mut record_locs: Vec<Loc> = Vec::with_capacity(record_names.len());
+    for (r, file) in &record_names {
+        let loc = match &r.anonymous_in {
+            Some((parent, field)) => {
+                let parent_loc = record_ix
+                    .get(parent)
+                    .and_then(|&p| record_locs.get(p).cloned())
+                    .unwrap_or_else(|| locate(file, parent));
+                match field {
+                    Some(f) => locate_member(file, &parent_loc, f),
+                    None => parent_loc,
+                }
+            }
+            None => locate(file, &r.name),
+        };
+        record_locs.push(loc);
+    }
     let mut records: Vec<Option<Record>> = vec![None; record_names.len()];
     let mut state = vec![0u8; record_names.len()]; // 0 todo, 1 in progress, 2 done
     let mut ctx = Resolver {
@@ -177,6 +195,7 @@ pub fn build(input: &TreeInput) -> Result<Model, crate::diag::Error> {
         resolve_record(
             k,
             &record_names,
+            &record_locs,
             &mut records,
             &mut state,
             &mut ctx,
@@ -188,14 +207,7 @@ pub fn build(input: &TreeInput) -> Result<Model, crate::diag::Error> {
     let records: Vec<Record> = records
         .into_iter()
         .enumerate()
-        .map(|(k, r)| {
-            r.unwrap_or_else(|| {
-                placeholder(
-                    record_names[k].0,
-                    &locate(record_names[k].1, &record_names[k].0.name),
-                )
-            })
-        })
+        .map(|(k, r)| r.unwrap_or_else(|| placeholder(record_names[k].0, &record_locs[k])))
         .collect();
 
     // Typedefs of non-record types under another name.
@@ -350,28 +362,51 @@ pub fn build(input: &TreeInput) -> Result<Model, crate::diag::Error> {
         for (name, &op_line) in entry.opcodes.iter().zip(&entry.opcode_lines) {
             let op_loc = Loc::new(MAPPING_FILE, op_line);
             let suffix = name.strip_prefix("NEURON_ISA_TPB_OPCODE_").unwrap_or(name);
-            match opcodes.iter().position(|o| o.c_name == *name) {
-                Some(k) => {
-                    if let Some(prev) = opcodes[k].shape {
-                        sink.push(
-                            loc.clone(),
-                            format!(
-                                "opcode `{suffix}` is bound to `{}` and again to `{}`",
-                                shapes[prev].code, code
-                            ),
-                        );
-                    }
-                    opcodes[k].shape = Some(shapes.len());
-                    ops.push(k);
+            let k = match resolve_opcode_token(&opcodes, name) {
+                Token::Exact(k) => k,
+                Token::Alias(k) => {
+                    sink.warn(
+                        op_loc,
+                        format!(
+                            "alias resolved: mapping entry `{}` names opcode `{name}`, which the OPCODE enum lacks; read as `{}`, the one enumerator equal to it ignoring underscores and case",
+                            entry.struct_name, opcodes[k].c_name
+                        ),
+                    );
+                    k
                 }
-                None => sink.push(
-                    op_loc,
+                Token::Stale(near) => {
+                    let why = if near.is_empty() {
+                        String::new()
+                    } else {
+                        format!(
+                            " (ignoring underscores and case it matches {}: ambiguous)",
+                            near.iter()
+                                .map(|&k| format!("`{}`", opcodes[k].c_name))
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        )
+                    };
+                    sink.warn(
+                        op_loc,
+                        format!(
+                            "stale entry skipped: mapping entry `{}` names opcode `{name}`, which the OPCODE enum lacks{why}",
+                            entry.struct_name
+                        ),
+                    );
+                    continue;
+                }
+            };
+            if let Some(prev) = opcodes[k].shape {
+                sink.push(
+                    loc.clone(),
                     format!(
-                        "mapping entry `{}` names opcode `{name}`, which the OPCODE enum lacks",
-                        entry.struct_name
+                        "opcode `{suffix}` is bound to `{}` and again to `{}`",
+                        shapes[prev].code, code
                     ),
-                ),
+                );
             }
+            opcodes[k].shape = Some(shapes.len());
+            ops.push(k);
         }
         shapes.push(Shape {
             record: rec,
@@ -416,7 +451,12 @@ pub fn build(input: &TreeInput) -> Result<Model, crate::diag::Error> {
         inst_nbytes,
         inst_union,
         untranslated,
+        warnings: Vec::new(),
         specs: Vec::new(),
+        spec_dropped: Vec::new(),
+        unvalidated: Vec::new(),
+        placement: None,
+        notes: Vec::new(),
         validators: Vec::new(),
         tables: Vec::new(),
         engine_enum,
@@ -426,35 +466,114 @@ pub fn build(input: &TreeInput) -> Result<Model, crate::diag::Error> {
     if !sink.is_empty() {
         return sink.finish(&input.tree_name, model);
     }
-    model.specs = super::spec::resolve(&model, &input.specs, &mut sink);
+    let (specs, dropped) =
+        super::spec::resolve(&model, &input.specs, &input.spec_unparsed, &mut sink);
+    model.specs = specs;
+    model.spec_dropped = dropped;
     if !sink.is_empty() {
         return sink.finish(&input.tree_name, model);
     }
-    model.validators = find_validators(&model, &mut sink);
+    let (validators, unvalidated, dropped_validators) =
+        find_validators(&model, input.debug_switch.as_deref(), &mut sink);
+    model.validators = validators;
+    model.unvalidated = unvalidated;
+    model.notes = warn_unused_specs(&model, input, &dropped_validators, &mut sink);
+    model.placement = super::placement::derive(&model, &input.c_functions, &mut sink);
     model.tables = super::legality::derive(&model, &model.specs, &model.validators, &mut sink);
     if let Some(rt) = &input.runtime {
         let text = std::fs::read_to_string(input.root.join(crate::read::runtime::RUNTIME_FILE))
             .unwrap_or_default();
         model.runtime = Some(super::runtime::resolve(&model, rt, &text, &mut sink));
     }
+    model.warnings = input.warnings.clone();
+    model.warnings.append(&mut sink.take_warnings());
+    crate::diag::normalize(&mut model.warnings);
     sink.finish(&input.tree_name, model)
 }
 
-/// The validator of each mapped opcode: `is_valid_<opcode>`, else `is_valid_<shape>`.
-fn find_validators(model: &Model, sink: &mut Sink) -> Vec<(usize, Validator)> {
+/// What [`find_validators`] found: per mapped opcode its validator; the mapped opcodes without
+/// one, with the reason; the names of the validators that were dropped.
+type FoundValidators = (Vec<(usize, Validator)>, Vec<(usize, String)>, Vec<String>);
+
+/// The validator of each mapped opcode, and the mapped opcodes without one (with the reason).
+///
+/// The names tried, in order: the function the tree's debug switch calls for the opcode
+/// (`case NEURON_ISA_TPB_OPCODE_SORT: check = dbg_is_valid_s1d2_sort(i);` names
+/// `is_valid_s1d2_sort`), when `aws_neuron_isa_tpb_debug_assert.h` has an arm for it; then
+/// `is_valid_<opcode>`; then `is_valid_<shape>`. The first that names a spec function is the
+/// validator; when it is one that was not translated, the opcode has none, and says why. When no
+/// name matches, that is a warning naming the names tried.
+fn find_validators(
+    model: &Model,
+    debug: Option<&[crate::read::cfunc::DebugCase]>,
+    sink: &mut Sink,
+) -> FoundValidators {
     use super::spec::{ExprKind, InstKind, SpecTy};
+    let mut dropped_validators = Vec::new();
+    let mut by_debug: BTreeMap<&str, &str> = BTreeMap::new();
+    for case in debug.unwrap_or(&[]) {
+        for (op, loc) in &case.opcodes {
+            if model.opcodes.iter().any(|o| o.c_name == *op) {
+                by_debug.insert(op, &case.validator);
+            } else {
+                sink.warn(
+                    loc.clone(),
+                    format!("the debug switch names opcode `{op}`, which the OPCODE enum lacks"),
+                );
+            }
+        }
+    }
     let mut out = Vec::new();
+    let mut missing = Vec::new();
     for (k, o) in model.opcodes.iter().enumerate() {
         let Some(shape) = o.shape else { continue };
-        let by_op = format!("is_valid_{}", o.short.to_ascii_lowercase());
-        let by_shape = format!("is_valid_{}", model.shapes[shape].code.to_ascii_lowercase());
-        let Some(func) = model
-            .specs
-            .iter()
-            .position(|f| f.name == by_op)
-            .or_else(|| model.specs.iter().position(|f| f.name == by_shape))
-        else {
-            continue;
+        let mut tried: Vec<String> = Vec::new();
+        if let Some(v) = by_debug.get(o.c_name.as_str()) {
+            tried.push(v.to_string());
+        }
+        tried.push(format!("is_valid_{}", o.short.to_ascii_lowercase()));
+        tried.push(format!(
+            "is_valid_{}",
+            model.shapes[shape].code.to_ascii_lowercase()
+        ));
+        tried.dedup();
+        let mut found = None;
+        for name in &tried {
+            if let Some(func) = model.specs.iter().position(|f| f.name == *name) {
+                found = Some(Ok(func));
+                break;
+            }
+            if let Some(d) = model.spec_dropped.iter().find(|d| d.name == *name) {
+                dropped_validators.push(d.name.clone());
+                found = Some(Err(format!(
+                    "its validator `{}` ({}) is not translated: {}",
+                    d.name, d.loc, d.reason
+                )));
+                break;
+            }
+        }
+        let func = match found {
+            Some(Ok(func)) => func,
+            Some(Err(why)) => {
+                missing.push((k, why));
+                continue;
+            }
+            None => {
+                let names = tried
+                    .iter()
+                    .map(|n| format!("`{n}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                sink.warn(
+                    model.shapes[shape].loc.clone(),
+                    format!(
+                        "opcode `{}` has no validator: no spec function is named {names}",
+                        o.short
+                    ),
+                );
+                missing.push((k, format!("no spec function is named {names}")));
+                continue;
+            }
         };
         let f = &model.specs[func];
         let mut ok = true;
@@ -466,21 +585,20 @@ fn find_validators(model: &Model, sink: &mut Sink) -> Vec<(usize, Validator)> {
                 _ => false,
             };
             if !fine {
-                sink.push(
-                    f.loc.clone(),
-                    format!(
-                        "validator `{}` of {}: parameter `{name}` is neither the instruction, the engine nor the core version",
-                        f.name, o.short
-                    ),
+                let why = format!(
+                    "validator `{}` of {}: parameter `{name}` is neither the instruction, the engine nor the core version",
+                    f.name, o.short
                 );
+                sink.warn(f.loc.clone(), why.clone());
+                missing.push((k, why));
                 ok = false;
+                break;
             }
         }
-        if f.inst_param().is_none() {
-            sink.push(
-                f.loc.clone(),
-                format!("validator `{}` takes no `Inst`", f.name),
-            );
+        if ok && f.inst_param().is_none() {
+            let why = format!("validator `{}` takes no `Inst`", f.name);
+            sink.warn(f.loc.clone(), why.clone());
+            missing.push((k, why));
             ok = false;
         }
         if !ok {
@@ -511,7 +629,98 @@ fn find_validators(model: &Model, sink: &mut Sink) -> Vec<(usize, Validator)> {
             },
         ));
     }
-    out
+    (out, missing, dropped_validators)
+}
+
+/// Warns about every translated spec function that no instruction uses: not a validator (any
+/// name a mapped opcode's validator is looked up by counts), not a `<opcode>_legal_combinations`
+/// table, and not called (directly or through other functions, translated or not) by one. Calls
+/// are followed by name through the parsed blocks, so a helper of a dropped validator is not
+/// reported as unused. An unused function of `aws_neuron_isa_tpb_common.h`, the family's shared
+/// helper library (a generation without the operand formats a helper serves leaves it unused by
+/// design), is a note instead of a warning; the notes are returned.
+fn warn_unused_specs(
+    model: &Model,
+    input: &TreeInput,
+    dropped_validators: &[String],
+    sink: &mut Sink,
+) -> Vec<Diagnostic> {
+    struct Calls(Vec<String>);
+    impl<'ast> syn::visit::Visit<'ast> for Calls {
+        fn visit_expr_call(&mut self, c: &'ast syn::ExprCall) {
+            if let syn::Expr::Path(p) = &*c.func {
+                self.0.push(crate::read::cdecl::path_last(&p.path));
+            }
+            syn::visit::visit_expr_call(self, c);
+        }
+    }
+    let calls: BTreeMap<String, Vec<String>> = input
+        .specs
+        .iter()
+        .map(|b| {
+            let mut c = Calls(Vec::new());
+            syn::visit::Visit::visit_block(&mut c, &b.item.block);
+            (b.name(), c.0)
+        })
+        .collect();
+    let mut used: std::collections::BTreeSet<String> = std::collections::BTreeSet::new();
+    let mut todo: Vec<String> = model
+        .validators
+        .iter()
+        .map(|(_, v)| model.specs[v.func].name.clone())
+        .chain(dropped_validators.iter().cloned())
+        .chain(
+            model
+                .opcodes
+                .iter()
+                .filter_map(|o| {
+                    let shape = &model.shapes[o.shape?];
+                    Some([
+                        format!("is_valid_{}", o.short.to_ascii_lowercase()),
+                        format!("is_valid_{}", shape.code.to_ascii_lowercase()),
+                    ])
+                })
+                .flatten(),
+        )
+        .chain(
+            input
+                .debug_switch
+                .iter()
+                .flatten()
+                .map(|c| c.validator.clone()),
+        )
+        .chain(
+            input
+                .specs
+                .iter()
+                .map(|b| b.name())
+                .filter(|n| n.ends_with("_legal_combinations")),
+        )
+        .collect();
+    while let Some(name) = todo.pop() {
+        if used.insert(name.clone()) {
+            todo.extend(calls.get(&name).into_iter().flatten().cloned());
+        }
+    }
+    let mut notes = Vec::new();
+    for f in &model.specs {
+        if used.contains(&f.name) {
+            continue;
+        }
+        let what = format!(
+            "spec function `{}` ({}) is not used by any instruction",
+            f.name, f.loc
+        );
+        if f.loc.file == COMMON_HEADER {
+            notes.push(Diagnostic::new(
+                f.loc.clone(),
+                format!("{what} (a shared helper of common.h)"),
+            ));
+        } else {
+            sink.warn(f.loc.clone(), what);
+        }
+    }
+    notes
 }
 
 /// Engine members passed directly as call arguments in `e`.
@@ -553,7 +762,12 @@ fn unreachable_model() -> Model {
         inst_nbytes: 64,
         inst_union: None,
         untranslated: Vec::new(),
+        warnings: Vec::new(),
         specs: Vec::new(),
+        spec_dropped: Vec::new(),
+        unvalidated: Vec::new(),
+        placement: None,
+        notes: Vec::new(),
         validators: Vec::new(),
         tables: Vec::new(),
         engine_enum: None,
@@ -679,6 +893,7 @@ fn size_align(ty: &Ty, enums: &[Enum], records: &[Option<Record>]) -> (u64, u64)
 fn resolve_record(
     k: RecordId,
     names: &[(&CRecord, &str)],
+    locs: &[Loc],
     records: &mut Vec<Option<Record>>,
     state: &mut Vec<u8>,
     ctx: &mut Resolver<'_>,
@@ -706,9 +921,19 @@ fn resolve_record(
         ctx.deps(&bf.ty, &mut deps);
     }
     for d in deps {
-        resolve_record(d, names, records, state, ctx, sink, locate, locate_member);
+        resolve_record(
+            d,
+            names,
+            locs,
+            records,
+            state,
+            ctx,
+            sink,
+            locate,
+            locate_member,
+        );
     }
-    let loc = locate(file, &raw.name);
+    let loc = locs[k].clone();
     let mut fields = Vec::new();
     let mut cursor = 0u64;
     let mut pending_align = 1u64;
@@ -778,6 +1003,7 @@ fn resolve_record(
                 bits: None,
                 doc: f.doc.clone(),
                 loc: floc,
+                anonymous: f.anonymous,
             });
         }
     }
@@ -877,6 +1103,7 @@ fn expand_bitfields(
                     }),
                     doc: unit.doc.clone(),
                     loc: floc,
+                    anonymous: false,
                 });
             }
             Ok(_) => {
@@ -897,6 +1124,34 @@ fn expand_bitfields(
                 *ok = false;
             }
         }
+    }
+}
+
+/// How a mapping's opcode token names an enumerator.
+enum Token {
+    /// By its exact C name.
+    Exact(usize),
+    /// Not exactly, but exactly one enumerator is equal to it ignoring underscores and case
+    /// (`NEURON_ISA_TPB_OPCODE_DMA_MEMCPY` for `NEURON_ISA_TPB_OPCODE_DMAMEMCPY`).
+    Alias(usize),
+    /// Not at all (a stale superset entry), or ambiguously: the enumerators it matches loosely.
+    Stale(Vec<usize>),
+}
+
+fn resolve_opcode_token(opcodes: &[Opcode], token: &str) -> Token {
+    if let Some(k) = opcodes.iter().position(|o| o.c_name == token) {
+        return Token::Exact(k);
+    }
+    let key = super::names::spec_key(token);
+    let near: Vec<usize> = opcodes
+        .iter()
+        .enumerate()
+        .filter(|(_, o)| super::names::spec_key(&o.c_name) == key)
+        .map(|(k, _)| k)
+        .collect();
+    match near.as_slice() {
+        [k] => Token::Alias(*k),
+        _ => Token::Stale(near),
     }
 }
 

@@ -273,7 +273,8 @@ pub fn arith(op: BinOp, a: i128, b: i128) -> Option<i128> {
     })
 }
 
-fn compare(op: BinOp, a: i128, b: i128) -> bool {
+/// A spec-language comparison of two known integers.
+pub fn compare(op: BinOp, a: i128, b: i128) -> bool {
     match op {
         BinOp::Eq => a == b,
         BinOp::Ne => a != b,

@@ -5,8 +5,10 @@
 
 pub mod build;
 pub mod eval;
+pub mod instance;
 pub mod legality;
 pub mod names;
+pub mod placement;
 pub mod runtime;
 pub mod spec;
 
@@ -108,6 +110,10 @@ pub struct Field {
     pub doc: Option<String>,
     /// Declaration line.
     pub loc: Loc,
+    /// An anonymous member (`union { ... };` in C): `name` is the generator's `anon<k>`, its type
+    /// is the anonymous record `<PARENT>_anon<k>`, and the spec reads its members as members of
+    /// the enclosing record (`i.s.imm_ptr`).
+    pub anonymous: bool,
 }
 
 /// A struct or union.
@@ -274,8 +280,28 @@ pub struct Model {
     pub inst_union: Option<RecordId>,
     /// Items the generator cannot represent; reported, never dropped silently.
     pub untranslated: Vec<Diagnostic>,
+    /// Problems the generator worked around, each at its `file:line`, sorted by place: a clang
+    /// warning, a header that parses only after the others, a stale mapping entry skipped or an
+    /// alias resolved, a spec block it could not translate (dropped, with every function that
+    /// calls it), a mapped opcode without a validator, an unused spec function. The report lists
+    /// them; `--strict` ([`crate::Options`]) makes each one (and each `untranslated` item) an error.
+    pub warnings: Vec<Diagnostic>,
     /// The spec functions, resolved (same order as the blocks were read).
     pub specs: Vec<spec::SpecFn>,
+    /// Spec functions left out because they could not be translated (each reported as a
+    /// warning), and the functions that call them.
+    pub spec_dropped: Vec<spec::DroppedSpec>,
+    /// Mapped opcodes (index into [`Model::opcodes`]) without a validator, and why: no spec
+    /// function of the names tried, or one that is not translated. Their typed instructions have
+    /// no `validate`, and `Instruction::validate` returns a violation carrying the reason.
+    pub unvalidated: Vec<(usize, String)>,
+    /// Which engines run each opcode, interpreted from the tree's generated C function
+    /// `neuron_isa_check_opcode_on_engine` (`aws_neuron_isa_tpb_instr_assert.h`); `None` when the
+    /// tree has no such function or it could not be interpreted (a warning says why).
+    pub placement: Option<placement::Placement>,
+    /// Facts the report prints that are neither errors nor warnings (an unused shared helper of
+    /// `common.h`), each at its `file:line`.
+    pub notes: Vec<Diagnostic>,
     /// Per mapped opcode (index into [`Model::opcodes`]) its validator.
     pub validators: Vec<(usize, Validator)>,
     /// Derived legality tables.

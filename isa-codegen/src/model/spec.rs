@@ -5,9 +5,9 @@
 
 use super::names::spec_key;
 use super::{EnumId, Model, RecordId, Ty};
-use crate::diag::{Loc, Sink};
+use crate::diag::{Diagnostic, Loc, Sink};
 use crate::read::cdecl::{path_idents, path_last, Prim, RecordKind};
-use crate::read::spec::SpecBlock;
+use crate::read::spec::{SpecBlock, Unparsed};
 use std::collections::BTreeMap;
 
 /// What an `Inst` parameter may be.
@@ -205,27 +205,60 @@ impl SpecFn {
     }
 }
 
+/// A spec block the generator could not translate: left out of the crate, reported as a warning.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DroppedSpec {
+    /// The function's name.
+    pub name: String,
+    /// Its `// fn` line.
+    pub loc: Loc,
+    /// Why, in one phrase (`NEURON_ISA_TPB_X has no field `y` (tpb/x.h:12)`, `it calls `g`, ...`).
+    pub reason: String,
+}
+
 /// Resolves every spec block of a tree against `model`.
-pub fn resolve(model: &Model, blocks: &[SpecBlock], sink: &mut Sink) -> Vec<SpecFn> {
+///
+/// A block outside the language (an unknown name, a form the language lacks, a type that does
+/// not fit, a block the read stage could not parse, an instruction read through two shapes) is
+/// dropped with a warning at its line, and so is every function that calls a dropped one,
+/// transitively, with a warning naming the cause. Returns the translated functions, in source
+/// order, and the dropped ones. `--strict` makes each warning an error.
+pub fn resolve(
+    model: &Model,
+    blocks: &[SpecBlock],
+    unparsed: &[Unparsed],
+    sink: &mut Sink,
+) -> (Vec<SpecFn>, Vec<DroppedSpec>) {
     let names: BTreeMap<String, usize> = blocks
         .iter()
         .enumerate()
         .map(|(k, b)| (b.name(), k))
         .collect();
     let decls = declaration_index(model);
+    let unparsed_names: BTreeMap<String, &Unparsed> = unparsed
+        .iter()
+        .filter_map(|u| Some((u.name.clone()?, u)))
+        .collect();
     let mut r = Resolver {
         model,
         names: &names,
         decls: &decls,
-        sink,
+        unparsed: &unparsed_names,
+        errors: Vec::new(),
+        missing: Vec::new(),
         sigs: Vec::new(),
     };
+    let n = blocks.len();
+    // Why each block is dropped: its own problems (diagnostics) or a callee that is.
+    let mut own: Vec<Vec<Diagnostic>> = vec![Vec::new(); n];
+    let mut via: Vec<Option<String>> = vec![None; n];
     // Signatures first: calls are checked against them.
-    for b in blocks {
+    for (k, b) in blocks.iter().enumerate() {
         let sig = r.signature(b);
+        own[k] = std::mem::take(&mut r.errors);
         r.sigs.push(sig);
     }
-    let mut fns = Vec::new();
+    let mut bodies: Vec<Option<SpecFn>> = vec![None; n];
     for (k, b) in blocks.iter().enumerate() {
         let Some((params, ret)) = r.sigs[k].clone() else {
             continue;
@@ -235,26 +268,169 @@ pub fn resolve(model: &Model, blocks: &[SpecBlock], sink: &mut Sink) -> Vec<Spec
             params: &params,
         };
         let body = r.block_body(&scope, &b.item.block, &ret);
-        if let Some(body) = body {
-            fns.push((
-                k,
-                SpecFn {
+        let errors = std::mem::take(&mut r.errors);
+        let missing = std::mem::take(&mut r.missing);
+        match body {
+            Some(body) => {
+                bodies[k] = Some(SpecFn {
                     name: b.name(),
                     params,
                     ret,
                     body,
                     loc: b.loc.clone(),
                     source: b.text.clone(),
-                },
-            ));
+                })
+            }
+            None if !errors.is_empty() => own[k] = errors,
+            None => via[k] = missing.into_iter().next(),
         }
     }
-    if fns.len() != blocks.len() {
-        return Vec::new();
+    let mut dropped: Vec<DroppedSpec> = Vec::new();
+    let mut is_dropped = vec![false; n];
+    for (k, b) in blocks.iter().enumerate() {
+        if !own[k].is_empty() {
+            for d in &own[k] {
+                sink.warn(
+                    d.loc.clone(),
+                    format!(
+                        "spec function `{}` is not translated: {}",
+                        b.name(),
+                        d.message
+                    ),
+                );
+            }
+            let first = &own[k][0];
+            dropped.push(DroppedSpec {
+                name: b.name(),
+                loc: b.loc.clone(),
+                reason: format!("{} ({})", first.message, first.loc),
+            });
+            is_dropped[k] = true;
+        } else if bodies[k].is_none() {
+            let callee = via[k].clone().unwrap_or_default();
+            let (at, why) = match (names.get(&callee), unparsed_names.get(&callee)) {
+                (Some(&c), _) => (blocks[c].loc.clone(), "is not translated"),
+                (None, Some(u)) => (u.loc.clone(), "does not parse"),
+                (None, None) => (b.loc.clone(), "is not translated"),
+            };
+            let reason = format!("it calls `{callee}` ({at}), which {why}");
+            sink.warn(
+                b.loc.clone(),
+                format!("spec function `{}` is not translated: {reason}", b.name()),
+            );
+            dropped.push(DroppedSpec {
+                name: b.name(),
+                loc: b.loc.clone(),
+                reason,
+            });
+            is_dropped[k] = true;
+        }
     }
-    let mut fns: Vec<SpecFn> = fns.into_iter().map(|(_, f)| f).collect();
-    infer_inst_kinds(model, &mut fns, r.sink);
-    fns
+    // Callers of dropped functions go too, transitively.
+    let mut kept: Vec<(usize, SpecFn)> = bodies
+        .into_iter()
+        .enumerate()
+        .filter_map(|(k, f)| Some((k, f?)))
+        .collect();
+    loop {
+        let before = kept.len();
+        drop_callers(&mut kept, &mut is_dropped, blocks, &mut dropped, sink);
+        let mut fns = reindex(&kept);
+        let conflicts = infer_inst_kinds(model, &mut fns);
+        if conflicts.is_empty() && kept.len() == before {
+            return (fns, dropped);
+        }
+        for (j, loc, message) in conflicts {
+            let k = kept[j].0;
+            if is_dropped[k] {
+                continue;
+            }
+            sink.warn(
+                loc.clone(),
+                format!(
+                    "spec function `{}` is not translated: {message}",
+                    blocks[k].name()
+                ),
+            );
+            dropped.push(DroppedSpec {
+                name: blocks[k].name(),
+                loc: blocks[k].loc.clone(),
+                reason: format!("{message} ({loc})"),
+            });
+            is_dropped[k] = true;
+        }
+        kept.retain(|(k, _)| !is_dropped[*k]);
+    }
+}
+
+/// Drops every kept function that calls a dropped one (calls hold block indices), to a fixpoint.
+fn drop_callers(
+    kept: &mut Vec<(usize, SpecFn)>,
+    is_dropped: &mut [bool],
+    blocks: &[SpecBlock],
+    dropped: &mut Vec<DroppedSpec>,
+    sink: &mut Sink,
+) {
+    fn callees(e: &Expr, out: &mut Vec<usize>) {
+        if let ExprKind::Call(f, _) = &e.kind {
+            out.push(*f);
+        }
+        for c in children(e) {
+            callees(c, out);
+        }
+    }
+    loop {
+        let mut changed = false;
+        for (k, f) in kept.iter() {
+            if is_dropped[*k] {
+                continue;
+            }
+            let mut called = Vec::new();
+            callees(&f.body, &mut called);
+            if let Some(&c) = called.iter().find(|c| is_dropped[**c]) {
+                let reason = format!(
+                    "it calls `{}` ({}), which is not translated",
+                    blocks[c].name(),
+                    blocks[c].loc
+                );
+                sink.warn(
+                    f.loc.clone(),
+                    format!("spec function `{}` is not translated: {reason}", f.name),
+                );
+                dropped.push(DroppedSpec {
+                    name: f.name.clone(),
+                    loc: f.loc.clone(),
+                    reason,
+                });
+                is_dropped[*k] = true;
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    kept.retain(|(k, _)| !is_dropped[*k]);
+}
+
+/// The kept functions with their calls renumbered from block indices to list indices.
+fn reindex(kept: &[(usize, SpecFn)]) -> Vec<SpecFn> {
+    fn walk(e: &mut Expr, map: &BTreeMap<usize, usize>) {
+        if let ExprKind::Call(f, _) = &mut e.kind {
+            *f = map[f];
+        }
+        for c in children_mut(e) {
+            walk(c, map);
+        }
+    }
+    let map: BTreeMap<usize, usize> = kept.iter().enumerate().map(|(j, (k, _))| (*k, j)).collect();
+    kept.iter()
+        .map(|(_, f)| {
+            let mut f = f.clone();
+            walk(&mut f.body, &map);
+            f
+        })
+        .collect()
 }
 
 type Sig = Option<(Vec<(String, SpecTy)>, SpecTy)>;
@@ -264,7 +440,12 @@ struct Resolver<'a> {
     names: &'a BTreeMap<String, usize>,
     /// Enums, records and typedefs by the key of their spec name ([`declaration_index`]).
     decls: &'a BTreeMap<String, Vec<(String, Decl)>>,
-    sink: &'a mut Sink,
+    /// Blocks the read stage could not parse, by name.
+    unparsed: &'a BTreeMap<String, &'a Unparsed>,
+    /// Problems of the block being resolved.
+    errors: Vec<Diagnostic>,
+    /// Callees of the block being resolved that have no translation (its body fails on them).
+    missing: Vec<String>,
     sigs: Vec<Sig>,
 }
 
@@ -285,7 +466,7 @@ fn span_of<T: syn::spanned::Spanned>(t: &T) -> proc_macro2::Span {
 
 impl Resolver<'_> {
     fn err(&mut self, loc: Loc, msg: impl Into<String>) {
-        self.sink.push(loc, msg);
+        self.errors.push(Diagnostic::new(loc, msg));
     }
 
     /// A spec type name: a scalar, `Inst`, or a declaration of the tree.
@@ -552,6 +733,18 @@ impl Resolver<'_> {
                         kind: ExprKind::Not(Box::new(arg)),
                         ty: SpecTy::Bool,
                     }),
+                    // `-7` is the literal -7 (its translation stays a typed-free literal).
+                    syn::UnOp::Neg(_) if matches!(arg.kind, ExprKind::Int(_)) => {
+                        let ExprKind::Int(v) = arg.kind else {
+                            unreachable!("matched above")
+                        };
+                        Some(Expr {
+                            line: 0,
+                            text: format!("-{}", arg.text),
+                            kind: ExprKind::Int(-v),
+                            ty: SpecTy::Wide,
+                        })
+                    }
                     syn::UnOp::Neg(_) if arg.ty.is_int() => Some(Expr {
                         line: 0,
                         text: format!("-{}", arg.text),
@@ -627,12 +820,8 @@ impl Resolver<'_> {
                     );
                     return None;
                 }
-                let e = match self.declaration(ty) {
-                    Ok(Decl::Enum(e)) => e,
-                    Ok(_) => {
-                        self.err(loc, format!("`{ty}` is not an enum"));
-                        return None;
-                    }
+                let e = match self.enum_named(ty) {
+                    Ok(e) => e,
                     Err(msg) => {
                         self.err(loc, msg);
                         return None;
@@ -661,6 +850,14 @@ impl Resolver<'_> {
         }
     }
 
+    /// The enum a spec name names: an enum, or a typedef of one (`typedef X Y;`).
+    fn enum_named(&self, spec_name: &str) -> Result<EnumId, String> {
+        match self.declaration(spec_name)? {
+            Decl::Enum(e) | Decl::Alias(Ty::Enum(e)) => Ok(e),
+            _ => Err(format!("`{spec_name}` is not an enum")),
+        }
+    }
+
     fn member(&self, e: EnumId, name: &str) -> Result<usize, String> {
         let en = &self.model.enums[e];
         let key = spec_key(name);
@@ -683,7 +880,8 @@ impl Resolver<'_> {
             self.err(loc, "tuple fields are not part of the spec language");
             return None;
         };
-        let name = name.to_string();
+        // A keyword-named C field arrives as a raw identifier (`r#type`, see read::spec).
+        let name = syn::ext::IdentExt::unraw(name).to_string();
         let base = self.expr(scope, &f.base)?;
         match &base.ty {
             SpecTy::Inst(_) => {
@@ -742,6 +940,21 @@ impl Resolver<'_> {
                 let r = *r;
                 let rec = &self.model.records[r];
                 let Some(k) = rec.fields.iter().position(|fl| fl.name == name) else {
+                    // A member of an anonymous member is read as a member of this record.
+                    if let Some(path) = self.through_anonymous(r, &name) {
+                        let text = format!("{}.{name}", base.text);
+                        let mut e = base;
+                        for (rr, kk) in path {
+                            let ty = SpecTy::of(&self.model.records[rr].fields[kk].ty);
+                            e = Expr {
+                                line: 0,
+                                kind: ExprKind::Field(Box::new(e), rr, kk),
+                                ty,
+                                text: text.clone(),
+                            };
+                        }
+                        return Some(e);
+                    }
                     let what = if rec.kind == RecordKind::Union {
                         "member"
                     } else {
@@ -777,6 +990,32 @@ impl Resolver<'_> {
         }
     }
 
+    /// The field chain from record `r` through its anonymous members to a field `name` of one
+    /// of them: `[(r, anon k), (anonymous record, name)]`, when exactly one such chain exists.
+    fn through_anonymous(&self, r: RecordId, name: &str) -> Option<Vec<(RecordId, usize)>> {
+        let mut found = Vec::new();
+        let mut todo = vec![(r, Vec::new())];
+        while let Some((rec, path)) = todo.pop() {
+            for (k, f) in self.model.records[rec].fields.iter().enumerate() {
+                let (true, Ty::Record(inner)) = (f.anonymous, &f.ty) else {
+                    continue;
+                };
+                let mut here: Vec<(RecordId, usize)> = path.clone();
+                here.push((rec, k));
+                let inner_rec = &self.model.records[*inner];
+                match inner_rec.fields.iter().position(|g| g.name == name) {
+                    Some(j) => {
+                        here.push((*inner, j));
+                        found.push(here);
+                    }
+                    None if here.len() < 8 => todo.push((*inner, here)),
+                    None => {}
+                }
+            }
+        }
+        (found.len() == 1).then(|| found.pop().expect("one chain"))
+    }
+
     fn call(&mut self, scope: &Scope<'_>, c: &syn::ExprCall, loc: Loc) -> Option<Expr> {
         let syn::Expr::Path(p) = &*c.func else {
             self.err(loc, "only named functions can be called");
@@ -787,6 +1026,10 @@ impl Resolver<'_> {
             return self.is_valid_enum(scope, c, loc);
         }
         let Some(&k) = self.names.get(&name) else {
+            if self.unparsed.contains_key(&name) {
+                self.missing.push(name);
+                return None; // the block does not parse: reported by the read stage
+            }
             self.err(
                 loc,
                 format!("`{name}` is not a spec function of this tree (nor a builtin)"),
@@ -794,6 +1037,7 @@ impl Resolver<'_> {
             return None;
         };
         let Some((params, ret)) = self.sigs[k].clone() else {
+            self.missing.push(name);
             return None; // its signature was already reported
         };
         if params.len() != c.args.len() {
@@ -857,31 +1101,33 @@ impl Resolver<'_> {
             self.err(loc, "`is_valid_enum` takes `EnumList::<Enum>` and a value");
             return None;
         }
+        // `EnumList::DataSrc`, or the vendor's shorter `DataSrc` (an enum name alone).
         let list = match &c.args[0] {
             syn::Expr::Path(p) => {
                 let segs = path_idents(&p.path);
                 match segs.as_slice() {
-                    [l, e] if l == "EnumList" => Some(e.clone()),
+                    [l, e] if l == "EnumList" => Some((e.clone(), true)),
+                    [e] if !scope.params.iter().any(|(n, _)| n == e)
+                        && self.enum_named(e).is_ok() =>
+                    {
+                        Some((e.clone(), false))
+                    }
                     _ => None,
                 }
             }
             _ => None,
         };
-        let Some(list) = list else {
+        let Some((list, _)) = list else {
             self.err(
                 loc,
-                "the first argument of `is_valid_enum` is `EnumList::<Enum>`",
+                "the first argument of `is_valid_enum` is `EnumList::<Enum>` (or an enum name)",
             );
             return None;
         };
-        let e = match self.declaration(&list) {
-            Ok(Decl::Enum(e)) => e,
-            Ok(_) => {
-                self.err(loc, format!("`EnumList::{list}`: `{list}` is not an enum"));
-                return None;
-            }
+        let e = match self.enum_named(&list) {
+            Ok(e) => e,
             Err(msg) => {
-                self.err(loc, msg);
+                self.err(loc, format!("`EnumList::{list}`: {msg}"));
                 return None;
             }
         };
@@ -1078,7 +1324,9 @@ fn declaration_index(model: &Model) -> BTreeMap<String, Vec<(String, Decl)>> {
 
 /// Settles which shape each function's `Inst` parameter is bound to: the shape it reads
 /// directly, or the shape of a shape-bound function it passes the instruction to.
-fn infer_inst_kinds(model: &Model, fns: &mut [SpecFn], sink: &mut Sink) {
+/// Returns the conflicts, as (function index, where, what): that function cannot be translated.
+fn infer_inst_kinds(model: &Model, fns: &mut [SpecFn]) -> Vec<(usize, Loc, String)> {
+    let mut conflicts = Vec::new();
     fn direct(e: &Expr, out: &mut Vec<(usize, u32)>) {
         if let ExprKind::Inst(_, InstRoot::Shape(s)) = e.kind {
             out.push((s, e.line));
@@ -1111,13 +1359,14 @@ fn infer_inst_kinds(model: &Model, fns: &mut [SpecFn], sink: &mut Sink) {
         // The first shape read binds the function; a read of another shape is reported where it is.
         if let Some(&(first, _)) = reads.first() {
             if let Some(&(other, line)) = reads.iter().find(|(s, _)| *s != first) {
-                sink.push(
+                conflicts.push((
+                    k,
                     at(f, line),
                     format!(
                         "`{}` reads through several shapes (`{}` and `{}`)",
                         f.name, model.shapes[first].member, model.shapes[other].member
                     ),
-                );
+                ));
             }
         }
         kind[k] = reads.first().map(|(s, _)| *s);
@@ -1136,13 +1385,14 @@ fn infer_inst_kinds(model: &Model, fns: &mut [SpecFn], sink: &mut Sink) {
                             changed = true;
                         }
                         Some(t) if t != s => {
-                            sink.push(
+                            conflicts.push((
+                                k,
                                 at(&fns[k], line),
                                 format!(
                                     "`{}` passes an instruction of shape `{}` to `{}`, which reads shape `{}`",
                                     fns[k].name, model.shapes[t].member, fns[c].name, model.shapes[s].member
                                 ),
-                            );
+                            ));
                             kind[c] = None;
                         }
                         _ => {}
@@ -1163,6 +1413,7 @@ fn infer_inst_kinds(model: &Model, fns: &mut [SpecFn], sink: &mut Sink) {
         }
     }
     retag_inst_args(fns);
+    conflicts
 }
 
 /// Argument and parameter expressions of type `Inst` carry the kind of their function.

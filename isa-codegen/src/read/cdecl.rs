@@ -9,7 +9,7 @@
 use super::source::SourceFile;
 use crate::diag::{Diagnostic, Loc};
 use std::collections::BTreeMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// A scalar C type.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -147,12 +147,16 @@ pub struct CEnum {
 /// One field of a record, as bindgen emits it (bit-field units included).
 #[derive(Clone, Debug)]
 pub struct CField {
-    /// Field name (`_bitfield_1` for a bit-field unit).
+    /// Field name as C spells it (`_bitfield_1` for a bit-field unit; `anon<k>` for the k-th
+    /// anonymous member, see [`CField::anonymous`]). bindgen's keyword escapes (`type_`) are undone.
     pub name: String,
     /// Its type.
     pub ty: CType,
     /// Trailing or leading comment.
     pub doc: Option<String>,
+    /// An anonymous member (`union { ... };` inside a record): C has no name for it, so its
+    /// members are read as members of the enclosing record; `name` is the generator's `anon<k>`.
+    pub anonymous: bool,
 }
 
 /// One bit-field inside a storage unit.
@@ -191,6 +195,9 @@ pub struct CRecord {
     pub offsets: BTreeMap<String, u64>,
     /// Comment above the record.
     pub doc: Option<String>,
+    /// For an anonymous struct or union (bindgen's `PARENT__bindgen_ty_N`, renamed): the record
+    /// it sits in and the C name of the field it types (`None` for an anonymous member).
+    pub anonymous_in: Option<(String, Option<String>)>,
 }
 
 /// A declaration of one header.
@@ -275,19 +282,66 @@ pub fn ensure_libclang() -> Result<(), Diagnostic> {
     })
 }
 
-/// Runs bindgen on every header.
-pub fn read_all(root: &Path, headers: &[SourceFile]) -> Result<Vec<FileDecls>, Vec<Diagnostic>> {
+/// Runs bindgen on every header; returns the declarations and the warnings.
+///
+/// Each header is parsed alone first, with only its own declarations allow-listed (so every
+/// declaration is attributed to its file). A header that fails alone (an include-order
+/// constraint: the vendor's `extended_utils.h` uses a type of `extended.h` without including it)
+/// is parsed again after the headers that parsed alone (`-include` of each, in path order); when
+/// that works it is a warning naming the first error, otherwise the first error is the error.
+/// Clang's warnings (the default-on ones) are warnings at their `file:line`.
+pub fn read_all(
+    root: &Path,
+    headers: &[SourceFile],
+) -> Result<(Vec<FileDecls>, Vec<Diagnostic>), Vec<Diagnostic>> {
     ensure_libclang().map_err(|d| vec![d])?;
-    let mut out = Vec::new();
+    let mut out: Vec<Option<FileDecls>> = vec![None; headers.len()];
+    let mut warnings = Vec::new();
+    let mut failed = Vec::new();
+    for (k, header) in headers.iter().enumerate() {
+        match read_one(root, header, &[]) {
+            Ok((decls, mut w)) => {
+                out[k] = Some(decls);
+                warnings.append(&mut w);
+            }
+            Err(errors) => failed.push((k, errors)),
+        }
+    }
+    let alone: Vec<PathBuf> = headers
+        .iter()
+        .zip(&out)
+        .filter(|(_, d)| d.is_some())
+        .map(|(h, _)| absolute(&root.join(&h.rel)))
+        .collect();
     let mut problems = Vec::new();
-    for header in headers {
-        match read_one(root, header) {
-            Ok(d) => out.push(d),
-            Err(mut d) => problems.append(&mut d),
+    for (k, errors) in failed {
+        let header = &headers[k];
+        let first = errors.first().cloned();
+        let retried = if alone.is_empty() {
+            None
+        } else {
+            read_one(root, header, &alone).ok()
+        };
+        match (retried, first) {
+            (Some((decls, w)), Some(first)) => {
+                out[k] = Some(decls);
+                // Only its own warnings: the others' are reported by their own parses.
+                warnings.extend(w.into_iter().filter(|d| d.loc.file == header.rel));
+                warnings.push(Diagnostic::new(
+                    first.loc.clone(),
+                    format!(
+                        "`{}` does not compile alone ({}); it parses after the tree's other headers (an include-order constraint)",
+                        header.rel, first.message
+                    ),
+                ));
+            }
+            _ => problems.extend(errors),
         }
     }
     if problems.is_empty() {
-        Ok(out)
+        let mut decls: Vec<FileDecls> = out.into_iter().flatten().collect();
+        name_anonymous_records(&mut decls);
+        Ok((decls, warnings))
     } else {
         // A broken header that others include is reported once, not once per includer.
         problems.sort();
@@ -296,11 +350,22 @@ pub fn read_all(root: &Path, headers: &[SourceFile]) -> Result<Vec<FileDecls>, V
     }
 }
 
-fn read_one(root: &Path, header: &SourceFile) -> Result<FileDecls, Vec<Diagnostic>> {
-    let path = root.join(&header.rel);
-    let abs = path.canonicalize().unwrap_or(path.clone());
-    let tpb = abs.parent().map(Path::to_path_buf).unwrap_or_default();
-    let bindings = bindgen::Builder::default()
+fn absolute(path: &Path) -> PathBuf {
+    path.canonicalize().unwrap_or_else(|_| path.to_path_buf())
+}
+
+/// bindgen's Rust text of one header: its own declarations, with `-include` of `includes`
+/// first. `werror` promotes clang's warnings to errors (to see them: bindgen only prints them);
+/// otherwise they are silenced.
+fn bindgen_text(
+    root: &Path,
+    header: &SourceFile,
+    includes: &[PathBuf],
+    werror: bool,
+) -> Result<String, bindgen::BindgenError> {
+    let abs = absolute(&root.join(&header.rel));
+    let root_abs = absolute(root);
+    let mut builder = bindgen::Builder::default()
         .header(abs.to_string_lossy())
         .allowlist_file(regex_escape(&abs.to_string_lossy()))
         .default_enum_style(bindgen::EnumVariation::ModuleConsts)
@@ -316,46 +381,104 @@ fn read_one(root: &Path, header: &SourceFile) -> Result<FileDecls, Vec<Diagnosti
         .clang_arg(LAYOUT_TARGET)
         .clang_arg("-std=c11")
         .clang_arg("-fparse-all-comments")
-        .clang_arg("-Werror")
-        .clang_arg(format!("-I{}", tpb.display()))
-        .generate()
-        .map_err(|e| vec![clang_failure(root, header, &e.to_string())])?;
-    let text = bindings.to_string();
+        .clang_arg("-ferror-limit=0")
+        .clang_arg(if werror { "-Werror" } else { "-w" });
+    for dir in ["", "tpb", "common"] {
+        builder = builder.clang_arg(format!("-I{}", root_abs.join(dir).display()));
+    }
+    for inc in includes.iter().filter(|p| **p != abs) {
+        builder = builder
+            .clang_arg("-include")
+            .clang_arg(inc.display().to_string());
+    }
+    builder.generate().map(|b| b.to_string())
+}
+
+/// One header: its declarations and its clang warnings, or its errors.
+fn read_one(
+    root: &Path,
+    header: &SourceFile,
+    includes: &[PathBuf],
+) -> Result<(FileDecls, Vec<Diagnostic>), Vec<Diagnostic>> {
+    let (text, warnings) = match bindgen_text(root, header, includes, true) {
+        Ok(text) => (text, Vec::new()),
+        Err(first) => {
+            // With -Werror it failed: without it, either it parses (everything was a warning)
+            // or it does not (a real error).
+            match bindgen_text(root, header, includes, false) {
+                Ok(text) => (
+                    text,
+                    clang_diagnostics(root, header, &first.to_string(), true),
+                ),
+                Err(e) => {
+                    let mut errors = clang_diagnostics(root, header, &e.to_string(), false);
+                    errors.truncate(1);
+                    return Err(errors);
+                }
+            }
+        }
+    };
     let file = syn::parse_file(&text).map_err(|e| {
         vec![Diagnostic::new(
             Loc::new(header.rel.clone(), 0),
             format!("bindgen output does not parse as Rust: {e}"),
         )]
     })?;
-    Ok(walk(&header.rel, &file))
+    Ok((walk(&header.rel, &file), warnings))
 }
 
-/// Turns a clang diagnostic into a tree-relative `file:line` diagnostic.
-fn clang_failure(root: &Path, header: &SourceFile, message: &str) -> Diagnostic {
-    let root_abs = root.canonicalize().unwrap_or(root.to_path_buf());
-    let root_prefix = format!("{}/", root_abs.display());
-    let first = message
-        .lines()
-        .find(|l| l.contains("error"))
-        .unwrap_or(message)
-        .replace(&root_prefix, "");
-    let first = first
+/// Clang's diagnostics in bindgen's error text as tree-relative `file:line` diagnostics: the
+/// errors (`C error: ...`), or, for a parse that failed only under `-Werror`, the warnings.
+fn clang_diagnostics(
+    root: &Path,
+    header: &SourceFile,
+    message: &str,
+    warnings: bool,
+) -> Vec<Diagnostic> {
+    let root_prefix = format!("{}/", absolute(root).display());
+    let text = message
         .strip_prefix("clang diagnosed error: ")
-        .unwrap_or(&first);
-    // clang prints `path:line:col: error: text`.
-    let mut parts = first.splitn(4, ':');
-    if let (Some(file), Some(line), Some(_col), Some(rest)) =
-        (parts.next(), parts.next(), parts.next(), parts.next())
-    {
-        if let Ok(line) = line.trim().parse::<u32>() {
-            let rest = rest.trim().trim_start_matches("error:").trim();
-            return Diagnostic::new(Loc::new(file.trim(), line), format!("C error: {rest}"));
+        .unwrap_or(message);
+    let mut out = Vec::new();
+    for line in text.lines() {
+        let line = line.replace(&root_prefix, "");
+        // clang prints `path:line:col: error: text`.
+        let mut parts = line.splitn(4, ':');
+        if let (Some(file), Some(num), Some(_col), Some(rest)) =
+            (parts.next(), parts.next(), parts.next(), parts.next())
+        {
+            if let Ok(num) = num.trim().parse::<u32>() {
+                let rest = rest.trim();
+                let Some(what) = rest
+                    .strip_prefix("error:")
+                    .or_else(|| rest.strip_prefix("fatal error:"))
+                else {
+                    continue;
+                };
+                let kind = if warnings { "C warning" } else { "C error" };
+                out.push(Diagnostic::new(
+                    Loc::new(file.trim(), num),
+                    format!("{kind}: {}", what.trim()),
+                ));
+            }
         }
     }
-    Diagnostic::new(
-        Loc::new(header.rel.clone(), 0),
-        format!("clang failed: {}", first.trim()),
-    )
+    if out.is_empty() {
+        let first = text
+            .lines()
+            .next()
+            .unwrap_or(text)
+            .replace(&root_prefix, "");
+        out.push(Diagnostic::new(
+            Loc::new(header.rel.clone(), 0),
+            format!(
+                "clang {}: {}",
+                if warnings { "warned" } else { "failed" },
+                first.trim()
+            ),
+        ));
+    }
+    out
 }
 
 fn doc_of(attrs: &[syn::Attribute]) -> Option<String> {
@@ -573,9 +696,12 @@ fn walk(rel: &str, file: &syn::File) -> FileDecls {
                         .iter()
                         .filter(|f| f.ident.as_ref().is_none_or(|i| i != "bindgen_union_field"))
                         .map(|f| CField {
-                            name: f.ident.as_ref().map(|i| i.to_string()).unwrap_or_default(),
+                            name: c_name_of(
+                                &f.ident.as_ref().map(|i| i.to_string()).unwrap_or_default(),
+                            ),
                             ty: ctype(&f.ty),
                             doc: doc_of(&f.attrs),
+                            anonymous: false,
                         })
                         .collect(),
                     syn::Fields::Unit => Vec::new(),
@@ -598,6 +724,7 @@ fn walk(rel: &str, file: &syn::File) -> FileDecls {
                     size: None,
                     align: None,
                     offsets: BTreeMap::new(),
+                    anonymous_in: None,
                 }));
             }
             syn::Item::Union(u) => {
@@ -607,9 +734,12 @@ fn walk(rel: &str, file: &syn::File) -> FileDecls {
                     .named
                     .iter()
                     .map(|f| CField {
-                        name: f.ident.as_ref().map(|i| i.to_string()).unwrap_or_default(),
+                        name: c_name_of(
+                            &f.ident.as_ref().map(|i| i.to_string()).unwrap_or_default(),
+                        ),
                         ty: ctype(&f.ty),
                         doc: doc_of(&f.attrs),
+                        anonymous: false,
                     })
                     .collect();
                 decls.push(CDecl::Record(CRecord {
@@ -622,6 +752,7 @@ fn walk(rel: &str, file: &syn::File) -> FileDecls {
                     size: None,
                     align: None,
                     offsets: BTreeMap::new(),
+                    anonymous_in: None,
                 }));
             }
             syn::Item::Type(t) => decls.push(CDecl::Typedef {
@@ -676,7 +807,18 @@ fn walk(rel: &str, file: &syn::File) -> FileDecls {
                     ));
                 }
             }
-            syn::Item::Use(_) => {}
+            syn::Item::Use(u) => match enum_typedef(&u.tree) {
+                // `typedef NEURON_ISA_TPB_X NEURON_ISA_TPB_Y;` of an enum X.
+                Some((name, enum_name)) => decls.push(CDecl::Typedef {
+                    name,
+                    ty: CType::Enum(enum_name),
+                    doc: doc_of(&u.attrs),
+                }),
+                None => untranslatable.push((
+                    quote::quote!(#u).to_string().chars().take(60).collect(),
+                    "`use` item not understood".into(),
+                )),
+            },
             other => untranslatable.push((
                 quote::quote!(#other).to_string().chars().take(60).collect(),
                 "item kind not understood".into(),
@@ -700,7 +842,7 @@ fn walk(rel: &str, file: &syn::File) -> FileDecls {
                 } else if let Some(rest) = label.strip_prefix("Offset of field: ") {
                     if let Some((owner, field)) = rest.split_once("::") {
                         if owner == r.name {
-                            r.offsets.insert(field.to_string(), *value);
+                            r.offsets.insert(c_name_of(field), *value);
                         }
                     }
                 }
@@ -711,6 +853,170 @@ fn walk(rel: &str, file: &syn::File) -> FileDecls {
         file: rel.to_string(),
         decls,
         untranslatable,
+    }
+}
+
+/// `use self::NEURON_ISA_TPB_X::Type as NEURON_ISA_TPB_Y;`, bindgen's form of a typedef of an
+/// enum (enums are modules of constants): `(Y, X)`.
+fn enum_typedef(tree: &syn::UseTree) -> Option<(String, String)> {
+    let syn::UseTree::Path(s) = tree else {
+        return None;
+    };
+    if s.ident != "self" {
+        return None;
+    }
+    let syn::UseTree::Path(e) = &*s.tree else {
+        return None;
+    };
+    let syn::UseTree::Rename(r) = &*e.tree else {
+        return None;
+    };
+    (r.ident == "Type").then(|| (r.rename.to_string(), e.ident.to_string()))
+}
+
+/// The names bindgen escapes with a trailing `_` because they are Rust keywords or type names
+/// (bindgen's `rust_mangle`).
+const BINDGEN_ESCAPED: &[&str] = &[
+    "abstract", "alignof", "as", "async", "await", "become", "box", "break", "const", "continue",
+    "crate", "do", "dyn", "else", "enum", "extern", "false", "final", "fn", "for", "gen", "if",
+    "impl", "in", "let", "loop", "macro", "match", "mod", "move", "mut", "offsetof", "override",
+    "priv", "proc", "pub", "pure", "ref", "return", "Self", "self", "sizeof", "static", "struct",
+    "super", "trait", "true", "try", "type", "typeof", "unsafe", "unsized", "use", "virtual",
+    "where", "while", "yield", "str", "bool", "f32", "f64", "usize", "isize", "u128", "i128",
+    "u64", "i64", "u32", "i32", "u16", "i16", "u8", "i8",
+];
+
+/// The C name of a field bindgen spelled `name` (`type_` is C's `type`).
+pub fn c_name_of(name: &str) -> String {
+    match name.strip_suffix('_') {
+        Some(c) if BINDGEN_ESCAPED.contains(&c) => c.to_string(),
+        _ => name.to_string(),
+    }
+}
+
+/// Marker of bindgen's names for anonymous records (`PARENT__bindgen_ty_N`).
+const BINDGEN_ANON_TYPE: &str = "__bindgen_ty_";
+/// Marker of bindgen's names for anonymous members (`__bindgen_anon_N`).
+const BINDGEN_ANON_MEMBER: &str = "__bindgen_anon_";
+
+/// Gives bindgen's anonymous records stable names derived from where they sit: the type of a
+/// named field `f` of record `P` becomes `P_f`; the k-th anonymous member of `P` becomes field
+/// `anon<k>` of type `P_anon<k>` (a name already taken gets `_2`, `_3`, ...). Nested anonymous
+/// records are named from their renamed parent. Nothing named `__bindgen_*` survives.
+fn name_anonymous_records(files: &mut [FileDecls]) {
+    let mut taken: std::collections::BTreeSet<String> = files
+        .iter()
+        .flat_map(|f| f.decls.iter().map(|d| d.name().to_string()))
+        .collect();
+    let fresh = |base: String, taken: &mut std::collections::BTreeSet<String>| {
+        let mut name = base.clone();
+        let mut n = 2;
+        while taken.contains(&name) {
+            name = format!("{base}_{n}");
+            n += 1;
+        }
+        taken.insert(name.clone());
+        name
+    };
+    // (original name, new name, parent's new name, field C name) of each anonymous record.
+    let mut renames: BTreeMap<String, (String, String, Option<String>)> = BTreeMap::new();
+    // Parents to visit: (original name, new name), named records first.
+    let mut queue: Vec<(String, String)> = files
+        .iter()
+        .flat_map(|f| f.decls.iter())
+        .filter_map(|d| match d {
+            CDecl::Record(r) if !r.name.contains(BINDGEN_ANON_TYPE) => {
+                Some((r.name.clone(), r.name.clone()))
+            }
+            _ => None,
+        })
+        .collect();
+    let mut field_renames: BTreeMap<(String, String), String> = BTreeMap::new();
+    while let Some((orig, new)) = queue.pop() {
+        let Some(rec) = files
+            .iter()
+            .flat_map(|f| f.decls.iter())
+            .find_map(|d| match d {
+                CDecl::Record(r) if r.name == orig => Some(r),
+                _ => None,
+            })
+        else {
+            continue;
+        };
+        let prefix = format!("{orig}{BINDGEN_ANON_TYPE}");
+        let mut k = 0;
+        let mut field_names: Vec<String> = rec.fields.iter().map(|f| f.name.clone()).collect();
+        for f in &rec.fields {
+            let Some(child) = named_in(&f.ty).filter(|n| n.starts_with(&prefix)) else {
+                continue;
+            };
+            if renames.contains_key(child) {
+                continue;
+            }
+            let (child_new, field) = if f.name.starts_with(BINDGEN_ANON_MEMBER) {
+                k += 1;
+                let mut fname = format!("anon{k}");
+                while field_names.contains(&fname) {
+                    fname.push('_');
+                }
+                field_names.push(fname.clone());
+                field_renames.insert((orig.clone(), f.name.clone()), fname.clone());
+                (fresh(format!("{new}_{fname}"), &mut taken), None)
+            } else {
+                (
+                    fresh(format!("{new}_{}", f.name), &mut taken),
+                    Some(f.name.clone()),
+                )
+            };
+            renames.insert(child.to_string(), (child_new.clone(), new.clone(), field));
+            queue.push((child.to_string(), child_new));
+        }
+    }
+    for file in files.iter_mut() {
+        for decl in &mut file.decls {
+            match decl {
+                CDecl::Record(r) => {
+                    let orig = r.name.clone();
+                    for f in &mut r.fields {
+                        if let Some(n) = field_renames.get(&(orig.clone(), f.name.clone())) {
+                            f.name = n.clone();
+                            f.anonymous = true;
+                        }
+                        rename_type(&mut f.ty, &renames);
+                    }
+                    for bf in &mut r.bitfields {
+                        rename_type(&mut bf.ty, &renames);
+                    }
+                    if let Some((new, parent, field)) = renames.get(&orig) {
+                        r.name = new.clone();
+                        r.anonymous_in = Some((parent.clone(), field.clone()));
+                    }
+                }
+                CDecl::Typedef { ty, .. } => rename_type(ty, &renames),
+                _ => {}
+            }
+        }
+    }
+}
+
+/// The record or typedef name a type names (through arrays).
+fn named_in(ty: &CType) -> Option<&str> {
+    match ty {
+        CType::Named(n) => Some(n),
+        CType::Array(inner, _) => named_in(inner),
+        _ => None,
+    }
+}
+
+fn rename_type(ty: &mut CType, renames: &BTreeMap<String, (String, String, Option<String>)>) {
+    match ty {
+        CType::Named(n) => {
+            if let Some((new, _, _)) = renames.get(n.as_str()) {
+                *n = new.clone();
+            }
+        }
+        CType::Array(inner, _) => rename_type(inner, renames),
+        _ => {}
     }
 }
 
@@ -802,7 +1108,7 @@ fn bitfield_accessors(imp: &syn::ItemImpl) -> Vec<CBitfield> {
         if let Some((unit, bit_offset, width)) = finder.found {
             out.push(CBitfield {
                 unit,
-                name,
+                name: c_name_of(&name),
                 bit_offset,
                 width,
                 ty: ctype(ret),

@@ -3,12 +3,13 @@
 //! Nothing here interprets what the declarations mean; that is the model's job.
 
 pub mod cdecl;
+pub mod cfunc;
 pub mod mapping;
 pub mod runtime;
 pub mod source;
 pub mod spec;
 
-use crate::diag::{Error, Loc};
+use crate::diag::{Diagnostic, Error, Loc};
 use isa_core::fingerprint::TreeFingerprint;
 use std::path::{Path, PathBuf};
 
@@ -23,16 +24,25 @@ pub struct TreeInput {
     pub root: PathBuf,
     /// Fingerprints of every file of the tree.
     pub fingerprint: TreeFingerprint,
-    /// The headers under `tpb/`, with their text, sorted by path.
+    /// The headers under `tpb/` and `common/`, with their text, sorted by path.
     pub headers: Vec<source::SourceFile>,
     /// Declarations bindgen found, per header.
     pub decls: Vec<cdecl::FileDecls>,
     /// `// fn` blocks, parsed.
     pub specs: Vec<spec::SpecBlock>,
+    /// `// fn` blocks that do not parse (each a warning; the model drops their callers).
+    pub spec_unparsed: Vec<spec::Unparsed>,
     /// `tpb/instruction_mapping.json`.
     pub mapping: mapping::Mapping,
     /// `rng-runtime.json`, when the tree has it.
     pub runtime: Option<runtime::Runtime>,
+    /// The `STATIC inline bool` C functions of every header (read lexically; bodies unparsed).
+    pub c_functions: Vec<cfunc::CFunction>,
+    /// The opcode → debug-validator switch of `aws_neuron_isa_tpb_debug_assert.h`, when the tree
+    /// has that file.
+    pub debug_switch: Option<Vec<cfunc::DebugCase>>,
+    /// Problems the read stage worked around (the model adds its own and carries them all).
+    pub warnings: Vec<Diagnostic>,
 }
 
 /// Splits `neuron_<gen>_arch_isa` into its generation name.
@@ -76,7 +86,7 @@ pub fn read_tree(root: &Path) -> Result<TreeInput, Error> {
             "the tree has no tpb/ directory".into(),
         ));
     }
-    let headers = source::read_headers(root, &tpb).map_err(|d| Error {
+    let headers = source::read_headers(root).map_err(|d| Error {
         tree: tree_name.clone(),
         diagnostics: d,
     })?;
@@ -86,14 +96,28 @@ pub fn read_tree(root: &Path) -> Result<TreeInput, Error> {
             "missing: every tree has aws_neuron_isa_tpb_common.h".into(),
         ));
     }
-    let decls = cdecl::read_all(root, &headers).map_err(|d| Error {
+    let (decls, mut warnings) = cdecl::read_all(root, &headers).map_err(|d| Error {
         tree: tree_name.clone(),
         diagnostics: d,
     })?;
-    let specs = spec::extract_all(&headers).map_err(|d| Error {
+    let (specs, spec_unparsed) = spec::extract_all(&headers).map_err(|d| Error {
         tree: tree_name.clone(),
         diagnostics: d,
     })?;
+    for u in &spec_unparsed {
+        warnings.push(Diagnostic::new(
+            u.loc.clone(),
+            match &u.name {
+                Some(name) => format!("spec function `{name}` is not translated: {}", u.reason),
+                None => format!("a spec block is not translated: {}", u.reason),
+            },
+        ));
+    }
+    let c_functions = headers.iter().flat_map(cfunc::bool_functions).collect();
+    let debug_switch = headers
+        .iter()
+        .find(|h| h.rel == cfunc::DEBUG_ASSERT)
+        .map(cfunc::debug_switch);
     let mapping = mapping::read(root).map_err(|d| Error {
         tree: tree_name.clone(),
         diagnostics: vec![d],
@@ -111,7 +135,14 @@ pub fn read_tree(root: &Path) -> Result<TreeInput, Error> {
         headers,
         decls,
         specs,
+        spec_unparsed,
+        c_functions,
+        debug_switch,
         mapping,
+        warnings: {
+            crate::diag::normalize(&mut warnings);
+            warnings
+        },
     })
 }
 

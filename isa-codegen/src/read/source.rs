@@ -15,16 +15,45 @@ pub struct SourceFile {
     pub text: String,
 }
 
-/// Reads every `*.h` directly under `tpb/`, sorted by name.
-pub fn read_headers(root: &Path, tpb: &Path) -> Result<Vec<SourceFile>, Vec<Diagnostic>> {
-    let entries = std::fs::read_dir(tpb).map_err(|e| {
-        vec![Diagnostic::new(
-            Loc::new("tpb", 0),
-            format!("cannot list: {e}"),
-        )]
-    })?;
+/// Directories of a tree whose `*.h` files are read, in this order: the vendor's `tpb/` and,
+/// when the tree has it, `common/` (types some `tpb/` headers use).
+pub const HEADER_DIRS: [&str; 2] = ["common", "tpb"];
+
+/// Reads every `*.h` directly under `tpb/` and `common/` (when present), sorted by path.
+pub fn read_headers(root: &Path) -> Result<Vec<SourceFile>, Vec<Diagnostic>> {
     let mut files = Vec::new();
     let mut problems = Vec::new();
+    for dir in HEADER_DIRS {
+        let path = root.join(dir);
+        if dir != "tpb" && !path.is_dir() {
+            continue;
+        }
+        read_dir_headers(root, &path, dir, &mut files, &mut problems);
+    }
+    if !problems.is_empty() {
+        return Err(problems);
+    }
+    files.sort_by(|a, b| a.rel.cmp(&b.rel));
+    Ok(files)
+}
+
+fn read_dir_headers(
+    root: &Path,
+    dir: &Path,
+    rel_dir: &str,
+    files: &mut Vec<SourceFile>,
+    problems: &mut Vec<Diagnostic>,
+) {
+    let entries = match std::fs::read_dir(dir) {
+        Ok(e) => e,
+        Err(e) => {
+            problems.push(Diagnostic::new(
+                Loc::new(rel_dir, 0),
+                format!("cannot list: {e}"),
+            ));
+            return;
+        }
+    };
     for entry in entries.flatten() {
         let path = entry.path();
         if path.extension().and_then(|e| e.to_str()) != Some("h") || !path.is_file() {
@@ -49,11 +78,6 @@ pub fn read_headers(root: &Path, tpb: &Path) -> Result<Vec<SourceFile>, Vec<Diag
             )),
         }
     }
-    if !problems.is_empty() {
-        return Err(problems);
-    }
-    files.sort_by(|a, b| a.rel.cmp(&b.rel));
-    Ok(files)
 }
 
 /// The code part of a line: everything before a `//` comment (block comments are rare in
@@ -104,6 +128,142 @@ pub fn code_lines(text: &str) -> Vec<String> {
     out
 }
 
+/// A C function definition found lexically: its head (the text from the end of the previous
+/// top-level declaration to its `{`) and where its body's braces are (0-based line, byte column).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FnDefinition {
+    /// The head, white space collapsed (`STATIC inline bool f(NEURON_ISA_TPB_OPCODE op)`).
+    pub head: String,
+    /// 1-based line of the head's first character.
+    pub head_line: u32,
+    /// The opening brace of the body.
+    pub open: (usize, usize),
+    /// The closing brace of the body.
+    pub close: (usize, usize),
+}
+
+/// True for a line the preprocessor owns (a directive, or the continuation of one).
+fn preprocessor_lines(code: &[String]) -> Vec<bool> {
+    let mut out = Vec::with_capacity(code.len());
+    let mut continued = false;
+    for line in code {
+        let is = continued || line.trim_start().starts_with('#');
+        continued = is && line.trim_end().ends_with('\\');
+        out.push(is);
+    }
+    out
+}
+
+/// The function definitions of comment-free `code` (see [`code_lines`]): a top-level `{` whose
+/// head has a parameter list and is not an initializer or a `struct`/`union`/`enum` body.
+/// String and character literals are skipped; preprocessor lines are not code here.
+pub fn function_definitions(code: &[String]) -> Vec<FnDefinition> {
+    let pre = preprocessor_lines(code);
+    let mut out = Vec::new();
+    let mut depth = 0usize;
+    let mut head = String::new();
+    let mut head_line: Option<u32> = None;
+    let mut current: Option<FnDefinition> = None;
+    for (ln, line) in code.iter().enumerate() {
+        if pre[ln] {
+            continue;
+        }
+        let bytes = line.as_bytes();
+        let mut col = 0;
+        while col < bytes.len() {
+            let c = bytes[col];
+            if c == b'"' || c == b'\'' {
+                // Skip the literal (to its closing quote on this line).
+                let mut end = col + 1;
+                while end < bytes.len() && bytes[end] != c {
+                    end += if bytes[end] == b'\\' { 2 } else { 1 };
+                }
+                if depth == 0 {
+                    head.push_str(&line[col..end.min(bytes.len())]);
+                }
+                col = end + 1;
+                continue;
+            }
+            match c {
+                b'{' => {
+                    if depth == 0 {
+                        let is_fn = head.contains('(')
+                            && head.contains(')')
+                            && !head.contains('=')
+                            && !["struct", "union", "enum"]
+                                .iter()
+                                .any(|k| has_ident(&head, k));
+                        if is_fn {
+                            current = Some(FnDefinition {
+                                head: head.split_whitespace().collect::<Vec<_>>().join(" "),
+                                head_line: head_line.unwrap_or(ln as u32 + 1),
+                                open: (ln, col),
+                                close: (ln, col),
+                            });
+                        }
+                        head.clear();
+                        head_line = None;
+                    }
+                    depth += 1;
+                }
+                b'}' => {
+                    depth = depth.saturating_sub(1);
+                    if depth == 0 {
+                        if let Some(mut f) = current.take() {
+                            f.close = (ln, col);
+                            out.push(f);
+                        }
+                        head.clear();
+                        head_line = None;
+                    }
+                }
+                b';' if depth == 0 => {
+                    head.clear();
+                    head_line = None;
+                }
+                _ if depth == 0 => {
+                    if head_line.is_none() && !c.is_ascii_whitespace() {
+                        head_line = Some(ln as u32 + 1);
+                    }
+                    head.push(c as char);
+                }
+                _ => {}
+            }
+            col += 1;
+        }
+        if depth == 0 {
+            head.push(' ');
+        }
+    }
+    out
+}
+
+/// [`code_lines`] with the bodies of C function definitions blanked as well: the declarations
+/// of a header, and nothing a function body mentions.
+pub fn decl_lines(text: &str) -> Vec<String> {
+    let mut code = code_lines(text);
+    for f in function_definitions(&code) {
+        for (ln, line) in code
+            .iter_mut()
+            .enumerate()
+            .take(f.close.0 + 1)
+            .skip(f.open.0)
+        {
+            let from = if ln == f.open.0 { f.open.1 + 1 } else { 0 };
+            let to = if ln == f.close.0 {
+                f.close.1
+            } else {
+                line.len()
+            };
+            if from < to {
+                let blank = " ".repeat(to - from);
+                line.replace_range(from..to, &blank);
+            }
+        }
+    }
+    code
+}
+
 fn is_ident_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_'
 }
@@ -130,6 +290,8 @@ fn ident_position(code: &str, ident: &str) -> Option<usize> {
 }
 
 /// Where the declarations of one file sit, found lexically (bindgen gives semantics, not lines).
+/// Comments and the bodies of C functions are not searched: a name a function body mentions is
+/// never taken for its declaration.
 #[derive(Clone, Debug)]
 pub struct LineIndex {
     rel: String,
@@ -141,7 +303,7 @@ impl LineIndex {
     pub fn new(file: &SourceFile) -> Self {
         LineIndex {
             rel: file.rel.clone(),
-            code: code_lines(&file.text),
+            code: decl_lines(&file.text),
         }
     }
 
@@ -233,6 +395,40 @@ mod tests {
         assert_eq!(idx.decl_line("NEURON_ISA_TPB_X_A"), Some(5));
         assert_eq!(idx.member_line(4, "NEURON_ISA_TPB_X_A"), Some(5));
         assert_eq!(idx.decl_line("MISSING"), None);
+    }
+
+    #[test]
+    fn function_bodies_are_not_declarations() {
+        let f = file(concat!(
+            "typedef enum NEURON_ISA_TPB_E { NEURON_ISA_TPB_E_A = 0 } NEURON_ISA_TPB_E;\n",
+            "#define STATIC static\n",
+            "STATIC inline bool is_a(NEURON_ISA_TPB_E e,\n",
+            "                        NEURON_ISA_TPB_OPCODE op) {\n",
+            "    if (op == NEURON_ISA_TPB_OPCODE_X) { return false; } // {\n",
+            "    NEURON_ISA_TPB_OPCODE_Y == op;\n",
+            "    return(e == NEURON_ISA_TPB_E_A) && (\"}\" != 0);\n",
+            "}\n",
+            "typedef struct NEURON_ISA_TPB_S { uint8_t x; } NEURON_ISA_TPB_S;\n",
+            "static const uint8_t T[2] = { 1, 2 };\n",
+        ));
+        let code = code_lines(&f.text);
+        let defs = function_definitions(&code);
+        assert_eq!(defs.len(), 1, "{defs:?}");
+        assert_eq!(
+            defs[0].head,
+            "STATIC inline bool is_a(NEURON_ISA_TPB_E e, NEURON_ISA_TPB_OPCODE op)"
+        );
+        assert_eq!(
+            (defs[0].head_line, defs[0].open.0, defs[0].close.0),
+            (3, 3, 7)
+        );
+        let idx = LineIndex::new(&f);
+        // `NEURON_ISA_TPB_OPCODE_Y == op` would read as a definition (`NAME =`) in a body.
+        assert_eq!(idx.decl_line("NEURON_ISA_TPB_OPCODE_Y"), None);
+        assert_eq!(idx.decl_line("NEURON_ISA_TPB_OPCODE_X"), None);
+        assert_eq!(idx.decl_line("NEURON_ISA_TPB_E_A"), Some(1));
+        assert_eq!(idx.decl_line("NEURON_ISA_TPB_S"), Some(9));
+        assert_eq!(idx.member_line(4, "x"), Some(9));
     }
 
     #[test]

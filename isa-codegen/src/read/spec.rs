@@ -31,6 +31,28 @@ impl SpecBlock {
     }
 }
 
+/// A block that does not parse (or whose braces do not close): its name when the `fn` line
+/// gives one. The model drops it and every function calling it, with warnings.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unparsed {
+    /// The function's name, if the block's first line names it.
+    pub name: Option<String>,
+    /// Where the problem is (the parser's line, or the block's first line).
+    pub loc: Loc,
+    /// What is wrong.
+    pub reason: String,
+}
+
+/// The name a `fn NAME(` line gives, read lexically.
+fn name_of_fn_line(text: &str) -> Option<String> {
+    let rest = text.trim_start().strip_prefix("fn")?.trim_start();
+    let name: String = rest
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+        .collect();
+    (!name.is_empty()).then_some(name)
+}
+
 /// The comment text of a whole-line `//` comment, or `None` for any other line.
 fn comment_text(line: &str) -> Option<&str> {
     line.trim_start().strip_prefix("//")
@@ -42,8 +64,50 @@ fn brace_delta(text: &str) -> i64 {
     code.matches('{').count() as i64 - code.matches('}').count() as i64
 }
 
-/// Extracts and parses the blocks of one file.
-pub fn extract(file: &SourceFile) -> (Vec<SpecBlock>, Vec<Diagnostic>) {
+/// Rust keywords a C field may be named (`type`, `in`, `ref`, ...): after a `.` they do not parse
+/// as Rust, so a member access `.type` is read as the raw identifier `.r#type` (the model
+/// strips `r#` again). `self`, `Self`, `super` and `crate` have no raw form and are left alone.
+const KEYWORD_MEMBERS: &[&str] = &[
+    "as", "break", "const", "continue", "else", "enum", "extern", "false", "fn", "for", "if",
+    "impl", "in", "let", "loop", "match", "mod", "move", "mut", "pub", "ref", "return", "static",
+    "struct", "trait", "true", "type", "unsafe", "use", "where", "while", "async", "await", "dyn",
+    "abstract", "become", "box", "do", "final", "macro", "override", "priv", "typeof", "unsized",
+    "virtual", "yield", "try", "gen",
+];
+
+/// `text` with every member access to a keyword-named field (`i.s.type`) written as a raw
+/// identifier (`i.s.r#type`). Line structure is kept, so spans still give file lines.
+pub fn raw_keyword_members(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = String::with_capacity(text.len() + 8);
+    let mut copied = 0;
+    for (dot, _) in text.match_indices('.') {
+        // A member access: a `.` that is not part of `..`, after an identifier, `)` or `]`.
+        let after_operand = dot
+            .checked_sub(1)
+            .map(|p| bytes[p])
+            .is_some_and(|p| p.is_ascii_alphanumeric() || p == b'_' || p == b')' || p == b']');
+        let range = bytes.get(dot + 1) == Some(&b'.') || (dot > 0 && bytes[dot - 1] == b'.');
+        if !after_operand || range {
+            continue;
+        }
+        let start = dot + 1 + text[dot + 1..].len() - text[dot + 1..].trim_start().len();
+        let end = start
+            + text[start..]
+                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .unwrap_or(text.len() - start);
+        if KEYWORD_MEMBERS.contains(&&text[start..end]) {
+            out.push_str(&text[copied..start]);
+            out.push_str("r#");
+            copied = start;
+        }
+    }
+    out.push_str(&text[copied..]);
+    out
+}
+
+/// Extracts and parses the blocks of one file; the blocks that do not parse come second.
+pub fn extract(file: &SourceFile) -> (Vec<SpecBlock>, Vec<Unparsed>) {
     let lines: Vec<&str> = file.text.lines().collect();
     let mut blocks = Vec::new();
     let mut problems = Vec::new();
@@ -77,49 +141,65 @@ pub fn extract(file: &SourceFile) -> (Vec<SpecBlock>, Vec<Diagnostic>) {
             }
         }
         let loc = Loc::new(file.rel.clone(), start as u32 + 1);
+        let name = name_of_fn_line(comment_text(lines[start]).unwrap_or(""));
         if !closed || depth != 0 {
-            problems.push(Diagnostic::new(
+            problems.push(Unparsed {
+                name,
                 loc,
-                "spec block is not closed: its braces do not balance before the comment ends",
-            ));
+                reason:
+                    "spec block is not closed: its braces do not balance before the comment ends"
+                        .into(),
+            });
             continue;
         }
-        match syn::parse_str::<syn::ItemFn>(&text) {
+        match syn::parse_str::<syn::ItemFn>(&raw_keyword_members(&text)) {
             Ok(item) => blocks.push(SpecBlock { loc, item, text }),
             Err(e) => {
                 let line = e.span().start().line as u32;
-                problems.push(Diagnostic::new(
-                    Loc::new(file.rel.clone(), start as u32 + line.max(1)),
-                    format!("spec block does not parse: {e}"),
-                ));
+                problems.push(Unparsed {
+                    name,
+                    loc: Loc::new(file.rel.clone(), start as u32 + line.max(1)),
+                    reason: format!("spec block does not parse: {e}"),
+                });
             }
         }
     }
     (blocks, problems)
 }
 
-/// Extracts every block of every header; duplicate names are errors.
-pub fn extract_all(files: &[SourceFile]) -> Result<Vec<SpecBlock>, Vec<Diagnostic>> {
+/// Extracts every block of every header: the parsed blocks and those that do not parse (each
+/// dropped with a warning by the model). Two blocks of one name are an error.
+pub fn extract_all(
+    files: &[SourceFile],
+) -> Result<(Vec<SpecBlock>, Vec<Unparsed>), Vec<Diagnostic>> {
     let mut all = Vec::new();
-    let mut problems = Vec::new();
+    let mut unparsed = Vec::new();
     for f in files {
         let (mut b, mut p) = extract(f);
         all.append(&mut b);
-        problems.append(&mut p);
+        unparsed.append(&mut p);
     }
+    let mut problems = Vec::new();
     let mut first: BTreeMap<String, Loc> = BTreeMap::new();
-    for b in &all {
-        if let Some(prev) = first.get(&b.name()) {
+    let named = all.iter().map(|b| (b.name(), b.loc.clone())).chain(
+        unparsed
+            .iter()
+            .filter_map(|u| Some((u.name.clone()?, u.loc.clone()))),
+    );
+    let mut named: Vec<(String, Loc)> = named.collect();
+    named.sort_by(|a, b| a.1.cmp(&b.1));
+    for (name, loc) in named {
+        if let Some(prev) = first.get(&name) {
             problems.push(Diagnostic::new(
-                b.loc.clone(),
-                format!("spec function `{}` is already defined at {prev}", b.name()),
+                loc,
+                format!("spec function `{name}` is already defined at {prev}"),
             ));
         } else {
-            first.insert(b.name(), b.loc.clone());
+            first.insert(name, loc);
         }
     }
     if problems.is_empty() {
-        Ok(all)
+        Ok((all, unparsed))
     } else {
         Err(problems)
     }
@@ -156,8 +236,26 @@ mod tests {
         assert!(blocks.is_empty());
         assert_eq!(problems.len(), 2);
         assert_eq!(problems[0].loc.line, 1);
-        assert!(problems[0].message.contains("not closed"));
-        assert_eq!(problems[1].loc.line, 6, "{}", problems[1].message);
+        assert_eq!(problems[0].name.as_deref(), Some("a"));
+        assert!(problems[0].reason.contains("not closed"));
+        assert_eq!(problems[1].loc.line, 6, "{}", problems[1].reason);
+        assert_eq!(problems[1].name.as_deref(), Some("b"));
+    }
+
+    #[test]
+    fn keyword_members_become_raw_identifiers() {
+        assert_eq!(
+            raw_keyword_members(
+                "(i.s.type == 1) && (t.in[0] > x.typed) && f(a).ref .. b // § é.in"
+            ),
+            "(i.s.r#type == 1) && (t.r#in[0] > x.typed) && f(a).r#ref .. b // § é.in"
+        );
+        let f =
+            file("// fn a(i: Inst) -> bool {\n//     (i.s.type == 1) && (i.s.gen != 0)\n// }\n");
+        let (blocks, problems) = extract(&f);
+        assert!(problems.is_empty(), "{problems:?}");
+        // The text kept for display is the header's own.
+        assert!(blocks[0].text.contains("i.s.type =="));
     }
 
     #[test]

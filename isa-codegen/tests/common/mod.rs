@@ -3,6 +3,7 @@
 
 use std::fs;
 use std::path::{Path, PathBuf};
+use std::process::Command;
 
 /// The workspace root.
 pub fn workspace_root() -> PathBuf {
@@ -128,4 +129,92 @@ pub fn edit_line(file: &Path, needle: &str, old: &str, new: &str) -> u32 {
     }
     fs::write(file, out).unwrap();
     line
+}
+
+/// The target directory this test binary was built in (`<target>/debug/deps/<test>-*`).
+pub fn target_dir() -> PathBuf {
+    std::env::current_exe()
+        .ok()
+        .and_then(|exe| exe.ancestors().nth(3).map(Path::to_path_buf))
+        .unwrap_or_else(|| workspace_root().join("target"))
+}
+
+/// Writes `files` as a standalone crate `isa-tiny` under `dir` with `tests/<name>.rs` = `test`,
+/// runs `cargo test` on it with `features` (own target dir, offline) and returns
+/// (success, stdout + stderr). The crate declares the generated crates' features (`regenerate`,
+/// `serde`) and has serde_json as a dev-dependency.
+pub fn run_generated_crate(
+    dir: &Path,
+    files: &isa_codegen::emit::Files,
+    name: &str,
+    test: &str,
+    features: &[&str],
+) -> (bool, String) {
+    run_named_generated_crate(dir, "isa-tiny", files, name, test, features)
+}
+
+/// [`run_generated_crate`] for a crate named `crate_name` (its tests `use` that name).
+pub fn run_named_generated_crate(
+    dir: &Path,
+    crate_name: &str,
+    files: &isa_codegen::emit::Files,
+    name: &str,
+    test: &str,
+    features: &[&str],
+) -> (bool, String) {
+    let krate = dir.join(crate_name);
+    for (path, text) in files {
+        let target = krate.join(path);
+        std::fs::create_dir_all(target.parent().unwrap()).unwrap();
+        std::fs::write(target, text).unwrap();
+    }
+    let root = workspace_root();
+    let path_of = |name: &str| root.join(name).display().to_string();
+    // The generated crate's features (one per operand shape, all on by default, and serde),
+    // without the regenerate dependency this standalone crate does not have.
+    let generated: String = files
+        .get("Cargo.toml")
+        .map(|c| {
+            c.lines()
+                .skip_while(|l| *l != "[features]")
+                .skip(1)
+                .take_while(|l| !l.starts_with('['))
+                .filter(|l| !l.starts_with("regenerate") && !l.trim().is_empty())
+                .map(|l| format!("{l}\n"))
+                .collect()
+        })
+        .unwrap_or_default();
+    std::fs::write(
+        krate.join("Cargo.toml"),
+        format!(
+            "[package]\nname = \"{crate_name}\"\nversion = \"0.0.0\"\nedition = \"2021\"\nbuild = \"build.rs\"\n\n\
+             [workspace]\n\n[features]\n{generated}regenerate = []\n\n\
+             [dependencies]\nisa-core = {{ path = \"{core}\" }}\nrng-core = {{ path = \"{rng}\" }}\n\n\
+             [build-dependencies]\nisa-core = {{ path = \"{core}\", features = [\"std\"] }}\n\n\
+             [dev-dependencies]\nserde_json = \"1\"\n\n\
+             [lints.rust]\nunexpected_cfgs = {{ level = \"warn\", check-cfg = ['cfg(isa_regenerated)'] }}\n",
+            core = path_of("isa-core"),
+            rng = path_of("rng-core"),
+        ),
+    )
+    .unwrap();
+    std::fs::copy(root.join("Cargo.lock"), krate.join("Cargo.lock")).unwrap();
+    std::fs::create_dir_all(krate.join("tests")).unwrap();
+    std::fs::write(krate.join(format!("tests/{name}.rs")), test).unwrap();
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    // No header tree next to the crate: its build script keeps the generated code as it is.
+    let out = Command::new(cargo)
+        .current_dir(&krate)
+        .args(["test", "--offline", "--test", name])
+        .args(features.iter().flat_map(|f| ["--features", f]))
+        .env("CARGO_TARGET_DIR", target_dir().join("padding-fixture"))
+        .env("NEURON_ISA_HEADERS", dir.join("no-headers"))
+        .output()
+        .unwrap();
+    let text = format!(
+        "{}\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (out.status.success(), text)
 }

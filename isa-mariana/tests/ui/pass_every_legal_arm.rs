@@ -2,15 +2,16 @@
 // RAND_GET_STATE table (7) compiles through the typed constructors; at run time each instruction
 // passes the validator on its engine, and the arms met are the whole table, in its order.
 use isa_mariana::arm::{
-    Act, Dve, ImmSingle, Lfsr, NeuronEngineMarker, OutputCvtLfsr, Philox, Pool, RngLfsr, RngPhilox,
-    RngXorwow, SrcTensor, Xorwow,
+    Act, Dve, ImmSingle, Lfsr, NeuronEngineMarker, OutputCvtLfsr, Philox, Pool,
+    RandAlgorithmMarker, RandSrcMarker, RngLfsr, RngPhilox, RngXorwow, SrcTensor, Xorwow,
 };
 use isa_mariana::legality::{
     LegalRandGetState, LegalRandSetState, RandGetStateArm, RandSetStateArm,
 };
 use isa_mariana::{RandGetState, RandSetState, StateTensor};
 
-fn restore<E: NeuronEngineMarker, G, A, const N: usize>() -> RandSetStateArm
+fn restore<E: NeuronEngineMarker, G: RandSrcMarker, A: RandAlgorithmMarker, const N: usize>(
+) -> RandSetStateArm
 where
     (E, G, A, SrcTensor): LegalRandSetState<N>,
 {
@@ -19,7 +20,9 @@ where
     <(E, G, A, SrcTensor) as LegalRandSetState<N>>::ARM
 }
 
-fn seed<E: NeuronEngineMarker, G, A, const N: usize>(state: [u32; N]) -> RandSetStateArm
+fn seed<E: NeuronEngineMarker, G: RandSrcMarker, A: RandAlgorithmMarker, const N: usize>(
+    state: [u32; N],
+) -> RandSetStateArm
 where
     (E, G, A, ImmSingle): LegalRandSetState<N>,
 {
@@ -28,7 +31,8 @@ where
     <(E, G, A, ImmSingle) as LegalRandSetState<N>>::ARM
 }
 
-fn save<E: NeuronEngineMarker, G, A, const N: usize>() -> RandGetStateArm
+fn save<E: NeuronEngineMarker, G: RandSrcMarker, A: RandAlgorithmMarker, const N: usize>(
+) -> RandGetStateArm
 where
     (E, G, A): LegalRandGetState<N>,
 {

@@ -1,11 +1,15 @@
 // Every legal arm of SUNDA's RAND_SET_STATE table (2, 1 of them IMM_SINGLE) and
 // RAND_GET_STATE table (1) compiles through the typed constructors; at run time each instruction
 // passes the validator on its engine, and the arms met are the whole table, in its order.
-use isa_sunda::arm::{ImmSingle, NeuronEngineMarker, Philox, Pool, RngPhilox, SrcTensor};
+use isa_sunda::arm::{
+    ImmSingle, NeuronEngineMarker, Philox, Pool, RandAlgorithmMarker, RandSrcMarker, RngPhilox,
+    SrcTensor,
+};
 use isa_sunda::legality::{LegalRandGetState, LegalRandSetState, RandGetStateArm, RandSetStateArm};
 use isa_sunda::{RandGetState, RandSetState, StateTensor};
 
-fn restore<E: NeuronEngineMarker, G, A, const N: usize>() -> RandSetStateArm
+fn restore<E: NeuronEngineMarker, G: RandSrcMarker, A: RandAlgorithmMarker, const N: usize>(
+) -> RandSetStateArm
 where
     (E, G, A, SrcTensor): LegalRandSetState<N>,
 {
@@ -14,7 +18,9 @@ where
     <(E, G, A, SrcTensor) as LegalRandSetState<N>>::ARM
 }
 
-fn seed<E: NeuronEngineMarker, G, A, const N: usize>(state: [u32; N]) -> RandSetStateArm
+fn seed<E: NeuronEngineMarker, G: RandSrcMarker, A: RandAlgorithmMarker, const N: usize>(
+    state: [u32; N],
+) -> RandSetStateArm
 where
     (E, G, A, ImmSingle): LegalRandSetState<N>,
 {
@@ -23,7 +29,8 @@ where
     <(E, G, A, ImmSingle) as LegalRandSetState<N>>::ARM
 }
 
-fn save<E: NeuronEngineMarker, G, A, const N: usize>() -> RandGetStateArm
+fn save<E: NeuronEngineMarker, G: RandSrcMarker, A: RandAlgorithmMarker, const N: usize>(
+) -> RandGetStateArm
 where
     (E, G, A): LegalRandGetState<N>,
 {

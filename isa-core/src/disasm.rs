@@ -1,0 +1,232 @@
+//! The one-line disassembly the generated instructions print with `Display`.
+//!
+//! ```text
+//! RAND_SET_STATE header={inst_word_len=16} rand_algorithm=XORWOW num_active_channels=128 update_state=SRC_TENSOR in_dtype=UINT32 src_mem_pattern={start_addr=0x100 step_elem=[1] num_elem=[6]} rand_generator=RNG_XORWOW
+//! ```
+//!
+//! The format, for tools that grep or parse it:
+//!
+//! * the vendor opcode name (`RAND_SET_STATE`), then the operand fields in header (byte) order
+//!   as `name=value`, separated by one space; the opcode field itself is left out (the name
+//!   stands for it);
+//! * **a field whose bytes are all zero is left out**, except an enum field, which always shows
+//!   its member name (so `update_state=SRC_TENSOR` can be grepped even though it is value 0);
+//!   a nested struct whose bytes are all zero is left out as a whole. Nothing else is left
+//!   out, so the text determines the word: what is not shown is zero;
+//! * values: unsigned and signed integers in decimal (`-2`); `true`/`false`; floats as Rust
+//!   prints them (`1.5`), a NaN with its bits (`NaN(0x7fc00001)`); enums by vendor member name
+//!   without prefix (`XORWOW`; a value outside the enum cannot be decoded, so it never shows);
+//!   unions (address words and the like) as the hexadecimal value of their little-endian
+//!   bytes (`0x100`); arrays as `[a,b,c]` (every element, no spaces); nested structs as
+//!   `{name=value ...}` under the same rules.
+//!
+//! The text is stable: it changes only when the headers do (a field renamed, added or moved).
+
+use crate::VendorEnum;
+use core::fmt::{self, Write as _};
+
+/// How a field value shows in the disassembly, and whether it is left out.
+pub trait Disasm {
+    /// Shown even when zero (enums: their member name is what one greps for).
+    const ALWAYS_SHOWN: bool = false;
+    /// True when the value encodes as all-zero bytes.
+    fn is_zero(&self) -> bool;
+    /// Writes the value.
+    fn disasm(&self, out: &mut fmt::Formatter<'_>) -> fmt::Result;
+}
+
+macro_rules! integers {
+    ($($t:ty),*) => {$(
+        impl Disasm for $t {
+            #[inline]
+            fn is_zero(&self) -> bool { *self == 0 }
+            #[inline]
+            fn disasm(&self, out: &mut fmt::Formatter<'_>) -> fmt::Result { fmt::Display::fmt(self, out) }
+        }
+    )*};
+}
+integers!(u8, u16, u32, u64, i8, i16, i32, i64);
+
+impl Disasm for bool {
+    fn is_zero(&self) -> bool {
+        !*self
+    }
+    fn disasm(&self, out: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, out)
+    }
+}
+
+impl Disasm for f32 {
+    fn is_zero(&self) -> bool {
+        self.to_bits() == 0
+    }
+    fn disasm(&self, out: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.is_nan() {
+            write!(out, "NaN({:#010x})", self.to_bits())
+        } else {
+            write!(out, "{self:?}")
+        }
+    }
+}
+
+impl Disasm for f64 {
+    fn is_zero(&self) -> bool {
+        self.to_bits() == 0
+    }
+    fn disasm(&self, out: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.is_nan() {
+            write!(out, "NaN({:#018x})", self.to_bits())
+        } else {
+            write!(out, "{self:?}")
+        }
+    }
+}
+
+impl<T: VendorEnum> Disasm for T {
+    const ALWAYS_SHOWN: bool = true;
+    fn is_zero(&self) -> bool {
+        self.value_u64() == 0
+    }
+    fn disasm(&self, out: &mut fmt::Formatter<'_>) -> fmt::Result {
+        out.write_str(self.vendor_name())
+    }
+}
+
+impl<T: Disasm, const N: usize> Disasm for [T; N] {
+    const ALWAYS_SHOWN: bool = T::ALWAYS_SHOWN;
+    fn is_zero(&self) -> bool {
+        self.iter().all(Disasm::is_zero)
+    }
+    fn disasm(&self, out: &mut fmt::Formatter<'_>) -> fmt::Result {
+        out.write_char('[')?;
+        for (k, v) in self.iter().enumerate() {
+            if k > 0 {
+                out.write_char(',')?;
+            }
+            v.disasm(out)?;
+        }
+        out.write_char(']')
+    }
+}
+
+/// Writes `name=value` entries, one space apart, leaving out what the format leaves out.
+pub struct Fields<'a, 'b> {
+    out: &'a mut fmt::Formatter<'b>,
+    first: bool,
+}
+
+impl Fields<'_, '_> {
+    /// Writes ` name=value` (no space before the first entry inside braces) unless `value`
+    /// is zero and not [`Disasm::ALWAYS_SHOWN`].
+    #[inline]
+    pub fn field<T: Disasm>(&mut self, name: &str, value: &T) -> fmt::Result {
+        if value.is_zero() && !T::ALWAYS_SHOWN {
+            return Ok(());
+        }
+        if !self.first {
+            self.out.write_char(' ')?;
+        }
+        self.first = false;
+        self.out.write_str(name)?;
+        self.out.write_char('=')?;
+        value.disasm(self.out)
+    }
+}
+
+/// Writes a nested struct: `{` entries `}`.
+pub fn record(
+    out: &mut fmt::Formatter<'_>,
+    entries: impl FnOnce(&mut Fields<'_, '_>) -> fmt::Result,
+) -> fmt::Result {
+    out.write_char('{')?;
+    entries(&mut Fields { out, first: true })?;
+    out.write_char('}')
+}
+
+/// Writes an instruction: its vendor opcode name, then ` name=value` entries.
+pub fn instruction(
+    out: &mut fmt::Formatter<'_>,
+    name: &str,
+    entries: impl FnOnce(&mut Fields<'_, '_>) -> fmt::Result,
+) -> fmt::Result {
+    out.write_str(name)?;
+    entries(&mut Fields { out, first: false })
+}
+
+/// Writes little-endian `bytes` (a union) as one hexadecimal number: `0x100`, `0x0`.
+pub fn le_hex(out: &mut fmt::Formatter<'_>, bytes: &[u8]) -> fmt::Result {
+    out.write_str("0x")?;
+    let mut digits = bytes.iter().rev().skip_while(|b| **b == 0);
+    match digits.next() {
+        None => out.write_char('0'),
+        Some(top) => {
+            write!(out, "{top:x}")?;
+            digits.try_for_each(|b| write!(out, "{b:02x}"))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::format;
+    use std::string::String;
+
+    /// A value shown through a closure, for the tests.
+    struct Show<F: Fn(&mut fmt::Formatter<'_>) -> fmt::Result>(F);
+    impl<F: Fn(&mut fmt::Formatter<'_>) -> fmt::Result> fmt::Display for Show<F> {
+        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            (self.0)(f)
+        }
+    }
+    fn text(f: impl Fn(&mut fmt::Formatter<'_>) -> fmt::Result) -> String {
+        format!("{}", Show(f))
+    }
+
+    #[test]
+    fn values() {
+        assert_eq!(text(|f| (-2i16).disasm(f)), "-2");
+        assert_eq!(text(|f| 1.5f32.disasm(f)), "1.5");
+        assert_eq!(
+            text(|f| f32::from_bits(0x7fc0_0001).disasm(f)),
+            "NaN(0x7fc00001)"
+        );
+        assert_eq!(text(|f| [6u16, 1, 0].disasm(f)), "[6,1,0]");
+        assert_eq!(text(|f| le_hex(f, &[0x00, 0x01, 0x00, 0x00])), "0x100");
+        assert_eq!(text(|f| le_hex(f, &[0x0a, 0x00])), "0xa");
+        assert_eq!(text(|f| le_hex(f, &[0, 0])), "0x0");
+        assert!((-0.0f32).disasm_is_shown());
+        assert!(!0.0f32.disasm_is_shown());
+    }
+
+    trait Shown {
+        fn disasm_is_shown(&self) -> bool;
+    }
+    impl<T: Disasm> Shown for T {
+        fn disasm_is_shown(&self) -> bool {
+            !self.is_zero() || T::ALWAYS_SHOWN
+        }
+    }
+
+    #[test]
+    fn zero_fields_are_left_out() {
+        let t = text(|f| {
+            instruction(f, "OP", |w| {
+                w.field("a", &0u8)?;
+                w.field("b", &3u32)?;
+                w.field("c", &[0i16; 4])?;
+                w.field("d", &true)?;
+                w.field("e", &false)
+            })
+        });
+        assert_eq!(t, "OP b=3 d=true");
+        let nested = text(|f| {
+            record(f, |w| {
+                w.field("x", &0u8)?;
+                w.field("y", &[1u16])
+            })
+        });
+        assert_eq!(nested, "{y=[1]}");
+        assert_eq!(text(|f| instruction(f, "NOP", |_| Ok(()))), "NOP");
+    }
+}

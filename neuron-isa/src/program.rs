@@ -1,0 +1,377 @@
+//! `run`: executes a stream of 64-byte words on the rng-core machine (from zeroed memory and the
+//! model's power-on state, or an engine state from a checkpoint file) and prints a memory region.
+//!
+//! Every word runs on one engine queue: `--engine`, or the one engine that can run every word
+//! ([`placement`]). A refused word stops the run: memory and state stay as they were before it,
+//! the dump of that memory is still printed, and the error (exit 1) names the word's index, byte
+//! offset and instruction, and why.
+
+use crate::fail::{Failure, Outcome};
+use crate::out::Out;
+use crate::words::Input;
+use isa_core::{Isa, VendorEnum, INST_NBYTES};
+use rng_core::machine::{Space, TensorPlace};
+use rng_core::{Checkpoint, Engine, Gate, Generation, Machine, PartitionMemory, SparseMemory};
+use std::fmt::Write as _;
+use std::io::Write;
+use std::path::PathBuf;
+
+/// The `--dump ADDR:CHANNELS:WORDS` region.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Dump {
+    /// Byte address of the first word, in the first partition dumped (usually partition 0).
+    pub address: u32,
+    /// Partitions dumped, from the address's partition on.
+    pub channels: u32,
+    /// u32 words per partition.
+    pub words: u32,
+}
+
+/// Parses `ADDR:CHANNELS:WORDS` (each decimal or `0x` hex).
+pub fn parse_dump(text: &str) -> Result<Dump, String> {
+    let parts: Vec<&str> = text.split(':').collect();
+    let [a, c, w] = parts[..] else {
+        return Err(format!("`{text}`: expected ADDR:CHANNELS:WORDS"));
+    };
+    Ok(Dump {
+        address: crate::num::u32(a)?,
+        channels: crate::num::u32(c)?,
+        words: crate::num::u32(w)?,
+    })
+}
+
+/// What to run.
+#[derive(Clone, Debug)]
+pub struct Request {
+    /// `--engine`, if given.
+    pub engine: Option<Engine>,
+    /// `--engine-state FILE` (`None`: the model's power-on state).
+    pub engine_state: Option<PathBuf>,
+    /// The region printed.
+    pub dump: Dump,
+    /// `--json`.
+    pub json: bool,
+}
+
+/// The vendor name of the opcode byte of `word` in `G` (`RAND2`), or `opcode 0x..`.
+fn instruction_name<G: Isa>(word: &[u8; INST_NBYTES]) -> String {
+    match G::opcode(word[0]) {
+        Some(op) => op.vendor_name().to_string(),
+        None => format!("opcode {:#04x}", word[0]),
+    }
+}
+
+/// Whether `word` can run on `engine`: it decodes and validates there (the generation's
+/// validator and legality tables) and the engine holds the generator state it uses.
+fn runs_on<G: Isa + Generation>(
+    m: &Machine<G, SparseMemory>,
+    word: &[u8; INST_NBYTES],
+    engine: Engine,
+) -> bool {
+    G::decode_instruction(word, engine).is_ok_and(|inst| m.holds_state(&inst))
+}
+
+/// The engine queue the program's words run on when `--engine` is not given: the one engine
+/// on which every word can run (see `runs_on`), when there is exactly one.
+///
+/// This is the one place the choice is made: today it is derived from the validators and the
+/// legality tables the generated crates expose; header-derived engine placement can replace it.
+/// An empty program needs no engine (`None`).
+pub fn placement<G: Isa + Generation>(
+    words: &[[u8; INST_NBYTES]],
+) -> Result<Option<Engine>, Failure> {
+    if words.is_empty() {
+        return Ok(None);
+    }
+    let m = Machine::<G, SparseMemory>::new(SparseMemory::new(), Gate::Validator);
+    let stops: Vec<(Engine, Option<usize>)> = Engine::ALL
+        .iter()
+        .map(|&e| (e, words.iter().position(|w| !runs_on(&m, w, e))))
+        .collect();
+    let able: Vec<Engine> = stops
+        .iter()
+        .filter(|(_, stop)| stop.is_none())
+        .map(|(e, _)| *e)
+        .collect();
+    match able[..] {
+        [one] => Ok(Some(one)),
+        [] => {
+            let why: Vec<String> = stops
+                .iter()
+                .filter_map(|(e, stop)| {
+                    let k = (*stop)?;
+                    Some(format!(
+                        "{} at word {k} ({})",
+                        e.name(),
+                        instruction_name::<G>(&words[k])
+                    ))
+                })
+                .collect();
+            Err(Failure::usage(format!(
+                "run: no engine runs every word of the program ({}); give --engine to run up to the word it refuses",
+                why.join(", ")
+            )))
+        }
+        _ => Err(Failure::usage(format!(
+            "run: every word runs on {}; choose the engine with --engine",
+            names(&able)
+        ))),
+    }
+}
+
+fn names(engines: &[Engine]) -> String {
+    let n: Vec<&str> = engines.iter().map(|e| e.name()).collect();
+    match n.len() {
+        0 | 1 => n.join(""),
+        _ => format!("{} and {}", n[..n.len() - 1].join(", "), n[n.len() - 1]),
+    }
+}
+
+/// The dump region resolved: the place of its first word, checked against `G`'s memory map.
+fn resolve_dump<G: Generation>(dump: &Dump) -> Result<TensorPlace, Failure> {
+    let bad = |why: String| {
+        Failure::usage(format!(
+            "run --dump {:#x}:{}:{}: {why}",
+            dump.address, dump.channels, dump.words
+        ))
+    };
+    let place = TensorPlace::resolve(dump.address, &G::MEMORY).map_err(|e| bad(e.to_string()))?;
+    let room = place.partitions - place.first_partition;
+    if dump.channels == 0 || dump.channels > room {
+        return Err(bad(format!(
+            "CHANNELS must be in 1..={room} (partitions from {} on)",
+            place.first_partition
+        )));
+    }
+    let room = (place.partition_bytes - place.offset) / 4;
+    if dump.words == 0 || dump.words > room {
+        return Err(bad(format!(
+            "WORDS must be in 1..={room} (the rest of the partition from offset {:#x})",
+            place.offset
+        )));
+    }
+    Ok(place)
+}
+
+/// A refused word.
+struct Refusal {
+    index: usize,
+    opcode: u8,
+    name: String,
+    message: String,
+}
+
+impl Refusal {
+    fn line(&self) -> String {
+        format!(
+            "run: word {} @ {:#x} ({}): {}",
+            self.index,
+            self.index * INST_NBYTES,
+            self.name,
+            self.message
+        )
+    }
+}
+
+/// Runs the program and prints the dump; exit 1 when a word is refused.
+pub fn run<G: Isa + Generation, W: Write>(
+    input: &Input,
+    request: &Request,
+    out: &mut Out<W>,
+) -> Outcome {
+    let place = resolve_dump::<G>(&request.dump)?;
+    let mut words: Vec<[u8; INST_NBYTES]> = Vec::new();
+    input.for_each(|_, w| {
+        words.push(*w);
+        Ok(())
+    })?;
+    let engine = match request.engine {
+        Some(e) => Some(e),
+        None => placement::<G>(&words)?,
+    };
+    let mut m: Box<Machine<G, SparseMemory>> =
+        Box::new(Machine::new(SparseMemory::new(), Gate::Validator));
+    if let Some(path) = &request.engine_state {
+        let name = path.display();
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| Failure::usage(format!("run --engine-state {name}: {e}")))?;
+        let state = Checkpoint::from_json(&text)
+            .map_err(|e| Failure::usage(format!("run --engine-state {name}: {e}")))?;
+        state
+            .restore_into(m.engine_mut(state.engine))
+            .map_err(|e| Failure::usage(format!("run --engine-state {name}: {e}")))?;
+    }
+    let mut refusal = None;
+    let mut executed = 0usize;
+    if let Some(engine) = engine {
+        for (index, word) in words.iter().enumerate() {
+            if let Err(e) = m.run(word, engine) {
+                refusal = Some(Refusal {
+                    index,
+                    opcode: word[0],
+                    name: instruction_name::<G>(word),
+                    message: e.to_string(),
+                });
+                break;
+            }
+            executed += 1;
+        }
+    }
+    let rows: Vec<Vec<u32>> = (0..request.dump.channels)
+        .map(|p| {
+            let base = place.space_offset
+                + (place.first_partition + p) * place.partition_bytes
+                + place.offset;
+            (0..request.dump.words)
+                .map(|k| m.memory().load(base + 4 * k))
+                .collect()
+        })
+        .collect();
+    if request.json {
+        json::<G, W>(
+            out,
+            engine,
+            words.len(),
+            executed,
+            refusal.as_ref(),
+            &request.dump,
+            &place,
+            &rows,
+        );
+    } else {
+        for row in &rows {
+            for (k, w) in row.iter().enumerate() {
+                if k > 0 {
+                    out.byte(b' ');
+                }
+                out.hex(u64::from(*w), 8);
+            }
+            out.byte(b'\n');
+            out.maybe_flush()?;
+        }
+    }
+    out.flush()?;
+    match refusal {
+        Some(r) => Err(Failure::invalid(r.line())),
+        None => Ok(()),
+    }
+}
+
+/// The `--json` document (format `neuron-isa-run`, version 1; README "run").
+#[allow(clippy::too_many_arguments)]
+fn json<G: Isa + Generation, W: Write>(
+    out: &mut Out<W>,
+    engine: Option<Engine>,
+    words: usize,
+    executed: usize,
+    refusal: Option<&Refusal>,
+    dump: &Dump,
+    place: &TensorPlace,
+    rows: &[Vec<u32>],
+) {
+    let _ = writeln!(out, "{{");
+    let _ = writeln!(out, "  \"format\": \"neuron-isa-run\",");
+    let _ = writeln!(out, "  \"version\": 1,");
+    out.str("  \"generation\": ");
+    out.json_str(<G as Isa>::INFO.name);
+    out.str(",\n  \"engine\": ");
+    match engine {
+        Some(e) => out.json_str(e.name()),
+        None => out.str("null"),
+    }
+    let _ = write!(
+        out,
+        ",\n  \"words\": {words},\n  \"executed\": {executed},\n  \"error\": "
+    );
+    match refusal {
+        None => out.str("null"),
+        Some(r) => {
+            let _ = write!(
+                out,
+                "{{\"word\": {}, \"offset\": {}, \"opcode\": {}, \"instruction\": ",
+                r.index,
+                r.index * INST_NBYTES,
+                r.opcode
+            );
+            out.json_str(&r.name);
+            out.str(", \"message\": ");
+            out.json_str(&r.message);
+            out.str("}");
+        }
+    }
+    let space = match place.space {
+        Space::Sbuf => "SBUF",
+        Space::Psum => "PSUM",
+    };
+    let _ = write!(
+        out,
+        ",\n  \"dump\": {{\"address\": {}, \"space\": \"{space}\", \"first_partition\": {}, \"offset\": {}, \"partition_bytes\": {}, \"channels\": {}, \"words\": {}}},\n  \"partitions\": [",
+        dump.address,
+        place.first_partition,
+        place.offset,
+        place.partition_bytes,
+        dump.channels,
+        dump.words
+    );
+    for (p, row) in rows.iter().enumerate() {
+        out.str(if p == 0 { "\n    [" } else { ",\n    [" });
+        for (k, w) in row.iter().enumerate() {
+            if k > 0 {
+                out.str(", ");
+            }
+            out.dec(u64::from(*w));
+        }
+        out.str("]");
+    }
+    out.str("\n  ]\n}\n");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dump_regions_parse() {
+        assert_eq!(
+            parse_dump("0x100:2:4"),
+            Ok(Dump {
+                address: 0x100,
+                channels: 2,
+                words: 4
+            })
+        );
+        assert!(parse_dump("0x100:2").is_err());
+        assert!(parse_dump("0x100:2:4:5").is_err());
+        assert!(parse_dump("x:2:4").is_err());
+    }
+
+    #[test]
+    fn engine_lists_read_as_prose() {
+        assert_eq!(names(&[Engine::Pool]), "POOL");
+        assert_eq!(
+            names(&[Engine::Pool, Engine::Dve, Engine::Act]),
+            "POOL, DVE and ACT"
+        );
+    }
+
+    #[test]
+    fn placement_picks_the_only_engine_or_says_why_not() {
+        type G = isa_mariana::Mariana;
+        let seed = {
+            let mut f = isa_mariana::PseudoSetRngSeedFields::ZEROED;
+            f.header.inst_word_len = 16;
+            isa_mariana::PseudoSetRngSeed(f).to_bytes()
+        };
+        assert_eq!(placement::<G>(&[seed]), Ok(Some(Engine::Dve)));
+        assert_eq!(placement::<G>(&[]), Ok(None));
+        let mut other = [0u8; 64];
+        other[0] = 0x41;
+        let err = placement::<G>(&[seed, other]).unwrap_err();
+        assert_eq!(
+            err,
+            Failure::usage(
+                "run: no engine runs every word of the program (POOL at word 0 (PSEUDO_SET_RNG_SEED), DVE at word 1 (TENSOR_TENSOR_ARITH_OP), ACT at word 0 (PSEUDO_SET_RNG_SEED)); give --engine to run up to the word it refuses"
+            )
+        );
+    }
+}
