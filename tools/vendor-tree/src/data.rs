@@ -157,7 +157,7 @@ pub struct Shape {
     /// Hand-written spec blocks, without the `// ` prefix, separated by blank lines.
     #[serde(default)]
     pub spec: Option<String>,
-    /// Opcode -> validator bindings for validators named neither is_valid_<op> nor is_valid_<shape>
+    /// Opcode -> validator bindings for validators named neither `is_valid_<op>` nor `is_valid_<shape>`
     /// (they reach the generator through debug_assert.h's switch).
     #[serde(default)]
     pub bind: Vec<[String; 2]>,
