@@ -7,6 +7,14 @@
 //! the generation's `Construct` dispatch builds from the same arguments. `Default` carries what
 //! each validator pins whatever the other fields hold.
 
+#![cfg(all(
+    feature = "d4_mr",
+    feature = "d4_rand",
+    feature = "pseudo_set_rng_seed",
+    feature = "s1_rand",
+    feature = "s3d3_dropout"
+))]
+
 use isa_cayman::{
     Cayman, Dropout, DropoutThresholdType, Dtype, DveReadIndices, Immediate, Instruction, Memset,
     NeuronEngine, PseudoSetRngSeed, Rand, RandAlgorithm, RandGetState, RandSetState, RegStore, Rng,

@@ -14,7 +14,7 @@
 
 mod common;
 
-use common::{workspace_root, Scratch};
+use common::{run_named_generated_crate, workspace_root, Scratch};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -175,14 +175,6 @@ fn the_packed_struct_round_trips() {
 }
 "#;
 
-/// The target directory this test binary was built in (`<target>/debug/deps/emit_fixture-*`).
-fn target_dir() -> PathBuf {
-    std::env::current_exe()
-        .ok()
-        .and_then(|exe| exe.ancestors().nth(3).map(Path::to_path_buf))
-        .unwrap_or_else(|| workspace_root().join("target"))
-}
-
 #[test]
 fn the_quirks_crate_compiles_and_round_trips_words_built_by_c() {
     let scratch = Scratch::new("emit-quirks");
@@ -190,52 +182,21 @@ fn the_quirks_crate_compiles_and_round_trips_words_built_by_c() {
     assert_eq!((words.len(), words[0].len(), words[2].len()), (3, 64, 1281));
     let generated = isa_codegen::generate(&quirks_tree(), &isa_codegen::Options::STRICT)
         .unwrap_or_else(|e| panic!("{e}"));
-    let krate = scratch.path().join("isa-quirks");
-    for (path, text) in &generated.files {
-        let target = krate.join(path);
-        std::fs::create_dir_all(target.parent().unwrap()).unwrap();
-        std::fs::write(target, text).unwrap();
-    }
-    let root = workspace_root();
-    let path_of = |name: &str| root.join(name).display().to_string();
-    std::fs::write(
-        krate.join("Cargo.toml"),
-        format!(
-            "[package]\nname = \"isa-quirks\"\nversion = \"0.0.0\"\nedition = \"2021\"\nbuild = \"build.rs\"\n\n\
-             [workspace]\n\n[features]\nregenerate = []\n\n\
-             [dependencies]\nisa-core = {{ path = \"{core}\" }}\nrng-core = {{ path = \"{rng}\" }}\n\n\
-             [build-dependencies]\nisa-core = {{ path = \"{core}\", features = [\"std\"] }}\n\n\
-             [lints.rust]\nunexpected_cfgs = {{ level = \"warn\", check-cfg = ['cfg(isa_regenerated)'] }}\n",
-            core = path_of("isa-core"),
-            rng = path_of("rng-core"),
-        ),
-    )
-    .unwrap();
-    std::fs::copy(root.join("Cargo.lock"), krate.join("Cargo.lock")).unwrap();
-    std::fs::create_dir_all(krate.join("tests")).unwrap();
     let test = format!(
         "const GRID: [u8; 64] = {};\nconst PACK: [u8; 64] = {};\nconst DBG: [u8; 1281] = {};\n{CRATE_TEST}",
         bytes_literal(&words[0]),
         bytes_literal(&words[1]),
         bytes_literal(&words[2]),
     );
-    std::fs::write(krate.join("tests/words.rs"), test).unwrap();
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    // Shares the target directory of the tiny fixture crate (tests/padding.rs): isa-core and
-    // rng-core are built once for both.
-    let out = Command::new(cargo)
-        .current_dir(&krate)
-        .args(["test", "--offline", "--test", "words"])
-        .env("CARGO_TARGET_DIR", target_dir().join("padding-fixture"))
-        .env("NEURON_ISA_HEADERS", scratch.path().join("no-headers"))
-        .output()
-        .unwrap();
-    let text = format!(
-        "{}\n{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
+    let (ok, text) = run_named_generated_crate(
+        scratch.path(),
+        "isa-quirks",
+        &generated.files,
+        "words",
+        &test,
+        &[],
     );
-    assert!(out.status.success(), "the quirks crate failed:\n{text}");
+    assert!(ok, "the quirks crate failed:\n{text}");
     assert!(text.contains("test result: ok. 3 passed"), "{text}");
 }
 

@@ -438,7 +438,7 @@ fn the_emitted_files_change_only_where_the_drop_is() {
     assert!(file("opcode.rs").contains("pub const COUNT: usize = 160;"));
     assert!(file("raw.rs").contains("pub state_tag: u8,"));
     assert!(file("raw.rs").contains("pub reserved: [u8; 6],"));
-    assert!(file("inst.rs").contains("path: \"state_tag\""));
+    assert!(file("inst.rs").contains("F::at(\"state_tag\", 25, 1, K::Unsigned)"));
     assert!(
         !file("inst.rs").contains("RandSkip"),
         "RAND_SKIP is unmapped: no typed instruction"

@@ -19,6 +19,12 @@ pub enum DecodeErrorKind {
     UnmappedOpcode,
     /// A byte that no field covers (padding, unused bit-field bits) is not zero.
     NonZeroPadding,
+    /// The opcode's operand struct is not compiled into this build of the crate: its Cargo
+    /// feature is off.
+    ShapeNotCompiled {
+        /// The feature that compiles it in (`"s1_rand"`).
+        feature: &'static str,
+    },
     /// The input is not exactly one 64-byte word (a slice of another length, or the partial
     /// word at the end of a stream): `value` is its length in bytes, `field` is empty and
     /// `offset` is 0.
@@ -57,6 +63,10 @@ impl fmt::Display for DecodeError {
             DecodeErrorKind::NonZeroPadding => write!(
                 f,
                 "byte {offset} (after `{field}`): {value:#04x} in padding that must be zero"
+            ),
+            DecodeErrorKind::ShapeNotCompiled { feature } => write!(
+                f,
+                "field `{field}` at byte {offset}: opcode {value:#04x} needs the crate feature `{feature}`, which this build leaves out"
             ),
             DecodeErrorKind::UnmappedOpcode => write!(
                 f,

@@ -42,6 +42,23 @@ pub struct FieldInfo {
 }
 
 impl FieldInfo {
+    /// The field at `path`: `size` bytes at byte `offset`, read as `kind` (not a bit-field).
+    pub const fn at(path: &'static str, offset: usize, size: usize, kind: FieldKind) -> Self {
+        FieldInfo {
+            path,
+            offset,
+            size,
+            bits: None,
+            kind,
+        }
+    }
+
+    /// The same field as bits `first..first + width` of its little-endian unit.
+    pub const fn bits(mut self, first: u8, width: u8) -> Self {
+        self.bits = Some((first, width));
+        self
+    }
+
     /// The field's bytes in `word`.
     pub fn bytes<'w>(&self, word: &'w [u8; crate::INST_NBYTES]) -> &'w [u8] {
         let end = (self.offset + self.size).min(word.len());

@@ -26,6 +26,37 @@ macro_rules! scalar_access {
     )*};
 }
 
+macro_rules! array_access {
+    ($($get:ident / $put:ident = $one:ident / $put_one:ident : $ty:ty),* $(,)?) => {$(
+        #[doc = concat!("Reads `N` little-endian `", stringify!($ty), "`s, back to back from `offset`.")]
+        pub fn $get<const N: usize>(bytes: &[u8], offset: usize) -> [$ty; N] {
+            let mut out = [0; N];
+            for (k, slot) in out.iter_mut().enumerate() {
+                *slot = $one(bytes, offset + k * core::mem::size_of::<$ty>());
+            }
+            out
+        }
+
+        #[doc = concat!("Writes `N` little-endian `", stringify!($ty), "`s, back to back from `offset`.")]
+        pub fn $put<const N: usize>(bytes: &mut [u8], offset: usize, values: &[$ty; N]) {
+            for (k, v) in values.iter().enumerate() {
+                $put_one(bytes, offset + k * core::mem::size_of::<$ty>(), *v);
+            }
+        }
+    )*};
+}
+
+array_access!(
+    get_u8s / put_u8s = get_u8 / put_u8: u8,
+    get_i8s / put_i8s = get_i8 / put_i8: i8,
+    get_u16s / put_u16s = get_u16 / put_u16: u16,
+    get_i16s / put_i16s = get_i16 / put_i16: i16,
+    get_u32s / put_u32s = get_u32 / put_u32: u32,
+    get_i32s / put_i32s = get_i32 / put_i32: i32,
+    get_u64s / put_u64s = get_u64 / put_u64: u64,
+    get_i64s / put_i64s = get_i64 / put_i64: i64,
+);
+
 scalar_access!(
     get_u8 / put_u8: u8,
     get_i8 / put_i8: i8,
@@ -52,6 +83,17 @@ pub fn put_f32(bytes: &mut [u8], offset: usize, value: f32) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn arrays_round_trip_element_by_element() {
+        let mut buf = [0u8; 16];
+        put_i16s(&mut buf, 1, &[-2, 0x0102, 3]);
+        assert_eq!(buf[1..7], [0xfe, 0xff, 0x02, 0x01, 0x03, 0x00]);
+        assert_eq!(get_i16s::<3>(&buf, 1), [-2, 0x0102, 3]);
+        put_u32s(&mut buf, 8, &[0xdead_beef, 7]);
+        assert_eq!(get_u32s::<2>(&buf, 8), [0xdead_beef, 7]);
+        assert_eq!(get_u8s::<2>(&buf, 8), [0xef, 0xbe]);
+    }
 
     #[test]
     fn round_trips_at_unaligned_offsets() {

@@ -23,6 +23,7 @@ pub mod construct;
 mod decode;
 pub mod disasm;
 mod evidence;
+pub mod explain;
 mod field;
 #[cfg(feature = "std")]
 pub mod fingerprint;
@@ -42,10 +43,11 @@ pub use serde;
 pub use construct::{AddressError, Immediate, Memory, TensorError};
 pub use decode::{DecodeError, DecodeErrorKind, InvalidEnumValue};
 pub use evidence::{Evidence, Firmware};
+pub use explain::{Explain, Reported, Source};
 pub use field::{FieldInfo, FieldKind};
 pub use isa::{Isa, OpcodeInfo, VendorEnum};
 pub use status::OpcodeStatus;
-pub use violation::{FieldSpec, InvolvedField, Violation, MAX_FIELDS};
+pub use violation::{FieldSpec, InvolvedField, PredicatePath, Violation, MAX_FIELDS, MAX_PATH};
 pub use word::{word, words, write_word, DecodeWords, EncodeError, Words};
 
 /// Size in bytes of every TPB instruction word.

@@ -1,3 +1,4 @@
+use crate::explain::{Explain, MAX_ARGS};
 use core::fmt;
 
 /// Most field values a [`Violation`] carries.
@@ -24,19 +25,115 @@ pub struct InvolvedField {
     pub member: Option<&'static str>,
 }
 
+/// Most steps a [`Violation`] path holds (deeper steps are dropped, the outermost kept).
+pub const MAX_PATH: usize = 8;
+
+/// The predicate chain of a [`Violation`], top-level validator first: a small array of static
+/// names that dereferences to a slice (`path.starts_with(..)`, `path.last()`, `path[0]`) and
+/// compares equal to arrays and slices of `&str`.
+#[derive(Clone, Copy)]
+pub struct PredicatePath {
+    steps: [&'static str; MAX_PATH],
+    len: usize,
+}
+
+impl PredicatePath {
+    pub(crate) fn new(steps: [&'static str; MAX_PATH], len: usize) -> Self {
+        PredicatePath {
+            steps,
+            len: len.min(MAX_PATH),
+        }
+    }
+
+    fn of(path: &'static [&'static str]) -> Self {
+        let mut steps = [""; MAX_PATH];
+        for (slot, s) in steps.iter_mut().zip(path) {
+            *slot = s;
+        }
+        PredicatePath::new(steps, path.len())
+    }
+}
+
+impl core::ops::Deref for PredicatePath {
+    type Target = [&'static str];
+    fn deref(&self) -> &[&'static str] {
+        &self.steps[..self.len]
+    }
+}
+
+impl<'a> IntoIterator for &'a PredicatePath {
+    type Item = &'a &'static str;
+    type IntoIter = core::slice::Iter<'a, &'static str>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
+
+impl PartialEq for PredicatePath {
+    fn eq(&self, other: &Self) -> bool {
+        **self == **other
+    }
+}
+
+impl Eq for PredicatePath {}
+
+impl<const N: usize> PartialEq<[&str; N]> for PredicatePath {
+    fn eq(&self, other: &[&str; N]) -> bool {
+        **self == other[..]
+    }
+}
+
+impl PartialEq<[&str]> for PredicatePath {
+    fn eq(&self, other: &[&str]) -> bool {
+        **self == *other
+    }
+}
+
+impl PartialEq<&[&str]> for PredicatePath {
+    fn eq(&self, other: &&[&str]) -> bool {
+        **self == **other
+    }
+}
+
+impl fmt::Debug for PredicatePath {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
 /// Which validator predicate rejected an instruction, and why.
 ///
 /// The path runs from the top-level validator down to the predicate that
 /// failed, the way the vendor's debug validators report
-/// `inst failed assertion check: '<name>'`. Paths and field names are static
-/// (the generator knows every path a validator can fail along); only the
-/// values are recorded at run time, so a violation is small, `Copy` and never
-/// allocates.
+/// `inst failed assertion check: '<name>'`. Path steps and field names are
+/// static strings; a violation from a generated validator keeps only the
+/// rejected word and the engine, and re-runs the generated explain pass
+/// (see [`crate::explain`]) when it is inspected, so it is small (at most
+/// 120 bytes), `Copy`, and never allocates.
 #[derive(Clone, Copy)]
-pub struct Violation {
-    path: &'static [&'static str],
-    fields: &'static [FieldSpec],
-    values: [i64; MAX_FIELDS],
+pub struct Violation(Repr);
+
+#[derive(Clone, Copy)]
+enum Repr {
+    /// Path and fields known statically.
+    Static {
+        path: &'static [&'static str],
+        fields: &'static [FieldSpec],
+        values: [i64; MAX_FIELDS],
+    },
+    /// A word the generated explain function walks on demand.
+    Traced {
+        word: [u8; crate::INST_NBYTES],
+        args: [i64; MAX_ARGS],
+        explain: fn(&mut Explain),
+    },
+}
+
+/// What a violation says, computed (the path, the fields and their values).
+struct Trace {
+    path: PredicatePath,
+    fields: [Option<(&'static FieldSpec, i64)>; MAX_FIELDS],
+    truncated: bool,
 }
 
 impl Violation {
@@ -47,29 +144,78 @@ impl Violation {
         fields: &'static [FieldSpec],
         values: [i64; MAX_FIELDS],
     ) -> Self {
-        Violation {
+        Violation(Repr::Static {
             path,
             fields,
             values,
+        })
+    }
+
+    /// The violation of the validator `explain` walks, for the rejected instruction `word`
+    /// executed with `args` (the engine; at most [`MAX_ARGS`]). Nothing is evaluated until the
+    /// violation is inspected; `explain` must reject `word` the way the validator did.
+    pub fn traced(word: [u8; crate::INST_NBYTES], args: &[i64], explain: fn(&mut Explain)) -> Self {
+        let mut a = [0; MAX_ARGS];
+        for (slot, v) in a.iter_mut().zip(args) {
+            *slot = *v;
+        }
+        Violation(Repr::Traced {
+            word,
+            args: a,
+            explain,
+        })
+    }
+
+    fn trace(&self) -> Trace {
+        match &self.0 {
+            Repr::Static {
+                path,
+                fields,
+                values,
+            } => {
+                let mut out = [None; MAX_FIELDS];
+                for (slot, (f, v)) in out.iter_mut().zip(fields.iter().zip(values)) {
+                    *slot = Some((f, *v));
+                }
+                Trace {
+                    path: PredicatePath::of(path),
+                    fields: out,
+                    truncated: fields.len() > MAX_FIELDS,
+                }
+            }
+            Repr::Traced {
+                word,
+                args,
+                explain,
+            } => {
+                let mut x = Explain::new(*word, *args);
+                explain(&mut x);
+                Trace {
+                    path: x.path(),
+                    fields: x.fields(),
+                    truncated: x.truncated(),
+                }
+            }
         }
     }
 
     /// The predicate chain, top-level validator first.
-    pub fn path(&self) -> &'static [&'static str] {
-        self.path
+    pub fn path(&self) -> PredicatePath {
+        self.trace().path
     }
 
     /// The predicate that failed: the last element of [`Violation::path`].
     pub fn predicate(&self) -> &'static str {
-        self.path.last().copied().unwrap_or("")
+        self.path().last().copied().unwrap_or("")
     }
 
     /// The fields the failing predicate read, with their values.
-    pub fn fields(&self) -> impl Iterator<Item = InvolvedField> + '_ {
-        self.fields
-            .iter()
-            .zip(self.values.iter())
-            .map(|(spec, &value)| InvolvedField {
+    pub fn fields(&self) -> impl Iterator<Item = InvolvedField> {
+        self.trace()
+            .fields
+            .into_iter()
+            .flatten()
+            .map(|(spec, value)| InvolvedField {
                 name: spec.name,
                 value,
                 member: spec.member.and_then(|m| m(value as u64)),
@@ -83,13 +229,13 @@ impl Violation {
 
     /// True when the predicate read more fields than a violation carries.
     pub fn is_truncated(&self) -> bool {
-        self.fields.len() > MAX_FIELDS
+        self.trace().truncated
     }
 }
 
 impl PartialEq for Violation {
     fn eq(&self, other: &Self) -> bool {
-        self.path == other.path && self.fields().eq(other.fields())
+        self.path() == other.path() && self.fields().eq(other.fields())
     }
 }
 
@@ -97,8 +243,11 @@ impl Eq for Violation {}
 
 impl fmt::Display for Violation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "inst failed assertion check: '{}' (", self.predicate())?;
-        for (k, step) in self.path.iter().enumerate() {
+        let trace = self.trace();
+        let path = trace.path;
+        let predicate = path.last().copied().unwrap_or("");
+        write!(f, "inst failed assertion check: '{predicate}' (")?;
+        for (k, step) in path.iter().enumerate() {
             if k > 0 {
                 f.write_str(" -> ")?;
             }
@@ -112,7 +261,7 @@ impl fmt::Display for Violation {
                 None => write!(f, "{} = {:#x}", field.name, field.value)?,
             }
         }
-        if self.is_truncated() {
+        if trace.truncated {
             f.write_str(" [more fields not shown]")?;
         }
         Ok(())
@@ -122,7 +271,7 @@ impl fmt::Display for Violation {
 impl fmt::Debug for Violation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Violation")
-            .field("path", &self.path)
+            .field("path", &self.path())
             .field("fields", &FieldsDebug(self))
             .finish()
     }
@@ -174,7 +323,8 @@ mod tests {
              (is_valid_s1_rand -> rand_set_state_legal_combinations); \
              rand_algorithm = 3 (XORWOW), src_mem_pattern.num_elem[0] = 0x5"
         );
-        assert!(core::mem::size_of::<Violation>() <= 128);
+        // Below clippy's `result_large_err` threshold, so `Result<_, Violation>` stays cheap.
+        assert!(core::mem::size_of::<Violation>() <= 120);
         assert!(!v.is_truncated());
     }
 }

@@ -81,7 +81,7 @@ pub mod spec {
     generated!("spec.rs");
 }
 
-/// `validate()` on the typed instructions.
+/// `validate()` on the typed instructions, and the explain pass behind their violations.
 #[allow(
     unused_parens,
     clippy::nonminimal_bool,
@@ -91,6 +91,7 @@ pub mod spec {
     clippy::needless_bool,
     clippy::precedence
 )]
+#[allow(unused_variables, clippy::too_many_arguments)]
 mod validate {
     #[allow(unused_imports)]
     use crate::spec::*;

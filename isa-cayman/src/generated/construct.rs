@@ -194,6 +194,7 @@ impl crate::Tensor4d {
     }
 }
 /// The source and the 4 bytes of an immediate operand.
+#[allow(dead_code, unused_macros)]
 fn immediate(x: isa_core::Immediate) -> (crate::ImmSrc, crate::ImmValInstField) {
     match x {
         isa_core::Immediate::Value(bits) => (
@@ -214,6 +215,7 @@ fn immediate(x: isa_core::Immediate) -> (crate::ImmSrc, crate::ImmValInstField) 
         }
     }
 }
+#[cfg(feature = "d4_mr")]
 impl Default for crate::inst::Memset {
     /// What the validator of `MEMSET` pins whatever the other fields hold (`header.inst_word_len = 16`), every other field zero: not a valid instruction by itself (its operands are empty). The typed constructors build valid ones; this is the base for building one field by field.
     fn default() -> Self {
@@ -222,6 +224,7 @@ impl Default for crate::inst::Memset {
         Self(f)
     }
 }
+#[cfg(feature = "d4_mr")]
 impl Default for crate::inst::RegStore {
     /// What the validator of `REG_STORE` pins whatever the other fields hold (`header.inst_word_len = 16`), every other field zero: not a valid instruction by itself (its operands are empty). The typed constructors build valid ones; this is the base for building one field by field.
     fn default() -> Self {
@@ -230,6 +233,7 @@ impl Default for crate::inst::RegStore {
         Self(f)
     }
 }
+#[cfg(feature = "d4_mr")]
 impl Default for crate::inst::Rng {
     /// What the validator of `RNG` pins whatever the other fields hold (`header.inst_word_len = 16`), every other field zero: not a valid instruction by itself (its operands are empty). The typed constructors build valid ones; this is the base for building one field by field.
     fn default() -> Self {
@@ -238,6 +242,7 @@ impl Default for crate::inst::Rng {
         Self(f)
     }
 }
+#[cfg(feature = "d4_rand")]
 impl Default for crate::inst::Rand {
     /// What the validator of `RAND` pins whatever the other fields hold (`header.inst_word_len = 16`, `rand_algorithm = PHILOX`, `rand_num_steps = 1`), every other field zero: not a valid instruction by itself (its operands are empty). The typed constructors build valid ones; this is the base for building one field by field.
     fn default() -> Self {
@@ -248,6 +253,7 @@ impl Default for crate::inst::Rand {
         Self(f)
     }
 }
+#[cfg(feature = "d4_rand")]
 impl Default for crate::inst::RandGetState {
     /// What the validator of `RAND_GET_STATE` pins whatever the other fields hold (`header.inst_word_len = 16`, `dtype = UINT32`), every other field zero: not a valid instruction by itself (its operands are empty). The typed constructors build valid ones; this is the base for building one field by field.
     fn default() -> Self {
@@ -257,6 +263,7 @@ impl Default for crate::inst::RandGetState {
         Self(f)
     }
 }
+#[cfg(feature = "s1_rand")]
 impl Default for crate::inst::RandSetState {
     /// What the validator of `RAND_SET_STATE` pins whatever the other fields hold (`header.inst_word_len = 16`, `in_dtype = UINT32`), every other field zero: not a valid instruction by itself (its operands are empty). The typed constructors build valid ones; this is the base for building one field by field.
     fn default() -> Self {
@@ -266,6 +273,7 @@ impl Default for crate::inst::RandSetState {
         Self(f)
     }
 }
+#[cfg(feature = "s3d3_dropout")]
 impl Default for crate::inst::Dropout {
     /// What the validator of `DROPOUT` pins whatever the other fields hold (`header.inst_word_len = 16`), every other field zero: not a valid instruction by itself (its operands are empty). The typed constructors build valid ones; this is the base for building one field by field.
     fn default() -> Self {
@@ -274,6 +282,7 @@ impl Default for crate::inst::Dropout {
         Self(f)
     }
 }
+#[cfg(feature = "pseudo_set_rng_seed")]
 impl Default for crate::inst::PseudoSetRngSeed {
     /// What the validator of `PSEUDO_SET_RNG_SEED` pins whatever the other fields hold (`header.inst_word_len = 16`), every other field zero: not a valid instruction by itself (its operands are empty). The typed constructors build valid ones; this is the base for building one field by field.
     fn default() -> Self {
@@ -282,6 +291,7 @@ impl Default for crate::inst::PseudoSetRngSeed {
         Self(f)
     }
 }
+#[cfg(feature = "d4_mr")]
 impl Default for crate::inst::DveReadIndices {
     /// What the validator of `DVE_READ_INDICES` pins whatever the other fields hold (`header.inst_word_len = 16`), every other field zero: not a valid instruction by itself (its operands are empty). The typed constructors build valid ones; this is the base for building one field by field.
     fn default() -> Self {
@@ -290,6 +300,7 @@ impl Default for crate::inst::DveReadIndices {
         Self(f)
     }
 }
+#[cfg(feature = "d4_mr")]
 impl crate::inst::Rng {
     /// A legal `RNG` on CAYMAN.
     ///
@@ -334,6 +345,7 @@ impl crate::inst::Rng {
         Self(f)
     }
 }
+#[cfg(feature = "d4_rand")]
 impl crate::inst::Rand {
     /// A legal `RAND` on CAYMAN with `post_process = RAW_U32`. The validator admits `RAW_U32`, `UNIFORM_IN_RANGE` for `post_process` and rejects `NORMAL` whatever the other fields hold, so only the admitted members have a constructor.
     ///
@@ -425,6 +437,7 @@ impl crate::inst::Rand {
         Self(f)
     }
 }
+#[cfg(feature = "s3d3_dropout")]
 impl crate::inst::Dropout {
     /// A legal `DROPOUT` on CAYMAN.
     ///
@@ -484,6 +497,7 @@ impl crate::inst::Dropout {
         Self(f)
     }
 }
+#[cfg(feature = "pseudo_set_rng_seed")]
 impl crate::inst::PseudoSetRngSeed {
     /// A legal `PSEUDO_SET_RNG_SEED` on CAYMAN.
     ///
@@ -515,6 +529,7 @@ impl crate::inst::PseudoSetRngSeed {
     }
 }
 /// Parameters of `Rng::new`.
+#[cfg(feature = "d4_mr")]
 const RNG_NEW_PARAMS: &[isa_core::construct::Param] = &[
     isa_core::construct::Param {
         name: "dst",
@@ -530,6 +545,7 @@ const RNG_NEW_PARAMS: &[isa_core::construct::Param] = &[
     },
 ];
 /// Parameters of `Rand::raw_u32`.
+#[cfg(feature = "d4_rand")]
 const RAND_RAW_U32_PARAMS: &[isa_core::construct::Param] = &[
     isa_core::construct::Param {
         name: "dst",
@@ -545,6 +561,7 @@ const RAND_RAW_U32_PARAMS: &[isa_core::construct::Param] = &[
     },
 ];
 /// Parameters of `Rand::uniform_in_range`.
+#[cfg(feature = "d4_rand")]
 const RAND_UNIFORM_IN_RANGE_PARAMS: &[isa_core::construct::Param] = &[
     isa_core::construct::Param {
         name: "dst",
@@ -568,6 +585,7 @@ const RAND_UNIFORM_IN_RANGE_PARAMS: &[isa_core::construct::Param] = &[
     },
 ];
 /// Parameters of `Dropout::new`.
+#[cfg(feature = "s3d3_dropout")]
 const DROPOUT_NEW_PARAMS: &[isa_core::construct::Param] = &[
     isa_core::construct::Param {
         name: "src",
@@ -601,12 +619,14 @@ const DROPOUT_NEW_PARAMS: &[isa_core::construct::Param] = &[
     },
 ];
 /// Parameters of `PseudoSetRngSeed::new`.
+#[cfg(feature = "pseudo_set_rng_seed")]
 const PSEUDO_SET_RNG_SEED_NEW_PARAMS: &[isa_core::construct::Param] =
     &[isa_core::construct::Param {
         name: "seed",
         kind: isa_core::construct::ParamKind::Immediate,
     }];
 /// A tensor argument as the record.
+#[allow(dead_code, unused_macros)]
 fn arg_tensor4d((start, step_elem, num_elem): (u32, [i16; 4], [u16; 4])) -> crate::Tensor4d {
     crate::Tensor4d {
         start_addr: crate::Addr4::from_bytes(start.to_le_bytes()),
@@ -615,6 +635,7 @@ fn arg_tensor4d((start, step_elem, num_elem): (u32, [i16; 4], [u16; 4])) -> crat
     }
 }
 /// A tensor argument as the record.
+#[cfg(feature = "s3d3_dropout")]
 fn arg_tensor3d((start, step_elem, num_elem): (u32, [i16; 3], [u16; 3])) -> crate::Tensor3d {
     crate::Tensor3d {
         start_addr: crate::Addr4::from_bytes(start.to_le_bytes()),
@@ -623,6 +644,7 @@ fn arg_tensor3d((start, step_elem, num_elem): (u32, [i16; 3], [u16; 3])) -> crat
     }
 }
 /// An enum argument by vendor member name.
+#[allow(dead_code, unused_macros)]
 fn member<E: isa_core::VendorEnum>(
     name: &str,
     param: &'static str,
@@ -632,26 +654,31 @@ fn member<E: isa_core::VendorEnum>(
 /// The typed constructors of CAYMAN, callable by the instruction's vendor name and the function's name (each call goes to the typed constructor).
 impl isa_core::construct::Construct for crate::Cayman {
     const CONSTRUCTORS: &'static [isa_core::construct::ConstructorInfo] = &[
+        #[cfg(feature = "d4_mr")]
         isa_core::construct::ConstructorInfo {
             instruction: "RNG",
             function: "new",
             params: RNG_NEW_PARAMS,
         },
+        #[cfg(feature = "d4_rand")]
         isa_core::construct::ConstructorInfo {
             instruction: "RAND",
             function: "raw_u32",
             params: RAND_RAW_U32_PARAMS,
         },
+        #[cfg(feature = "d4_rand")]
         isa_core::construct::ConstructorInfo {
             instruction: "RAND",
             function: "uniform_in_range",
             params: RAND_UNIFORM_IN_RANGE_PARAMS,
         },
+        #[cfg(feature = "s3d3_dropout")]
         isa_core::construct::ConstructorInfo {
             instruction: "DROPOUT",
             function: "new",
             params: DROPOUT_NEW_PARAMS,
         },
+        #[cfg(feature = "pseudo_set_rng_seed")]
         isa_core::construct::ConstructorInfo {
             instruction: "PSEUDO_SET_RNG_SEED",
             function: "new",
@@ -663,7 +690,9 @@ impl isa_core::construct::Construct for crate::Cayman {
         function: &str,
         args: &[(&str, isa_core::construct::Arg<'_>)],
     ) -> Result<[u8; 64], isa_core::construct::ConstructError> {
+        let _ = &args;
         match (instruction, function) {
+            #[cfg(feature = "d4_mr")]
             ("RNG", "new") => {
                 let a = isa_core::construct::Args::new(args, RNG_NEW_PARAMS)?;
                 Ok(crate::inst::Rng::new(
@@ -673,6 +702,7 @@ impl isa_core::construct::Construct for crate::Cayman {
                 )
                 .to_bytes())
             }
+            #[cfg(feature = "d4_rand")]
             ("RAND", "raw_u32") => {
                 let a = isa_core::construct::Args::new(args, RAND_RAW_U32_PARAMS)?;
                 Ok(crate::inst::Rand::raw_u32(
@@ -682,6 +712,7 @@ impl isa_core::construct::Construct for crate::Cayman {
                 )
                 .to_bytes())
             }
+            #[cfg(feature = "d4_rand")]
             ("RAND", "uniform_in_range") => {
                 let a = isa_core::construct::Args::new(args, RAND_UNIFORM_IN_RANGE_PARAMS)?;
                 Ok(crate::inst::Rand::uniform_in_range(
@@ -693,6 +724,7 @@ impl isa_core::construct::Construct for crate::Cayman {
                 )
                 .to_bytes())
             }
+            #[cfg(feature = "s3d3_dropout")]
             ("DROPOUT", "new") => {
                 let a = isa_core::construct::Args::new(args, DROPOUT_NEW_PARAMS)?;
                 Ok(crate::inst::Dropout::new(
@@ -709,6 +741,7 @@ impl isa_core::construct::Construct for crate::Cayman {
                 )
                 .to_bytes())
             }
+            #[cfg(feature = "pseudo_set_rng_seed")]
             ("PSEUDO_SET_RNG_SEED", "new") => {
                 let a = isa_core::construct::Args::new(args, PSEUDO_SET_RNG_SEED_NEW_PARAMS)?;
                 Ok(crate::inst::PseudoSetRngSeed::new(a.immediate("seed")?).to_bytes())

@@ -45,6 +45,7 @@ impl<const N: usize> StateTensor<N> {
         Self { step, ..self }
     }
 }
+#[cfg(feature = "d4_rand")]
 /// One legal arm of `RAND_GET_STATE` on CAYMAN: the inputs of `rand_get_state_legal_combinations` and the state width in u32 words (`dst_mem_pattern.num_elem[0] * dst_mem_pattern.num_elem[1] * dst_mem_pattern.num_elem[2] * dst_mem_pattern.num_elem[3]`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct RandGetStateArm {
@@ -59,28 +60,39 @@ pub struct RandGetStateArm {
     /// State words per partition.
     pub words: u32,
 }
-/// The legal arms of `RAND_GET_STATE` on CAYMAN, derived by evaluating `rand_get_state_legal_combinations` (tpb/aws_neuron_isa_tpb_d4_rand.h:100) over every value of its enum inputs; `words` solves its element-count clause `dst_mem_pattern.num_elem[0] * dst_mem_pattern.num_elem[1] * dst_mem_pattern.num_elem[2] * dst_mem_pattern.num_elem[3] == N`.
-///
-/// | engine | rand_generator | rand_algorithm | dtype | words | firmware |
-/// |---|---|---|---|---|---|
-/// | `POOL` | `RNG_PHILOX` | `PHILOX` | `UINT32` | 7 | no |
-/// | `POOL` | `RNG_XORWOW` | `XORWOW` | `UINT32` | 6 | wired (observed) |
-pub const RAND_GET_STATE_ARMS: &[RandGetStateArm] = &[
-    RandGetStateArm {
-        engine: crate::NeuronEngine::Pool,
-        rand_generator: crate::RandSrc::RngPhilox,
-        rand_algorithm: crate::RandAlgorithm::Philox,
-        dtype: crate::Dtype::Uint32,
-        words: 7,
-    },
-    RandGetStateArm {
-        engine: crate::NeuronEngine::Pool,
-        rand_generator: crate::RandSrc::RngXorwow,
-        rand_algorithm: crate::RandAlgorithm::Xorwow,
-        dtype: crate::Dtype::Uint32,
-        words: 6,
-    },
-];
+#[cfg(feature = "d4_rand")]
+impl RandGetStateArm {
+    /// The row with these column values and width.
+    #[allow(clippy::too_many_arguments)]
+    pub const fn new(
+        engine: crate::NeuronEngine,
+        rand_generator: crate::RandSrc,
+        rand_algorithm: crate::RandAlgorithm,
+        dtype: crate::Dtype,
+        words: u32,
+    ) -> Self {
+        Self {
+            engine,
+            rand_generator,
+            rand_algorithm,
+            dtype,
+            words,
+        }
+    }
+}
+#[cfg(feature = "d4_rand")]
+/// The legal arms of `RAND_GET_STATE` on CAYMAN (shown on [`crate::RandGetState`]), derived by evaluating `rand_get_state_legal_combinations` (tpb/aws_neuron_isa_tpb_d4_rand.h:100) over every value of its enum inputs; `words` solves its element-count clause `dst_mem_pattern.num_elem[0] * dst_mem_pattern.num_elem[1] * dst_mem_pattern.num_elem[2] * dst_mem_pattern.num_elem[3] == N`.
+pub const RAND_GET_STATE_ARMS: &[RandGetStateArm] = {
+    use crate::Dtype::*;
+    use crate::NeuronEngine::*;
+    use crate::RandAlgorithm::*;
+    use crate::RandSrc::*;
+    &[
+        RandGetStateArm::new(Pool, RngPhilox, Philox, Uint32, 7),
+        RandGetStateArm::new(Pool, RngXorwow, Xorwow, Uint32, 6),
+    ]
+};
+#[cfg(feature = "d4_rand")]
 impl RandGetStateArm {
     /// Whether the firmware ships a body for this arm's (engine, algorithm), and how strongly that is known (the runtime-wired set, distinct from validator legality), from `headers/neuron_cayman_arch_isa/rng-runtime.json`.
     pub const fn firmware(&self) -> isa_core::Firmware {
@@ -92,6 +104,7 @@ impl RandGetStateArm {
         }
     }
 }
+#[cfg(feature = "d4_rand")]
 impl crate::inst::RandGetState {
     /// Whether the firmware ships a body for this instruction's `rand_algorithm` on `engine`, and how strongly that is known, from `headers/neuron_cayman_arch_isa/rng-runtime.json`. Independent of validity: see `validate` for that.
     pub const fn firmware(&self, engine: crate::NeuronEngine) -> isa_core::Firmware {
@@ -103,6 +116,15 @@ impl crate::inst::RandGetState {
         }
     }
 }
+#[cfg(feature = "d4_rand")]
+/// Writes what every arm pins the same way: its columns, its width, the fixed fields.
+fn pin_rand_get_state(f: &mut crate::inst::D4Rand, r: &RandGetStateArm) {
+    f.rand_generator = r.rand_generator;
+    f.rand_algorithm = r.rand_algorithm;
+    f.dtype = r.dtype;
+    f.header.inst_word_len = 16;
+}
+#[cfg(feature = "d4_rand")]
 /// Implemented exactly for the legal (engine, rand_generator, rand_algorithm) arms of `RAND_GET_STATE` on CAYMAN, with the arm's state width `N`: a constructor bounded by it accepts nothing else, at compile time. Sealed.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a legal RAND_GET_STATE arm on CAYMAN (state width {N})",
@@ -113,30 +135,23 @@ pub trait LegalRandGetState<const N: usize>: crate::arm::sealed::Sealed {
     /// The arm's row of the table.
     const ARM: RandGetStateArm;
     /// Writes the fields the validator pins under this arm.
-    fn pin(f: &mut crate::inst::D4Rand);
+    fn pin(f: &mut crate::inst::D4Rand) {
+        pin_rand_get_state(f, &Self::ARM)
+    }
 }
-impl crate::arm::sealed::Sealed for (crate::arm::Pool, crate::arm::RngPhilox, crate::arm::Philox) {}
+impl crate::arm::sealed::Sealed for (arm::Pool, arm::RngPhilox, arm::Philox) {}
+#[cfg(feature = "d4_rand")]
 #[diagnostic::do_not_recommend]
-impl LegalRandGetState<7> for (crate::arm::Pool, crate::arm::RngPhilox, crate::arm::Philox) {
+impl LegalRandGetState<7> for (arm::Pool, arm::RngPhilox, arm::Philox) {
     const ARM: RandGetStateArm = RAND_GET_STATE_ARMS[0];
-    fn pin(f: &mut crate::inst::D4Rand) {
-        f.header.inst_word_len = 16;
-        f.rand_algorithm = crate::RandAlgorithm::Philox;
-        f.rand_generator = crate::RandSrc::RngPhilox;
-        f.dtype = crate::Dtype::Uint32;
-    }
 }
-impl crate::arm::sealed::Sealed for (crate::arm::Pool, crate::arm::RngXorwow, crate::arm::Xorwow) {}
+impl crate::arm::sealed::Sealed for (arm::Pool, arm::RngXorwow, arm::Xorwow) {}
+#[cfg(feature = "d4_rand")]
 #[diagnostic::do_not_recommend]
-impl LegalRandGetState<6> for (crate::arm::Pool, crate::arm::RngXorwow, crate::arm::Xorwow) {
+impl LegalRandGetState<6> for (arm::Pool, arm::RngXorwow, arm::Xorwow) {
     const ARM: RandGetStateArm = RAND_GET_STATE_ARMS[1];
-    fn pin(f: &mut crate::inst::D4Rand) {
-        f.header.inst_word_len = 16;
-        f.rand_algorithm = crate::RandAlgorithm::Xorwow;
-        f.rand_generator = crate::RandSrc::RngXorwow;
-        f.dtype = crate::Dtype::Uint32;
-    }
 }
+#[cfg(feature = "d4_rand")]
 impl crate::inst::RandGetState {
     /// The legal arms of this instruction on this generation (derived from the header spec).
     pub const LEGAL_ARMS: &'static [RandGetStateArm] = RAND_GET_STATE_ARMS;
@@ -165,6 +180,7 @@ impl crate::inst::RandGetState {
         Self(f)
     }
 }
+#[cfg(feature = "s1_rand")]
 /// One legal arm of `RAND_SET_STATE` on CAYMAN: the inputs of `rand_set_state_legal_combinations` and the state width in u32 words (`src_mem_pattern.num_elem[0]`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct RandSetStateArm {
@@ -181,39 +197,43 @@ pub struct RandSetStateArm {
     /// State words per partition.
     pub words: u32,
 }
-/// The legal arms of `RAND_SET_STATE` on CAYMAN, derived by evaluating `rand_set_state_legal_combinations` (tpb/aws_neuron_isa_tpb_s1_rand.h:54) over every value of its enum inputs; `words` solves its element-count clause `src_mem_pattern.num_elem[0] == N`.
-///
-/// | engine | rand_generator | rand_algorithm | update_state | in_dtype | words | firmware |
-/// |---|---|---|---|---|---|---|
-/// | `POOL` | `RNG_PHILOX` | `PHILOX` | `IMM_SINGLE` | `UINT32` | 7 | no |
-/// | `POOL` | `RNG_PHILOX` | `PHILOX` | `SRC_TENSOR` | `UINT32` | 7 | no |
-/// | `POOL` | `RNG_XORWOW` | `XORWOW` | `SRC_TENSOR` | `UINT32` | 6 | wired (observed) |
-pub const RAND_SET_STATE_ARMS: &[RandSetStateArm] = &[
-    RandSetStateArm {
-        engine: crate::NeuronEngine::Pool,
-        rand_generator: crate::RandSrc::RngPhilox,
-        rand_algorithm: crate::RandAlgorithm::Philox,
-        update_state: crate::RandStateUpdate::ImmSingle,
-        in_dtype: crate::Dtype::Uint32,
-        words: 7,
-    },
-    RandSetStateArm {
-        engine: crate::NeuronEngine::Pool,
-        rand_generator: crate::RandSrc::RngPhilox,
-        rand_algorithm: crate::RandAlgorithm::Philox,
-        update_state: crate::RandStateUpdate::SrcTensor,
-        in_dtype: crate::Dtype::Uint32,
-        words: 7,
-    },
-    RandSetStateArm {
-        engine: crate::NeuronEngine::Pool,
-        rand_generator: crate::RandSrc::RngXorwow,
-        rand_algorithm: crate::RandAlgorithm::Xorwow,
-        update_state: crate::RandStateUpdate::SrcTensor,
-        in_dtype: crate::Dtype::Uint32,
-        words: 6,
-    },
-];
+#[cfg(feature = "s1_rand")]
+impl RandSetStateArm {
+    /// The row with these column values and width.
+    #[allow(clippy::too_many_arguments)]
+    pub const fn new(
+        engine: crate::NeuronEngine,
+        rand_generator: crate::RandSrc,
+        rand_algorithm: crate::RandAlgorithm,
+        update_state: crate::RandStateUpdate,
+        in_dtype: crate::Dtype,
+        words: u32,
+    ) -> Self {
+        Self {
+            engine,
+            rand_generator,
+            rand_algorithm,
+            update_state,
+            in_dtype,
+            words,
+        }
+    }
+}
+#[cfg(feature = "s1_rand")]
+/// The legal arms of `RAND_SET_STATE` on CAYMAN (shown on [`crate::RandSetState`]), derived by evaluating `rand_set_state_legal_combinations` (tpb/aws_neuron_isa_tpb_s1_rand.h:54) over every value of its enum inputs; `words` solves its element-count clause `src_mem_pattern.num_elem[0] == N`.
+pub const RAND_SET_STATE_ARMS: &[RandSetStateArm] = {
+    use crate::Dtype::*;
+    use crate::NeuronEngine::*;
+    use crate::RandAlgorithm::*;
+    use crate::RandSrc::*;
+    use crate::RandStateUpdate::*;
+    &[
+        RandSetStateArm::new(Pool, RngPhilox, Philox, ImmSingle, Uint32, 7),
+        RandSetStateArm::new(Pool, RngPhilox, Philox, SrcTensor, Uint32, 7),
+        RandSetStateArm::new(Pool, RngXorwow, Xorwow, SrcTensor, Uint32, 6),
+    ]
+};
+#[cfg(feature = "s1_rand")]
 impl RandSetStateArm {
     /// Whether the firmware ships a body for this arm's (engine, algorithm), and how strongly that is known (the runtime-wired set, distinct from validator legality), from `headers/neuron_cayman_arch_isa/rng-runtime.json`.
     pub const fn firmware(&self) -> isa_core::Firmware {
@@ -225,6 +245,7 @@ impl RandSetStateArm {
         }
     }
 }
+#[cfg(feature = "s1_rand")]
 impl crate::inst::RandSetState {
     /// Whether the firmware ships a body for this instruction's `rand_algorithm` on `engine`, and how strongly that is known, from `headers/neuron_cayman_arch_isa/rng-runtime.json`. Independent of validity: see `validate` for that.
     pub const fn firmware(&self, engine: crate::NeuronEngine) -> isa_core::Firmware {
@@ -236,6 +257,17 @@ impl crate::inst::RandSetState {
         }
     }
 }
+#[cfg(feature = "s1_rand")]
+/// Writes what every arm pins the same way: its columns, its width, the fixed fields.
+fn pin_rand_set_state(f: &mut crate::inst::S1Rand, r: &RandSetStateArm) {
+    f.rand_generator = r.rand_generator;
+    f.rand_algorithm = r.rand_algorithm;
+    f.update_state = r.update_state;
+    f.in_dtype = r.in_dtype;
+    f.src_mem_pattern.num_elem[0] = r.words as u16;
+    f.header.inst_word_len = 16;
+}
+#[cfg(feature = "s1_rand")]
 /// Implemented exactly for the legal (engine, rand_generator, rand_algorithm, update_state) arms of `RAND_SET_STATE` on CAYMAN, with the arm's state width `N`: a constructor bounded by it accepts nothing else, at compile time. Sealed.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a legal RAND_SET_STATE arm on CAYMAN (state width {N})",
@@ -246,90 +278,29 @@ pub trait LegalRandSetState<const N: usize>: crate::arm::sealed::Sealed {
     /// The arm's row of the table.
     const ARM: RandSetStateArm;
     /// Writes the fields the validator pins under this arm.
-    fn pin(f: &mut crate::inst::S1Rand);
+    fn pin(f: &mut crate::inst::S1Rand) {
+        pin_rand_set_state(f, &Self::ARM)
+    }
 }
-impl crate::arm::sealed::Sealed
-    for (
-        crate::arm::Pool,
-        crate::arm::RngPhilox,
-        crate::arm::Philox,
-        crate::arm::ImmSingle,
-    )
-{
-}
+impl crate::arm::sealed::Sealed for (arm::Pool, arm::RngPhilox, arm::Philox, arm::ImmSingle) {}
+#[cfg(feature = "s1_rand")]
 #[diagnostic::do_not_recommend]
-impl LegalRandSetState<7>
-    for (
-        crate::arm::Pool,
-        crate::arm::RngPhilox,
-        crate::arm::Philox,
-        crate::arm::ImmSingle,
-    )
-{
+impl LegalRandSetState<7> for (arm::Pool, arm::RngPhilox, arm::Philox, arm::ImmSingle) {
     const ARM: RandSetStateArm = RAND_SET_STATE_ARMS[0];
-    fn pin(f: &mut crate::inst::S1Rand) {
-        f.header.inst_word_len = 16;
-        f.rand_algorithm = crate::RandAlgorithm::Philox;
-        f.update_state = crate::RandStateUpdate::ImmSingle;
-        f.in_dtype = crate::Dtype::Uint32;
-        f.src_mem_pattern.num_elem[0] = 7;
-        f.rand_generator = crate::RandSrc::RngPhilox;
-    }
 }
-impl crate::arm::sealed::Sealed
-    for (
-        crate::arm::Pool,
-        crate::arm::RngPhilox,
-        crate::arm::Philox,
-        crate::arm::SrcTensor,
-    )
-{
-}
+impl crate::arm::sealed::Sealed for (arm::Pool, arm::RngPhilox, arm::Philox, arm::SrcTensor) {}
+#[cfg(feature = "s1_rand")]
 #[diagnostic::do_not_recommend]
-impl LegalRandSetState<7>
-    for (
-        crate::arm::Pool,
-        crate::arm::RngPhilox,
-        crate::arm::Philox,
-        crate::arm::SrcTensor,
-    )
-{
+impl LegalRandSetState<7> for (arm::Pool, arm::RngPhilox, arm::Philox, arm::SrcTensor) {
     const ARM: RandSetStateArm = RAND_SET_STATE_ARMS[1];
-    fn pin(f: &mut crate::inst::S1Rand) {
-        f.header.inst_word_len = 16;
-        f.rand_algorithm = crate::RandAlgorithm::Philox;
-        f.in_dtype = crate::Dtype::Uint32;
-        f.src_mem_pattern.num_elem[0] = 7;
-        f.rand_generator = crate::RandSrc::RngPhilox;
-    }
 }
-impl crate::arm::sealed::Sealed
-    for (
-        crate::arm::Pool,
-        crate::arm::RngXorwow,
-        crate::arm::Xorwow,
-        crate::arm::SrcTensor,
-    )
-{
-}
+impl crate::arm::sealed::Sealed for (arm::Pool, arm::RngXorwow, arm::Xorwow, arm::SrcTensor) {}
+#[cfg(feature = "s1_rand")]
 #[diagnostic::do_not_recommend]
-impl LegalRandSetState<6>
-    for (
-        crate::arm::Pool,
-        crate::arm::RngXorwow,
-        crate::arm::Xorwow,
-        crate::arm::SrcTensor,
-    )
-{
+impl LegalRandSetState<6> for (arm::Pool, arm::RngXorwow, arm::Xorwow, arm::SrcTensor) {
     const ARM: RandSetStateArm = RAND_SET_STATE_ARMS[2];
-    fn pin(f: &mut crate::inst::S1Rand) {
-        f.header.inst_word_len = 16;
-        f.rand_algorithm = crate::RandAlgorithm::Xorwow;
-        f.in_dtype = crate::Dtype::Uint32;
-        f.src_mem_pattern.num_elem[0] = 6;
-        f.rand_generator = crate::RandSrc::RngXorwow;
-    }
 }
+#[cfg(feature = "s1_rand")]
 impl crate::inst::RandSetState {
     /// The legal arms of this instruction on this generation (derived from the header spec).
     pub const LEGAL_ARMS: &'static [RandSetStateArm] = RAND_SET_STATE_ARMS;

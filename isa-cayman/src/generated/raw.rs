@@ -1018,21 +1018,13 @@ pub const NEURON_ISA_TPB_PSUM_BUF_PARTITION_SIZE: u32 = 32768;
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct NEURON_ISA_TPB_HEADER {
-    /// what the instruction does
-    ///
-    /// Bytes 0..1 (`opcode`).
+    /// Bytes 0..1 (`opcode`): what the instruction does.
     pub opcode: NEURON_ISA_TPB_OPCODE,
-    /// length in 4-byte words, 16
-    ///
-    /// Bytes 1..2 (`inst_word_len`).
+    /// Bytes 1..2 (`inst_word_len`): length in 4-byte words, 16.
     pub inst_word_len: u8,
-    /// debugger command
-    ///
-    /// Bytes 2..3 (`debug_cmd`).
+    /// Bytes 2..3 (`debug_cmd`): debugger command.
     pub debug_cmd: u8,
-    /// debugger hint
-    ///
-    /// Bytes 3..4 (`debug_hint`).
+    /// Bytes 3..4 (`debug_hint`): debugger hint.
     pub debug_hint: u8,
 }
 const _: () = {
@@ -1084,25 +1076,15 @@ impl Default for NEURON_ISA_TPB_HEADER {
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct NEURON_ISA_TPB_EVENTS {
-    /// wait before start
-    ///
-    /// Bytes 0..1 (`wait_mode`).
+    /// Bytes 0..1 (`wait_mode`): wait before start.
     pub wait_mode: NEURON_ISA_TPB_WAIT_MODE,
-    /// semaphore waited on
-    ///
-    /// Bytes 1..2 (`wait_idx`).
+    /// Bytes 1..2 (`wait_idx`): semaphore waited on.
     pub wait_idx: u8,
-    /// update after read / completion
-    ///
-    /// Bytes 2..3 (`update_mode`).
+    /// Bytes 2..3 (`update_mode`): update after read / completion.
     pub update_mode: NEURON_ISA_TPB_UPDATE_MODE,
-    /// semaphore updated
-    ///
-    /// Bytes 3..4 (`update_idx`).
+    /// Bytes 3..4 (`update_idx`): semaphore updated.
     pub update_idx: u8,
-    /// immediate of the wait / update
-    ///
-    /// Bytes 4..8 (`semaphore_value`).
+    /// Bytes 4..8 (`semaphore_value`): immediate of the wait / update.
     pub semaphore_value: u32,
 }
 const _: () = {
@@ -1157,17 +1139,11 @@ impl Default for NEURON_ISA_TPB_EVENTS {
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct NEURON_ISA_TPB_ADDR_REG4 {
-    /// address register, below NUM\_ADDR\_REGISTERS
-    ///
-    /// Bytes 0..1 (`regnum`).
+    /// Bytes 0..1 (`regnum`): address register, below NUM\_ADDR\_REGISTERS.
     pub regnum: u8,
-    /// zero
-    ///
-    /// Bytes 1..3 (`reserved0`).
+    /// Bytes 1..3 (`reserved0`): zero.
     pub reserved0: [u8; 2],
-    /// ADDR4\_MARKER\_\*
-    ///
-    /// Bytes 3..4 (`marker`).
+    /// Bytes 3..4 (`marker`): ADDR4\_MARKER\_\*.
     pub marker: u8,
 }
 const _: () = {
@@ -1194,16 +1170,14 @@ impl NEURON_ISA_TPB_ADDR_REG4 {
     pub(crate) fn read_at(b: &[u8], at: usize) -> Self {
         Self {
             regnum: isa_core::le::get_u8(b, at),
-            reserved0: core::array::from_fn(|k| isa_core::le::get_u8(b, at + 1 + k)),
+            reserved0: isa_core::le::get_u8s(b, at + 1),
             marker: isa_core::le::get_u8(b, at + 3),
         }
     }
     #[allow(dead_code)]
     pub(crate) fn write_at(&self, b: &mut [u8], at: usize) {
         isa_core::le::put_u8(b, at, self.regnum);
-        for (k, item) in (self.reserved0).iter().enumerate() {
-            isa_core::le::put_u8(b, at + 1 + k, *item);
-        }
+        isa_core::le::put_u8s(b, at + 1, &self.reserved0);
         isa_core::le::put_u8(b, at + 3, self.marker);
     }
 }
@@ -1282,17 +1256,11 @@ impl Default for NEURON_ISA_TPB_ADDR4 {
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct NEURON_ISA_TPB_IMM_REG {
-    /// register holding the value or pointer
-    ///
-    /// Bytes 0..1 (`regnum`).
+    /// Bytes 0..1 (`regnum`): register holding the value or pointer.
     pub regnum: u8,
-    /// zero
-    ///
-    /// Bytes 1..3 (`reserved0`).
+    /// Bytes 1..3 (`reserved0`): zero.
     pub reserved0: [u8; 2],
-    /// register marker
-    ///
-    /// Bytes 3..4 (`marker`).
+    /// Bytes 3..4 (`marker`): register marker.
     pub marker: u8,
 }
 const _: () = {
@@ -1319,16 +1287,14 @@ impl NEURON_ISA_TPB_IMM_REG {
     pub(crate) fn read_at(b: &[u8], at: usize) -> Self {
         Self {
             regnum: isa_core::le::get_u8(b, at),
-            reserved0: core::array::from_fn(|k| isa_core::le::get_u8(b, at + 1 + k)),
+            reserved0: isa_core::le::get_u8s(b, at + 1),
             marker: isa_core::le::get_u8(b, at + 3),
         }
     }
     #[allow(dead_code)]
     pub(crate) fn write_at(&self, b: &mut [u8], at: usize) {
         isa_core::le::put_u8(b, at, self.regnum);
-        for (k, item) in (self.reserved0).iter().enumerate() {
-            isa_core::le::put_u8(b, at + 1 + k, *item);
-        }
+        isa_core::le::put_u8s(b, at + 1, &self.reserved0);
         isa_core::le::put_u8(b, at + 3, self.marker);
     }
 }
@@ -1344,17 +1310,11 @@ impl Default for NEURON_ISA_TPB_IMM_REG {
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct NEURON_ISA_TPB_TENSOR1D {
-    /// first element
-    ///
-    /// Bytes 0..4 (`start_addr`).
+    /// Bytes 0..4 (`start_addr`): first element.
     pub start_addr: NEURON_ISA_TPB_ADDR4,
-    /// strides in elements
-    ///
-    /// Bytes 4..6 (`step_elem`).
+    /// Bytes 4..6 (`step_elem`): strides in elements.
     pub step_elem: [i16; 1],
-    /// element counts
-    ///
-    /// Bytes 6..8 (`num_elem`).
+    /// Bytes 6..8 (`num_elem`): element counts.
     pub num_elem: [u16; 1],
 }
 const _: () = {
@@ -1381,19 +1341,15 @@ impl NEURON_ISA_TPB_TENSOR1D {
     pub(crate) fn read_at(b: &[u8], at: usize) -> Self {
         Self {
             start_addr: NEURON_ISA_TPB_ADDR4::read_at(b, at),
-            step_elem: core::array::from_fn(|k| isa_core::le::get_i16(b, at + 4 + k * 2)),
-            num_elem: core::array::from_fn(|k| isa_core::le::get_u16(b, at + 6 + k * 2)),
+            step_elem: isa_core::le::get_i16s(b, at + 4),
+            num_elem: isa_core::le::get_u16s(b, at + 6),
         }
     }
     #[allow(dead_code)]
     pub(crate) fn write_at(&self, b: &mut [u8], at: usize) {
         (self.start_addr).write_at(b, at);
-        for (k, item) in (self.step_elem).iter().enumerate() {
-            isa_core::le::put_i16(b, at + 4 + k * 2, *item);
-        }
-        for (k, item) in (self.num_elem).iter().enumerate() {
-            isa_core::le::put_u16(b, at + 6 + k * 2, *item);
-        }
+        isa_core::le::put_i16s(b, at + 4, &self.step_elem);
+        isa_core::le::put_u16s(b, at + 6, &self.num_elem);
     }
 }
 impl Default for NEURON_ISA_TPB_TENSOR1D {
@@ -1405,17 +1361,11 @@ impl Default for NEURON_ISA_TPB_TENSOR1D {
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct NEURON_ISA_TPB_TENSOR2D {
-    /// first element
-    ///
-    /// Bytes 0..4 (`start_addr`).
+    /// Bytes 0..4 (`start_addr`): first element.
     pub start_addr: NEURON_ISA_TPB_ADDR4,
-    /// strides in elements
-    ///
-    /// Bytes 4..8 (`step_elem`).
+    /// Bytes 4..8 (`step_elem`): strides in elements.
     pub step_elem: [i16; 2],
-    /// element counts
-    ///
-    /// Bytes 8..12 (`num_elem`).
+    /// Bytes 8..12 (`num_elem`): element counts.
     pub num_elem: [u16; 2],
 }
 const _: () = {
@@ -1442,19 +1392,15 @@ impl NEURON_ISA_TPB_TENSOR2D {
     pub(crate) fn read_at(b: &[u8], at: usize) -> Self {
         Self {
             start_addr: NEURON_ISA_TPB_ADDR4::read_at(b, at),
-            step_elem: core::array::from_fn(|k| isa_core::le::get_i16(b, at + 4 + k * 2)),
-            num_elem: core::array::from_fn(|k| isa_core::le::get_u16(b, at + 8 + k * 2)),
+            step_elem: isa_core::le::get_i16s(b, at + 4),
+            num_elem: isa_core::le::get_u16s(b, at + 8),
         }
     }
     #[allow(dead_code)]
     pub(crate) fn write_at(&self, b: &mut [u8], at: usize) {
         (self.start_addr).write_at(b, at);
-        for (k, item) in (self.step_elem).iter().enumerate() {
-            isa_core::le::put_i16(b, at + 4 + k * 2, *item);
-        }
-        for (k, item) in (self.num_elem).iter().enumerate() {
-            isa_core::le::put_u16(b, at + 8 + k * 2, *item);
-        }
+        isa_core::le::put_i16s(b, at + 4, &self.step_elem);
+        isa_core::le::put_u16s(b, at + 8, &self.num_elem);
     }
 }
 impl Default for NEURON_ISA_TPB_TENSOR2D {
@@ -1466,17 +1412,11 @@ impl Default for NEURON_ISA_TPB_TENSOR2D {
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct NEURON_ISA_TPB_TENSOR3D {
-    /// first element
-    ///
-    /// Bytes 0..4 (`start_addr`).
+    /// Bytes 0..4 (`start_addr`): first element.
     pub start_addr: NEURON_ISA_TPB_ADDR4,
-    /// strides in elements
-    ///
-    /// Bytes 4..10 (`step_elem`).
+    /// Bytes 4..10 (`step_elem`): strides in elements.
     pub step_elem: [i16; 3],
-    /// element counts
-    ///
-    /// Bytes 10..16 (`num_elem`).
+    /// Bytes 10..16 (`num_elem`): element counts.
     pub num_elem: [u16; 3],
 }
 const _: () = {
@@ -1503,19 +1443,15 @@ impl NEURON_ISA_TPB_TENSOR3D {
     pub(crate) fn read_at(b: &[u8], at: usize) -> Self {
         Self {
             start_addr: NEURON_ISA_TPB_ADDR4::read_at(b, at),
-            step_elem: core::array::from_fn(|k| isa_core::le::get_i16(b, at + 4 + k * 2)),
-            num_elem: core::array::from_fn(|k| isa_core::le::get_u16(b, at + 10 + k * 2)),
+            step_elem: isa_core::le::get_i16s(b, at + 4),
+            num_elem: isa_core::le::get_u16s(b, at + 10),
         }
     }
     #[allow(dead_code)]
     pub(crate) fn write_at(&self, b: &mut [u8], at: usize) {
         (self.start_addr).write_at(b, at);
-        for (k, item) in (self.step_elem).iter().enumerate() {
-            isa_core::le::put_i16(b, at + 4 + k * 2, *item);
-        }
-        for (k, item) in (self.num_elem).iter().enumerate() {
-            isa_core::le::put_u16(b, at + 10 + k * 2, *item);
-        }
+        isa_core::le::put_i16s(b, at + 4, &self.step_elem);
+        isa_core::le::put_u16s(b, at + 10, &self.num_elem);
     }
 }
 impl Default for NEURON_ISA_TPB_TENSOR3D {
@@ -1527,17 +1463,11 @@ impl Default for NEURON_ISA_TPB_TENSOR3D {
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct NEURON_ISA_TPB_TENSOR4D {
-    /// first element
-    ///
-    /// Bytes 0..4 (`start_addr`).
+    /// Bytes 0..4 (`start_addr`): first element.
     pub start_addr: NEURON_ISA_TPB_ADDR4,
-    /// strides in elements
-    ///
-    /// Bytes 4..12 (`step_elem`).
+    /// Bytes 4..12 (`step_elem`): strides in elements.
     pub step_elem: [i16; 4],
-    /// element counts
-    ///
-    /// Bytes 12..20 (`num_elem`).
+    /// Bytes 12..20 (`num_elem`): element counts.
     pub num_elem: [u16; 4],
 }
 const _: () = {
@@ -1564,19 +1494,15 @@ impl NEURON_ISA_TPB_TENSOR4D {
     pub(crate) fn read_at(b: &[u8], at: usize) -> Self {
         Self {
             start_addr: NEURON_ISA_TPB_ADDR4::read_at(b, at),
-            step_elem: core::array::from_fn(|k| isa_core::le::get_i16(b, at + 4 + k * 2)),
-            num_elem: core::array::from_fn(|k| isa_core::le::get_u16(b, at + 12 + k * 2)),
+            step_elem: isa_core::le::get_i16s(b, at + 4),
+            num_elem: isa_core::le::get_u16s(b, at + 12),
         }
     }
     #[allow(dead_code)]
     pub(crate) fn write_at(&self, b: &mut [u8], at: usize) {
         (self.start_addr).write_at(b, at);
-        for (k, item) in (self.step_elem).iter().enumerate() {
-            isa_core::le::put_i16(b, at + 4 + k * 2, *item);
-        }
-        for (k, item) in (self.num_elem).iter().enumerate() {
-            isa_core::le::put_u16(b, at + 12 + k * 2, *item);
-        }
+        isa_core::le::put_i16s(b, at + 4, &self.step_elem);
+        isa_core::le::put_u16s(b, at + 12, &self.num_elem);
     }
 }
 impl Default for NEURON_ISA_TPB_TENSOR4D {
@@ -1683,14 +1609,12 @@ impl NEURON_ISA_TPB_IMM_VAL_INST_FIELD {
     /// Reads the union as its `imm_bitvec_uint16` member.
     pub fn imm_bitvec_uint16(&self) -> [u16; 2] {
         let b = &self.bytes[..];
-        core::array::from_fn(|k| isa_core::le::get_u16(b, k * 2))
+        isa_core::le::get_u16s(b, 0)
     }
     /// Overwrites the union with its `imm_bitvec_uint16` member.
     pub fn set_imm_bitvec_uint16(&mut self, value: [u16; 2]) {
         let b = &mut self.bytes[..];
-        for (k, item) in (value).iter().enumerate() {
-            isa_core::le::put_u16(b, k * 2, *item);
-        }
+        isa_core::le::put_u16s(b, 0, &value);
     }
 }
 impl Default for NEURON_ISA_TPB_IMM_VAL_INST_FIELD {
@@ -1834,20 +1758,8 @@ impl Default for NEURON_ISA_TPB_DTYPE_PAIR {
         Self::from_bytes(&[0u8; 1])
     }
 }
-/// Neuron 'D4\_MR' Format: no SRC tensor, one 4-D DST tensor.
-/// Use for: Memset, RegStore, Rng, DveReadIndices
-///
-/// This tree carries the format for RNG (0x4D): RNG writes 32 random bits per element of
-/// dst\_mem\_pattern, cut to dtype by keeping the least significant bits, and has no algorithm or seed
-/// field; it draws on the running generator state of the engine that executes it. Only the bytes the
-/// compiler's RNG encoder writes are known: dst\_element\_count, dtype, num\_active\_channels, two words
-/// it leaves zero (the second is Memset's fill value) and dst\_mem\_pattern. Bytes 12 - 27, 33 and 35
-/// are not described anywhere; they are placeholders here (reserved0, reserved1, reserved2), not
-/// hardware fields, and a real vendor header may give them names and meanings.
-/// Memset, RegStore and DveReadIndices share the format but are not validated in this tree: their
-/// field use is not documented.
-///
-/// C struct `NEURON_ISA_TPB_D4_MR_STRUCT`: 64 bytes, alignment 4, declared at tpb/aws_neuron_isa_tpb_d4_mr.h:23.
+#[cfg(feature = "d4_mr")]
+/// C struct `NEURON_ISA_TPB_D4_MR_STRUCT`: 64 bytes, alignment 4, declared at tpb/aws_neuron_isa_tpb_d4_mr.h:23. The format is described on [`crate::D4Mr`].
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct NEURON_ISA_TPB_D4_MR_STRUCT {
@@ -1855,43 +1767,26 @@ pub struct NEURON_ISA_TPB_D4_MR_STRUCT {
     pub header: NEURON_ISA_TPB_HEADER,
     /// Bytes 4..12 (`events`).
     pub events: NEURON_ISA_TPB_EVENTS,
-    /// placeholder: undocumented bytes
-    ///
-    /// Bytes 12..28 (`reserved0`).
+    /// Bytes 12..28 (`reserved0`): placeholder: undocumented bytes.
     pub reserved0: [u8; 16],
-    /// dst element count
-    ///
-    /// Bytes 28..32 (`dst_element_count`).
+    /// Bytes 28..32 (`dst_element_count`): dst element count.
     pub dst_element_count: u32,
-    /// output type
-    ///
-    /// Bytes 32..33 (`dtype`).
+    /// Bytes 32..33 (`dtype`): output type.
     pub dtype: NEURON_ISA_TPB_DTYPE,
-    /// placeholder: undocumented byte
-    ///
-    /// Bytes 33..34 (`reserved1`).
+    /// Bytes 33..34 (`reserved1`): placeholder: undocumented byte.
     pub reserved1: [u8; 1],
-    /// lanes written
-    ///
-    /// Bytes 34..35 (`num_active_channels`).
+    /// Bytes 34..35 (`num_active_channels`): lanes written.
     pub num_active_channels: u8,
-    /// placeholder: undocumented byte
-    ///
-    /// Bytes 35..36 (`reserved2`).
+    /// Bytes 35..36 (`reserved2`): placeholder: undocumented byte.
     pub reserved2: [u8; 1],
-    /// zero for RNG
-    ///
-    /// Bytes 36..40 (`reserved3`).
+    /// Bytes 36..40 (`reserved3`): zero for RNG.
     pub reserved3: [u8; 4],
-    /// Memset's fill value; zero for RNG
-    ///
-    /// Bytes 40..44 (`fill_imm`).
+    /// Bytes 40..44 (`fill_imm`): Memset's fill value; zero for RNG.
     pub fill_imm: u32,
-    /// output, SBUF or PSUM
-    ///
-    /// Bytes 44..64 (`dst_mem_pattern`).
+    /// Bytes 44..64 (`dst_mem_pattern`): output, SBUF or PSUM.
     pub dst_mem_pattern: NEURON_ISA_TPB_TENSOR4D,
 }
+#[cfg(feature = "d4_mr")]
 const _: () = {
     assert!(core::mem::size_of::<NEURON_ISA_TPB_D4_MR_STRUCT>() == 64);
     assert!(core::mem::align_of::<NEURON_ISA_TPB_D4_MR_STRUCT>() == 4);
@@ -1907,6 +1802,7 @@ const _: () = {
     assert!(core::mem::offset_of!(NEURON_ISA_TPB_D4_MR_STRUCT, fill_imm) == 40);
     assert!(core::mem::offset_of!(NEURON_ISA_TPB_D4_MR_STRUCT, dst_mem_pattern) == 44);
 };
+#[cfg(feature = "d4_mr")]
 impl NEURON_ISA_TPB_D4_MR_STRUCT {
     /// Size in bytes.
     pub const SIZE: usize = 64;
@@ -1925,13 +1821,13 @@ impl NEURON_ISA_TPB_D4_MR_STRUCT {
         Self {
             header: NEURON_ISA_TPB_HEADER::read_at(b, at),
             events: NEURON_ISA_TPB_EVENTS::read_at(b, at + 4),
-            reserved0: core::array::from_fn(|k| isa_core::le::get_u8(b, at + 12 + k)),
+            reserved0: isa_core::le::get_u8s(b, at + 12),
             dst_element_count: isa_core::le::get_u32(b, at + 28),
             dtype: isa_core::le::get_u8(b, at + 32),
-            reserved1: core::array::from_fn(|k| isa_core::le::get_u8(b, at + 33 + k)),
+            reserved1: isa_core::le::get_u8s(b, at + 33),
             num_active_channels: isa_core::le::get_u8(b, at + 34),
-            reserved2: core::array::from_fn(|k| isa_core::le::get_u8(b, at + 35 + k)),
-            reserved3: core::array::from_fn(|k| isa_core::le::get_u8(b, at + 36 + k)),
+            reserved2: isa_core::le::get_u8s(b, at + 35),
+            reserved3: isa_core::le::get_u8s(b, at + 36),
             fill_imm: isa_core::le::get_u32(b, at + 40),
             dst_mem_pattern: NEURON_ISA_TPB_TENSOR4D::read_at(b, at + 44),
         }
@@ -1940,61 +1836,25 @@ impl NEURON_ISA_TPB_D4_MR_STRUCT {
     pub(crate) fn write_at(&self, b: &mut [u8], at: usize) {
         (self.header).write_at(b, at);
         (self.events).write_at(b, at + 4);
-        for (k, item) in (self.reserved0).iter().enumerate() {
-            isa_core::le::put_u8(b, at + 12 + k, *item);
-        }
+        isa_core::le::put_u8s(b, at + 12, &self.reserved0);
         isa_core::le::put_u32(b, at + 28, self.dst_element_count);
         isa_core::le::put_u8(b, at + 32, self.dtype);
-        for (k, item) in (self.reserved1).iter().enumerate() {
-            isa_core::le::put_u8(b, at + 33 + k, *item);
-        }
+        isa_core::le::put_u8s(b, at + 33, &self.reserved1);
         isa_core::le::put_u8(b, at + 34, self.num_active_channels);
-        for (k, item) in (self.reserved2).iter().enumerate() {
-            isa_core::le::put_u8(b, at + 35 + k, *item);
-        }
-        for (k, item) in (self.reserved3).iter().enumerate() {
-            isa_core::le::put_u8(b, at + 36 + k, *item);
-        }
+        isa_core::le::put_u8s(b, at + 35, &self.reserved2);
+        isa_core::le::put_u8s(b, at + 36, &self.reserved3);
         isa_core::le::put_u32(b, at + 40, self.fill_imm);
         (self.dst_mem_pattern).write_at(b, at + 44);
     }
 }
+#[cfg(feature = "d4_mr")]
 impl Default for NEURON_ISA_TPB_D4_MR_STRUCT {
     fn default() -> Self {
         Self::from_bytes(&[0u8; 64])
     }
 }
-/// TODO: deprecate Rand
-///
-/// Neuron 'D4\_RAND' Format: no SRC tensor, one 4-D DST tensor.
-/// Use for: Rand, RandGetState
-///
-/// Rand (not maintained) fills dst\_mem\_pattern with random numbers. It is a different instruction
-/// from RNG (0x4D), whose operand format is D4\_MR (aws\_neuron\_isa\_tpb\_d4\_mr.h).
-/// rand\_algorithm  the validator accepts PHILOX only: LFSR and PCG32 were switched off in the ISA
-/// because of microcode problems.
-/// rand\_num\_steps  LFSR only: how many LFSR steps make one output, to break up correlation between
-/// neighbouring outputs; at least 1 for LFSR, exactly 1 for the other algorithms.
-/// post\_process    RAW\_U32 stores the 32-bit output (integer dtype); UNIFORM\_IN\_RANGE stores an fp32
-/// strictly between params\[0\] (min) and params\[1\] (max) (floating-point dtype);
-/// NORMAL has no hardware support yet.
-/// RandGetState writes the state words of each active lane to dst\_mem\_pattern, UINT32, partition p
-/// for lane p; the element count of the tensor is the state width N of the chosen generator.
-/// rand\_num\_steps, post\_process and params are unused and must be zero. Legal generators and N:
-/// Pool  RNG\_PHILOX       PHILOX   7 words
-/// Pool  RNG\_XORWOW       XORWOW   6 words
-///
-/// State of one lane, by algorithm:
-/// LFSR    every lane is an independent generator started from word 0 of its state; the LFSR is
-/// stepped rand\_num\_steps times and the resulting word is the output (about 30 cycles
-/// per element).
-/// PCG32   two words, the 64-bit LCG state; about 110 cycles per element.
-/// PHILOX  counter based: 16 bytes of counter start, 8 bytes of key and 4 bytes of counter offset,
-/// one stream shared by all lanes; saving and restoring keeps the words as they are, so a
-/// checkpoint replays the same numbers.
-/// XORWOW  six words x, y, z, w, v (xorshift) and d (Weyl counter); output v + d.
-///
-/// C struct `NEURON_ISA_TPB_D4_RAND_STRUCT`: 64 bytes, alignment 4, declared at tpb/aws_neuron_isa_tpb_d4_rand.h:40.
+#[cfg(feature = "d4_rand")]
+/// C struct `NEURON_ISA_TPB_D4_RAND_STRUCT`: 64 bytes, alignment 4, declared at tpb/aws_neuron_isa_tpb_d4_rand.h:40. The format is described on [`crate::D4Rand`].
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct NEURON_ISA_TPB_D4_RAND_STRUCT {
@@ -2002,47 +1862,28 @@ pub struct NEURON_ISA_TPB_D4_RAND_STRUCT {
     pub header: NEURON_ISA_TPB_HEADER,
     /// Bytes 4..12 (`events`).
     pub events: NEURON_ISA_TPB_EVENTS,
-    /// generator algorithm
-    ///
-    /// Bytes 12..13 (`rand_algorithm`).
+    /// Bytes 12..13 (`rand_algorithm`): generator algorithm.
     pub rand_algorithm: NEURON_ISA_TPB_RAND_ALGORITHM,
-    /// LFSR steps per output; 0 for RandGetState
-    ///
-    /// Bytes 13..14 (`rand_num_steps`).
+    /// Bytes 13..14 (`rand_num_steps`): LFSR steps per output; 0 for RandGetState.
     pub rand_num_steps: u8,
-    /// output transform; 0 for RandGetState
-    ///
-    /// Bytes 14..15 (`post_process`).
+    /// Bytes 14..15 (`post_process`): output transform; 0 for RandGetState.
     pub post_process: NEURON_ISA_TPB_RAND_POST_PROC,
-    /// generator source
-    ///
-    /// Bytes 15..16 (`rand_generator`).
+    /// Bytes 15..16 (`rand_generator`): generator source.
     pub rand_generator: NEURON_ISA_TPB_RAND_SRC,
-    /// \[0\] min, \[1\] max; 0 for RandGetState
-    ///
-    /// Bytes 16..32 (`params`).
+    /// Bytes 16..32 (`params`): \[0\] min, \[1\] max; 0 for RandGetState.
     pub params: [NEURON_ISA_TPB_RAND_PARAM; 4],
-    /// output type; UINT32 for RandGetState
-    ///
-    /// Bytes 32..33 (`dtype`).
+    /// Bytes 32..33 (`dtype`): output type; UINT32 for RandGetState.
     pub dtype: NEURON_ISA_TPB_DTYPE,
-    /// zero
-    ///
-    /// Bytes 33..34 (`reserved1`).
+    /// Bytes 33..34 (`reserved1`): zero.
     pub reserved1: [u8; 1],
-    /// lanes written
-    ///
-    /// Bytes 34..35 (`num_active_channels`).
+    /// Bytes 34..35 (`num_active_channels`): lanes written.
     pub num_active_channels: u8,
-    /// zero
-    ///
-    /// Bytes 35..44 (`reserved2`).
+    /// Bytes 35..44 (`reserved2`): zero.
     pub reserved2: [u8; 9],
-    /// output, SBUF or PSUM
-    ///
-    /// Bytes 44..64 (`dst_mem_pattern`).
+    /// Bytes 44..64 (`dst_mem_pattern`): output, SBUF or PSUM.
     pub dst_mem_pattern: NEURON_ISA_TPB_TENSOR4D,
 }
+#[cfg(feature = "d4_rand")]
 const _: () = {
     assert!(core::mem::size_of::<NEURON_ISA_TPB_D4_RAND_STRUCT>() == 64);
     assert!(core::mem::align_of::<NEURON_ISA_TPB_D4_RAND_STRUCT>() == 4);
@@ -2059,6 +1900,7 @@ const _: () = {
     assert!(core::mem::offset_of!(NEURON_ISA_TPB_D4_RAND_STRUCT, reserved2) == 35);
     assert!(core::mem::offset_of!(NEURON_ISA_TPB_D4_RAND_STRUCT, dst_mem_pattern) == 44);
 };
+#[cfg(feature = "d4_rand")]
 impl NEURON_ISA_TPB_D4_RAND_STRUCT {
     /// Size in bytes.
     pub const SIZE: usize = 64;
@@ -2085,9 +1927,9 @@ impl NEURON_ISA_TPB_D4_RAND_STRUCT {
                 NEURON_ISA_TPB_RAND_PARAM::read_at(b, at + 16 + k * 4)
             }),
             dtype: isa_core::le::get_u8(b, at + 32),
-            reserved1: core::array::from_fn(|k| isa_core::le::get_u8(b, at + 33 + k)),
+            reserved1: isa_core::le::get_u8s(b, at + 33),
             num_active_channels: isa_core::le::get_u8(b, at + 34),
-            reserved2: core::array::from_fn(|k| isa_core::le::get_u8(b, at + 35 + k)),
+            reserved2: isa_core::le::get_u8s(b, at + 35),
             dst_mem_pattern: NEURON_ISA_TPB_TENSOR4D::read_at(b, at + 44),
         }
     }
@@ -2103,29 +1945,20 @@ impl NEURON_ISA_TPB_D4_RAND_STRUCT {
             (*item).write_at(b, at + 16 + k * 4);
         }
         isa_core::le::put_u8(b, at + 32, self.dtype);
-        for (k, item) in (self.reserved1).iter().enumerate() {
-            isa_core::le::put_u8(b, at + 33 + k, *item);
-        }
+        isa_core::le::put_u8s(b, at + 33, &self.reserved1);
         isa_core::le::put_u8(b, at + 34, self.num_active_channels);
-        for (k, item) in (self.reserved2).iter().enumerate() {
-            isa_core::le::put_u8(b, at + 35 + k, *item);
-        }
+        isa_core::le::put_u8s(b, at + 35, &self.reserved2);
         (self.dst_mem_pattern).write_at(b, at + 44);
     }
 }
+#[cfg(feature = "d4_rand")]
 impl Default for NEURON_ISA_TPB_D4_RAND_STRUCT {
     fn default() -> Self {
         Self::from_bytes(&[0u8; 64])
     }
 }
-/// Neuron 'PSEUDO\_SET\_RNG\_SEED' Format: pseudo instruction, no tensor operand.
-/// Use for: PseudoSetRngSeed
-///
-/// Seeds the random-number generator of an engine from one 32-bit value. The compiler emits it; the
-/// runtime replaces it with real instructions before execution (that expansion is not documented).
-/// Only DVE is supported for now. seed holds the value, or a pointer to it, as seed\_src says.
-///
-/// C struct `NEURON_ISA_TPB_PSEUDO_SET_RNG_SEED_STRUCT`: 64 bytes, alignment 4, declared at tpb/aws_neuron_isa_tpb_pseudo_set_rng_seed.h:17.
+#[cfg(feature = "pseudo_set_rng_seed")]
+/// C struct `NEURON_ISA_TPB_PSEUDO_SET_RNG_SEED_STRUCT`: 64 bytes, alignment 4, declared at tpb/aws_neuron_isa_tpb_pseudo_set_rng_seed.h:17. The format is described on [`crate::PseudoSetRngSeedFields`].
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct NEURON_ISA_TPB_PSEUDO_SET_RNG_SEED_STRUCT {
@@ -2133,23 +1966,16 @@ pub struct NEURON_ISA_TPB_PSEUDO_SET_RNG_SEED_STRUCT {
     pub header: NEURON_ISA_TPB_HEADER,
     /// Bytes 4..12 (`events`).
     pub events: NEURON_ISA_TPB_EVENTS,
-    /// where the seed comes from
-    ///
-    /// Bytes 12..13 (`seed_src`).
+    /// Bytes 12..13 (`seed_src`): where the seed comes from.
     pub seed_src: NEURON_ISA_TPB_IMM_SRC,
-    /// zero
-    ///
-    /// Bytes 13..16 (`reserved0`).
+    /// Bytes 13..16 (`reserved0`): zero.
     pub reserved0: [u8; 3],
-    /// seed value or pointer
-    ///
-    /// Bytes 16..20 (`seed`).
+    /// Bytes 16..20 (`seed`): seed value or pointer.
     pub seed: NEURON_ISA_TPB_IMM_VAL_INST_FIELD,
-    /// zero
-    ///
-    /// Bytes 20..64 (`reserved1`).
+    /// Bytes 20..64 (`reserved1`): zero.
     pub reserved1: [u8; 44],
 }
+#[cfg(feature = "pseudo_set_rng_seed")]
 const _: () = {
     assert!(core::mem::size_of::<NEURON_ISA_TPB_PSEUDO_SET_RNG_SEED_STRUCT>() == 64);
     assert!(core::mem::align_of::<NEURON_ISA_TPB_PSEUDO_SET_RNG_SEED_STRUCT>() == 4);
@@ -2160,6 +1986,7 @@ const _: () = {
     assert!(core::mem::offset_of!(NEURON_ISA_TPB_PSEUDO_SET_RNG_SEED_STRUCT, seed) == 16);
     assert!(core::mem::offset_of!(NEURON_ISA_TPB_PSEUDO_SET_RNG_SEED_STRUCT, reserved1) == 20);
 };
+#[cfg(feature = "pseudo_set_rng_seed")]
 impl NEURON_ISA_TPB_PSEUDO_SET_RNG_SEED_STRUCT {
     /// Size in bytes.
     pub const SIZE: usize = 64;
@@ -2179,9 +2006,9 @@ impl NEURON_ISA_TPB_PSEUDO_SET_RNG_SEED_STRUCT {
             header: NEURON_ISA_TPB_HEADER::read_at(b, at),
             events: NEURON_ISA_TPB_EVENTS::read_at(b, at + 4),
             seed_src: isa_core::le::get_u8(b, at + 12),
-            reserved0: core::array::from_fn(|k| isa_core::le::get_u8(b, at + 13 + k)),
+            reserved0: isa_core::le::get_u8s(b, at + 13),
             seed: NEURON_ISA_TPB_IMM_VAL_INST_FIELD::read_at(b, at + 16),
-            reserved1: core::array::from_fn(|k| isa_core::le::get_u8(b, at + 20 + k)),
+            reserved1: isa_core::le::get_u8s(b, at + 20),
         }
     }
     #[allow(dead_code)]
@@ -2189,35 +2016,19 @@ impl NEURON_ISA_TPB_PSEUDO_SET_RNG_SEED_STRUCT {
         (self.header).write_at(b, at);
         (self.events).write_at(b, at + 4);
         isa_core::le::put_u8(b, at + 12, self.seed_src);
-        for (k, item) in (self.reserved0).iter().enumerate() {
-            isa_core::le::put_u8(b, at + 13 + k, *item);
-        }
+        isa_core::le::put_u8s(b, at + 13, &self.reserved0);
         (self.seed).write_at(b, at + 16);
-        for (k, item) in (self.reserved1).iter().enumerate() {
-            isa_core::le::put_u8(b, at + 20 + k, *item);
-        }
+        isa_core::le::put_u8s(b, at + 20, &self.reserved1);
     }
 }
+#[cfg(feature = "pseudo_set_rng_seed")]
 impl Default for NEURON_ISA_TPB_PSEUDO_SET_RNG_SEED_STRUCT {
     fn default() -> Self {
         Self::from_bytes(&[0u8; 64])
     }
 }
-/// Neuron 'S1\_RAND' Format: one 1-D SRC tensor, no DST tensor.
-/// Use for: RandSetState
-///
-/// Loads the per-lane random-number state of the engine that executes it. The new state is read
-/// from src\_mem\_pattern when update\_state is SRC\_TENSOR: partition p holds the words of lane p and
-/// num\_elem\[0\] is the state width N, in UINT32 words. With IMM\_SINGLE the state is taken from
-/// imm\_state instead; only Philox may be loaded that way, and imm\_state\[7\] must be 0.
-/// rand\_generator and rand\_algorithm together choose the generator. The legal pairs, and N for each,
-/// are the arms of rand\_set\_state\_legal\_combinations:
-/// Pool  RNG\_PHILOX       PHILOX  IMM\_SINGLE   7 words
-/// Pool  RNG\_PHILOX       PHILOX  SRC\_TENSOR   7 words
-/// Pool  RNG\_XORWOW       XORWOW  SRC\_TENSOR   6 words
-/// Only POOL runs it in this generation, so the validator fixes the engine to POOL.
-///
-/// C struct `NEURON_ISA_TPB_S1_RAND_STRUCT`: 64 bytes, alignment 4, declared at tpb/aws_neuron_isa_tpb_s1_rand.h:24.
+#[cfg(feature = "s1_rand")]
+/// C struct `NEURON_ISA_TPB_S1_RAND_STRUCT`: 64 bytes, alignment 4, declared at tpb/aws_neuron_isa_tpb_s1_rand.h:24. The format is described on [`crate::S1Rand`].
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct NEURON_ISA_TPB_S1_RAND_STRUCT {
@@ -2225,39 +2036,24 @@ pub struct NEURON_ISA_TPB_S1_RAND_STRUCT {
     pub header: NEURON_ISA_TPB_HEADER,
     /// Bytes 4..12 (`events`).
     pub events: NEURON_ISA_TPB_EVENTS,
-    /// generator algorithm
-    ///
-    /// Bytes 12..13 (`rand_algorithm`).
+    /// Bytes 12..13 (`rand_algorithm`): generator algorithm.
     pub rand_algorithm: NEURON_ISA_TPB_RAND_ALGORITHM,
-    /// lanes loaded
-    ///
-    /// Bytes 13..14 (`num_active_channels`).
+    /// Bytes 13..14 (`num_active_channels`): lanes loaded.
     pub num_active_channels: u8,
-    /// state source
-    ///
-    /// Bytes 14..15 (`update_state`).
+    /// Bytes 14..15 (`update_state`): state source.
     pub update_state: NEURON_ISA_TPB_RAND_STATE_UPDATE,
-    /// UINT32
-    ///
-    /// Bytes 15..16 (`in_dtype`).
+    /// Bytes 15..16 (`in_dtype`): UINT32.
     pub in_dtype: NEURON_ISA_TPB_DTYPE,
-    /// state input, SBUF, read only
-    ///
-    /// Bytes 16..24 (`src_mem_pattern`).
+    /// Bytes 16..24 (`src_mem_pattern`): state input, SBUF, read only.
     pub src_mem_pattern: NEURON_ISA_TPB_TENSOR1D,
-    /// generator source
-    ///
-    /// Bytes 24..25 (`rand_generator`).
+    /// Bytes 24..25 (`rand_generator`): generator source.
     pub rand_generator: NEURON_ISA_TPB_RAND_SRC,
-    /// zero
-    ///
-    /// Bytes 25..32 (`reserved`).
+    /// Bytes 25..32 (`reserved`): zero.
     pub reserved: [u8; 7],
-    /// inline state; zero unless update\_state != SRC\_TENSOR
-    ///
-    /// Bytes 32..64 (`imm_state`).
+    /// Bytes 32..64 (`imm_state`): inline state; zero unless update\_state != SRC\_TENSOR.
     pub imm_state: [u32; 8],
 }
+#[cfg(feature = "s1_rand")]
 const _: () = {
     assert!(core::mem::size_of::<NEURON_ISA_TPB_S1_RAND_STRUCT>() == 64);
     assert!(core::mem::align_of::<NEURON_ISA_TPB_S1_RAND_STRUCT>() == 4);
@@ -2272,6 +2068,7 @@ const _: () = {
     assert!(core::mem::offset_of!(NEURON_ISA_TPB_S1_RAND_STRUCT, reserved) == 25);
     assert!(core::mem::offset_of!(NEURON_ISA_TPB_S1_RAND_STRUCT, imm_state) == 32);
 };
+#[cfg(feature = "s1_rand")]
 impl NEURON_ISA_TPB_S1_RAND_STRUCT {
     /// Size in bytes.
     pub const SIZE: usize = 64;
@@ -2296,8 +2093,8 @@ impl NEURON_ISA_TPB_S1_RAND_STRUCT {
             in_dtype: isa_core::le::get_u8(b, at + 15),
             src_mem_pattern: NEURON_ISA_TPB_TENSOR1D::read_at(b, at + 16),
             rand_generator: isa_core::le::get_u8(b, at + 24),
-            reserved: core::array::from_fn(|k| isa_core::le::get_u8(b, at + 25 + k)),
-            imm_state: core::array::from_fn(|k| isa_core::le::get_u32(b, at + 32 + k * 4)),
+            reserved: isa_core::le::get_u8s(b, at + 25),
+            imm_state: isa_core::le::get_u32s(b, at + 32),
         }
     }
     #[allow(dead_code)]
@@ -2310,31 +2107,18 @@ impl NEURON_ISA_TPB_S1_RAND_STRUCT {
         isa_core::le::put_u8(b, at + 15, self.in_dtype);
         (self.src_mem_pattern).write_at(b, at + 16);
         isa_core::le::put_u8(b, at + 24, self.rand_generator);
-        for (k, item) in (self.reserved).iter().enumerate() {
-            isa_core::le::put_u8(b, at + 25 + k, *item);
-        }
-        for (k, item) in (self.imm_state).iter().enumerate() {
-            isa_core::le::put_u32(b, at + 32 + k * 4, *item);
-        }
+        isa_core::le::put_u8s(b, at + 25, &self.reserved);
+        isa_core::le::put_u32s(b, at + 32, &self.imm_state);
     }
 }
+#[cfg(feature = "s1_rand")]
 impl Default for NEURON_ISA_TPB_S1_RAND_STRUCT {
     fn default() -> Self {
         Self::from_bytes(&[0u8; 64])
     }
 }
-/// Neuron 'S3D3\_DROPOUT' Format: one 3-D SRC tensor, one 3-D DST tensor.
-/// Use for: Dropout
-///
-/// For every element each lane draws a 32-bit LFSR value, turns it into an fp32 between 0.0 and 1.0
-/// and compares it with the threshold. A dropped element is written as 0.0; a kept element is copied
-/// unchanged (no 1 / (1 - p) scaling is applied). The instruction carries no seed: it uses the
-/// engine's generator state.
-/// threshold is an fp32 immediate, or a pointer to per-lane thresholds, as threshold\_src says.
-/// threshold\_dtype 0 (INVALID) is read as FP32 for compatibility. threshold\_type picks the
-/// comparison; this tree reads DROP\_RATE as 'flush when rand \< threshold'.
-///
-/// C struct `NEURON_ISA_TPB_S3D3_DROPOUT_STRUCT`: 64 bytes, alignment 4, declared at tpb/aws_neuron_isa_tpb_s3d3_dropout.h:21.
+#[cfg(feature = "s3d3_dropout")]
+/// C struct `NEURON_ISA_TPB_S3D3_DROPOUT_STRUCT`: 64 bytes, alignment 4, declared at tpb/aws_neuron_isa_tpb_s3d3_dropout.h:21. The format is described on [`crate::S3d3Dropout`].
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct NEURON_ISA_TPB_S3D3_DROPOUT_STRUCT {
@@ -2342,51 +2126,30 @@ pub struct NEURON_ISA_TPB_S3D3_DROPOUT_STRUCT {
     pub header: NEURON_ISA_TPB_HEADER,
     /// Bytes 4..12 (`events`).
     pub events: NEURON_ISA_TPB_EVENTS,
-    /// zero
-    ///
-    /// Bytes 12..16 (`reserved0`).
+    /// Bytes 12..16 (`reserved0`): zero.
     pub reserved0: [u8; 4],
-    /// input
-    ///
-    /// Bytes 16..32 (`src_mem_pattern`).
+    /// Bytes 16..32 (`src_mem_pattern`): input.
     pub src_mem_pattern: NEURON_ISA_TPB_TENSOR3D,
-    /// input type, no FP32R
-    ///
-    /// Bytes 32..33 (`in_dtype`).
+    /// Bytes 32..33 (`in_dtype`): input type, no FP32R.
     pub in_dtype: NEURON_ISA_TPB_DTYPE,
-    /// output type, equal to in\_dtype
-    ///
-    /// Bytes 33..34 (`out_dtype`).
+    /// Bytes 33..34 (`out_dtype`): output type, equal to in\_dtype.
     pub out_dtype: NEURON_ISA_TPB_DTYPE,
-    /// lanes used
-    ///
-    /// Bytes 34..35 (`num_active_channels`).
+    /// Bytes 34..35 (`num_active_channels`): lanes used.
     pub num_active_channels: u8,
-    /// where the threshold comes from
-    ///
-    /// Bytes 35..36 (`threshold_src`).
+    /// Bytes 35..36 (`threshold_src`): where the threshold comes from.
     pub threshold_src: NEURON_ISA_TPB_IMM_SRC,
-    /// threshold type; 0 means FP32
-    ///
-    /// Bytes 36..37 (`threshold_dtype`).
+    /// Bytes 36..37 (`threshold_dtype`): threshold type; 0 means FP32.
     pub threshold_dtype: NEURON_ISA_TPB_DTYPE,
-    /// zero
-    ///
-    /// Bytes 37..43 (`reserved1`).
+    /// Bytes 37..43 (`reserved1`): zero.
     pub reserved1: [u8; 6],
-    /// drop rate or keep rate
-    ///
-    /// Bytes 43..44 (`threshold_type`).
+    /// Bytes 43..44 (`threshold_type`): drop rate or keep rate.
     pub threshold_type: NEURON_ISA_TPB_DROPOUT_THRESHOLD_TYPE,
-    /// threshold value or pointer
-    ///
-    /// Bytes 44..48 (`threshold`).
+    /// Bytes 44..48 (`threshold`): threshold value or pointer.
     pub threshold: NEURON_ISA_TPB_IMM_VAL_INST_FIELD,
-    /// output, same element count as input
-    ///
-    /// Bytes 48..64 (`dst_mem_pattern`).
+    /// Bytes 48..64 (`dst_mem_pattern`): output, same element count as input.
     pub dst_mem_pattern: NEURON_ISA_TPB_TENSOR3D,
 }
+#[cfg(feature = "s3d3_dropout")]
 const _: () = {
     assert!(core::mem::size_of::<NEURON_ISA_TPB_S3D3_DROPOUT_STRUCT>() == 64);
     assert!(core::mem::align_of::<NEURON_ISA_TPB_S3D3_DROPOUT_STRUCT>() == 4);
@@ -2404,6 +2167,7 @@ const _: () = {
     assert!(core::mem::offset_of!(NEURON_ISA_TPB_S3D3_DROPOUT_STRUCT, threshold) == 44);
     assert!(core::mem::offset_of!(NEURON_ISA_TPB_S3D3_DROPOUT_STRUCT, dst_mem_pattern) == 48);
 };
+#[cfg(feature = "s3d3_dropout")]
 impl NEURON_ISA_TPB_S3D3_DROPOUT_STRUCT {
     /// Size in bytes.
     pub const SIZE: usize = 64;
@@ -2422,14 +2186,14 @@ impl NEURON_ISA_TPB_S3D3_DROPOUT_STRUCT {
         Self {
             header: NEURON_ISA_TPB_HEADER::read_at(b, at),
             events: NEURON_ISA_TPB_EVENTS::read_at(b, at + 4),
-            reserved0: core::array::from_fn(|k| isa_core::le::get_u8(b, at + 12 + k)),
+            reserved0: isa_core::le::get_u8s(b, at + 12),
             src_mem_pattern: NEURON_ISA_TPB_TENSOR3D::read_at(b, at + 16),
             in_dtype: isa_core::le::get_u8(b, at + 32),
             out_dtype: isa_core::le::get_u8(b, at + 33),
             num_active_channels: isa_core::le::get_u8(b, at + 34),
             threshold_src: isa_core::le::get_u8(b, at + 35),
             threshold_dtype: isa_core::le::get_u8(b, at + 36),
-            reserved1: core::array::from_fn(|k| isa_core::le::get_u8(b, at + 37 + k)),
+            reserved1: isa_core::le::get_u8s(b, at + 37),
             threshold_type: isa_core::le::get_u8(b, at + 43),
             threshold: NEURON_ISA_TPB_IMM_VAL_INST_FIELD::read_at(b, at + 44),
             dst_mem_pattern: NEURON_ISA_TPB_TENSOR3D::read_at(b, at + 48),
@@ -2439,23 +2203,20 @@ impl NEURON_ISA_TPB_S3D3_DROPOUT_STRUCT {
     pub(crate) fn write_at(&self, b: &mut [u8], at: usize) {
         (self.header).write_at(b, at);
         (self.events).write_at(b, at + 4);
-        for (k, item) in (self.reserved0).iter().enumerate() {
-            isa_core::le::put_u8(b, at + 12 + k, *item);
-        }
+        isa_core::le::put_u8s(b, at + 12, &self.reserved0);
         (self.src_mem_pattern).write_at(b, at + 16);
         isa_core::le::put_u8(b, at + 32, self.in_dtype);
         isa_core::le::put_u8(b, at + 33, self.out_dtype);
         isa_core::le::put_u8(b, at + 34, self.num_active_channels);
         isa_core::le::put_u8(b, at + 35, self.threshold_src);
         isa_core::le::put_u8(b, at + 36, self.threshold_dtype);
-        for (k, item) in (self.reserved1).iter().enumerate() {
-            isa_core::le::put_u8(b, at + 37 + k, *item);
-        }
+        isa_core::le::put_u8s(b, at + 37, &self.reserved1);
         isa_core::le::put_u8(b, at + 43, self.threshold_type);
         (self.threshold).write_at(b, at + 44);
         (self.dst_mem_pattern).write_at(b, at + 48);
     }
 }
+#[cfg(feature = "s3d3_dropout")]
 impl Default for NEURON_ISA_TPB_S3D3_DROPOUT_STRUCT {
     fn default() -> Self {
         Self::from_bytes(&[0u8; 64])
@@ -2471,9 +2232,7 @@ pub struct NEURON_ISA_TPB_INST_COMMON {
     pub header: NEURON_ISA_TPB_HEADER,
     /// Bytes 4..12 (`events`).
     pub events: NEURON_ISA_TPB_EVENTS,
-    /// format specific
-    ///
-    /// Bytes 12..64 (`payload`).
+    /// Bytes 12..64 (`payload`): format specific.
     pub payload: [u8; 52],
 }
 const _: () = {
@@ -2501,16 +2260,14 @@ impl NEURON_ISA_TPB_INST_COMMON {
         Self {
             header: NEURON_ISA_TPB_HEADER::read_at(b, at),
             events: NEURON_ISA_TPB_EVENTS::read_at(b, at + 4),
-            payload: core::array::from_fn(|k| isa_core::le::get_u8(b, at + 12 + k)),
+            payload: isa_core::le::get_u8s(b, at + 12),
         }
     }
     #[allow(dead_code)]
     pub(crate) fn write_at(&self, b: &mut [u8], at: usize) {
         (self.header).write_at(b, at);
         (self.events).write_at(b, at + 4);
-        for (k, item) in (self.payload).iter().enumerate() {
-            isa_core::le::put_u8(b, at + 12 + k, *item);
-        }
+        isa_core::le::put_u8s(b, at + 12, &self.payload);
     }
 }
 impl Default for NEURON_ISA_TPB_INST_COMMON {
@@ -2548,14 +2305,12 @@ impl NEURON_ISA_TPB_INST_RAW {
     #[allow(dead_code)]
     pub(crate) fn read_at(b: &[u8], at: usize) -> Self {
         Self {
-            bytes: core::array::from_fn(|k| isa_core::le::get_u8(b, at + k)),
+            bytes: isa_core::le::get_u8s(b, at),
         }
     }
     #[allow(dead_code)]
     pub(crate) fn write_at(&self, b: &mut [u8], at: usize) {
-        for (k, item) in (self.bytes).iter().enumerate() {
-            isa_core::le::put_u8(b, at + k, *item);
-        }
+        isa_core::le::put_u8s(b, at, &self.bytes);
     }
 }
 impl Default for NEURON_ISA_TPB_INST_RAW {
@@ -2622,51 +2377,61 @@ impl NEURON_ISA_TPB_INST_UNION {
         (value).write_at(b, 0);
     }
     /// Reads the union as its `s1_rand` member.
+    #[cfg(feature = "s1_rand")]
     pub fn s1_rand(&self) -> NEURON_ISA_TPB_S1_RAND_STRUCT {
         let b = &self.bytes[..];
         NEURON_ISA_TPB_S1_RAND_STRUCT::read_at(b, 0)
     }
     /// Overwrites the union with its `s1_rand` member.
+    #[cfg(feature = "s1_rand")]
     pub fn set_s1_rand(&mut self, value: NEURON_ISA_TPB_S1_RAND_STRUCT) {
         let b = &mut self.bytes[..];
         (value).write_at(b, 0);
     }
     /// Reads the union as its `d4_rand` member.
+    #[cfg(feature = "d4_rand")]
     pub fn d4_rand(&self) -> NEURON_ISA_TPB_D4_RAND_STRUCT {
         let b = &self.bytes[..];
         NEURON_ISA_TPB_D4_RAND_STRUCT::read_at(b, 0)
     }
     /// Overwrites the union with its `d4_rand` member.
+    #[cfg(feature = "d4_rand")]
     pub fn set_d4_rand(&mut self, value: NEURON_ISA_TPB_D4_RAND_STRUCT) {
         let b = &mut self.bytes[..];
         (value).write_at(b, 0);
     }
     /// Reads the union as its `s3d3_dropout` member.
+    #[cfg(feature = "s3d3_dropout")]
     pub fn s3d3_dropout(&self) -> NEURON_ISA_TPB_S3D3_DROPOUT_STRUCT {
         let b = &self.bytes[..];
         NEURON_ISA_TPB_S3D3_DROPOUT_STRUCT::read_at(b, 0)
     }
     /// Overwrites the union with its `s3d3_dropout` member.
+    #[cfg(feature = "s3d3_dropout")]
     pub fn set_s3d3_dropout(&mut self, value: NEURON_ISA_TPB_S3D3_DROPOUT_STRUCT) {
         let b = &mut self.bytes[..];
         (value).write_at(b, 0);
     }
     /// Reads the union as its `pseudo_set_rng_seed` member.
+    #[cfg(feature = "pseudo_set_rng_seed")]
     pub fn pseudo_set_rng_seed(&self) -> NEURON_ISA_TPB_PSEUDO_SET_RNG_SEED_STRUCT {
         let b = &self.bytes[..];
         NEURON_ISA_TPB_PSEUDO_SET_RNG_SEED_STRUCT::read_at(b, 0)
     }
     /// Overwrites the union with its `pseudo_set_rng_seed` member.
+    #[cfg(feature = "pseudo_set_rng_seed")]
     pub fn set_pseudo_set_rng_seed(&mut self, value: NEURON_ISA_TPB_PSEUDO_SET_RNG_SEED_STRUCT) {
         let b = &mut self.bytes[..];
         (value).write_at(b, 0);
     }
     /// Reads the union as its `d4_mr` member.
+    #[cfg(feature = "d4_mr")]
     pub fn d4_mr(&self) -> NEURON_ISA_TPB_D4_MR_STRUCT {
         let b = &self.bytes[..];
         NEURON_ISA_TPB_D4_MR_STRUCT::read_at(b, 0)
     }
     /// Overwrites the union with its `d4_mr` member.
+    #[cfg(feature = "d4_mr")]
     pub fn set_d4_mr(&mut self, value: NEURON_ISA_TPB_D4_MR_STRUCT) {
         let b = &mut self.bytes[..];
         (value).write_at(b, 0);

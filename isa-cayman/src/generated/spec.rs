@@ -9,6 +9,7 @@ pub trait InstFields {
     /// The `events` every operand struct begins with.
     fn events(&self) -> &Events;
 }
+#[cfg(feature = "d4_mr")]
 impl InstFields for crate::inst::D4Mr {
     fn header(&self) -> &Header {
         &self.header
@@ -17,6 +18,7 @@ impl InstFields for crate::inst::D4Mr {
         &self.events
     }
 }
+#[cfg(feature = "d4_rand")]
 impl InstFields for crate::inst::D4Rand {
     fn header(&self) -> &Header {
         &self.header
@@ -25,6 +27,7 @@ impl InstFields for crate::inst::D4Rand {
         &self.events
     }
 }
+#[cfg(feature = "pseudo_set_rng_seed")]
 impl InstFields for crate::inst::PseudoSetRngSeedFields {
     fn header(&self) -> &Header {
         &self.header
@@ -33,6 +36,7 @@ impl InstFields for crate::inst::PseudoSetRngSeedFields {
         &self.events
     }
 }
+#[cfg(feature = "s1_rand")]
 impl InstFields for crate::inst::S1Rand {
     fn header(&self) -> &Header {
         &self.header
@@ -41,6 +45,7 @@ impl InstFields for crate::inst::S1Rand {
         &self.events
     }
 }
+#[cfg(feature = "s3d3_dropout")]
 impl InstFields for crate::inst::S3d3Dropout {
     fn header(&self) -> &Header {
         &self.header
@@ -57,8 +62,7 @@ impl InstFields for crate::inst::S3d3Dropout {
 ///    && (i.header.inst_word_len == (INST_NBYTES / 4))      // 16 words
 /// }
 /// ```
-#[inline]
-pub fn has_valid_neuron_header<S: InstFields + ?Sized>(_op: crate::Opcode, i: &S) -> bool {
+pub fn has_valid_neuron_header(_op: crate::Opcode, i: &dyn InstFields) -> bool {
     true && (i128::from(i.header().inst_word_len)
         == isa_core::spec::div(i128::from(crate::consts::INST_NBYTES), 4))
 }
@@ -72,8 +76,7 @@ pub fn has_valid_neuron_header<S: InstFields + ?Sized>(_op: crate::Opcode, i: &S
 ///    && ((i.common.events.update_mode != UpdateMode::NO_UPDATE) || (i.common.events.update_idx == 0))
 /// }
 /// ```
-#[inline]
-pub fn has_valid_neuron_events<S: InstFields + ?Sized>(_op: crate::Opcode, i: &S) -> bool {
+pub fn has_valid_neuron_events(_op: crate::Opcode, i: &dyn InstFields) -> bool {
     (i.events().wait_mode != WaitMode::Invalid)
         && (i.events().update_mode != UpdateMode::Invalid)
         && ((i.events().wait_mode != WaitMode::NoWait) || (i.events().wait_idx == 0))
@@ -86,7 +89,6 @@ pub fn has_valid_neuron_events<S: InstFields + ?Sized>(_op: crate::Opcode, i: &S
 ///     (n >= 1) && (n <= max)
 /// }
 /// ```
-#[inline]
 pub fn has_valid_active_channel_range(n: u8, max: u32) -> bool {
     (n >= 1) && (i128::from(n) <= i128::from(max))
 }
@@ -99,7 +101,6 @@ pub fn has_valid_active_channel_range(n: u8, max: u32) -> bool {
 ///    || ((e == NeuronEngine::Pool) && has_valid_active_channel_range(n, POOLING_NUM_CHANNELS))
 /// }
 /// ```
-#[inline]
 pub fn has_valid_rand_state_channels(n: u8, e: NeuronEngine) -> bool {
     ((e == NeuronEngine::Dve) && has_valid_active_channel_range(n, crate::consts::DVE_NUM_CHANNELS))
         || ((e == NeuronEngine::Act)
@@ -114,7 +115,6 @@ pub fn has_valid_rand_state_channels(n: u8, e: NeuronEngine) -> bool {
 ///     (a.addr_immediate >> 29) == 0      // marker bits 29..31 clear
 /// }
 /// ```
-#[inline]
 pub fn is_imm_addr(a: Addr4) -> bool {
     isa_core::spec::shr(i128::from(a.addr_immediate()), 29) == 0
 }
@@ -125,7 +125,6 @@ pub fn is_imm_addr(a: Addr4) -> bool {
 ///     a.addr_reg.marker == ADDR4_MARKER_ADDR_REG
 /// }
 /// ```
-#[inline]
 pub fn is_reg_addr(a: Addr4) -> bool {
     i128::from(a.addr_reg().marker) == i128::from(crate::consts::ADDR4_MARKER_ADDR_REG)
 }
@@ -136,7 +135,6 @@ pub fn is_reg_addr(a: Addr4) -> bool {
 ///     (a >= STATE_BUF_OFFSET) && (a < (STATE_BUF_OFFSET + STATE_BUF_SZ))
 /// }
 /// ```
-#[inline]
 pub fn in_sbuf(a: u32) -> bool {
     (a >= crate::consts::STATE_BUF_OFFSET)
         && (i128::from(a)
@@ -150,7 +148,6 @@ pub fn in_sbuf(a: u32) -> bool {
 ///     (a >= PSUM_BUF_OFFSET) && (a < (PSUM_BUF_OFFSET + PSUM_BUF_SZ))
 /// }
 /// ```
-#[inline]
 pub fn in_psum(a: u32) -> bool {
     (a >= crate::consts::PSUM_BUF_OFFSET)
         && (i128::from(a)
@@ -168,7 +165,6 @@ pub fn in_psum(a: u32) -> bool {
 ///     }
 /// }
 /// ```
-#[inline]
 pub fn start_partition(a: Addr4) -> u32 {
     isa_core::spec::to_u32(if in_psum(a.addr_immediate()) {
         isa_core::spec::div(
@@ -191,28 +187,12 @@ pub fn start_partition(a: Addr4) -> u32 {
 ///     is_reg_addr(a) || ((start_partition(a) + n) <= NUM_PARTITIONS)
 /// }
 /// ```
-#[inline]
 pub fn start_addr_active_channels(a: Addr4, n: u8) -> bool {
     is_reg_addr(a)
         || (i128::from(start_partition(a)).saturating_add(i128::from(n))
             <= i128::from(crate::consts::NUM_PARTITIONS))
 }
-/// Spec function `dtype_size`, tpb/aws_neuron_isa_tpb_common.h:568:
-///
-/// ```text
-/// fn dtype_size(d: Dtype) -> u32 {
-///     if (d == Dtype::UINT64) || (d == Dtype::INT64) {
-///         8
-///     } else if (d == Dtype::INT32) || (d == Dtype::UINT32) || (d == Dtype::FP32) || (d == Dtype::FP32R) {
-///         4
-///     } else if (d == Dtype::INT16) || (d == Dtype::UINT16) || (d == Dtype::BFLOAT16) || (d == Dtype::FP16) {
-///         2
-///     } else {
-///         1
-///     }
-/// }
-/// ```
-#[inline]
+/// Spec function `dtype_size` (11 lines at tpb/aws_neuron_isa_tpb_common.h:568), translated expression for expression.
 pub fn dtype_size(d: Dtype) -> u32 {
     isa_core::spec::to_u32(if (d == Dtype::Uint64) || (d == Dtype::Int64) {
         8
@@ -240,7 +220,6 @@ pub fn dtype_size(d: Dtype) -> u32 {
 ///     dtype_size(d) == n
 /// }
 /// ```
-#[inline]
 pub fn type_size_check(d: Dtype, n: u32) -> bool {
     dtype_size(d) == n
 }
@@ -251,27 +230,10 @@ pub fn type_size_check(d: Dtype, n: u32) -> bool {
 ///     (a % dtype_size(d)) == 0
 /// }
 /// ```
-#[inline]
 pub fn addr_aligned_dtype(a: u32, d: Dtype) -> bool {
     isa_core::spec::rem(i128::from(a), i128::from(dtype_size(d))) == 0
 }
-/// Spec function `tensor_start_addr_valid`, tpb/aws_neuron_isa_tpb_common.h:591:
-///
-/// ```text
-/// fn tensor_start_addr_valid(a: Addr4, d: Dtype, w: WriteTensor, psum: AllowedInPSUM, sbuf: AllowedInSBUF) -> bool {
-///       (   is_reg_addr(a)
-///        && (a.addr_reg.regnum < NUM_ADDR_REGISTERS)
-///        && (a.addr_reg.reserved0[0] == 0)
-///        && (a.addr_reg.reserved0[1] == 0))
-///    || (   is_imm_addr(a)
-///        && addr_aligned_dtype(a.addr_immediate, d)
-///        && (in_psum(a.addr_immediate) || in_sbuf(a.addr_immediate))
-///        && ((psum == AllowedInPSUM::True) || !in_psum(a.addr_immediate))
-///        && ((sbuf == AllowedInSBUF::True) || !in_sbuf(a.addr_immediate))
-///        && (type_size_check(d, 4) || !in_psum(a.addr_immediate) || (w == WriteTensor::False)))
-/// }
-/// ```
-#[inline]
+/// Spec function `tensor_start_addr_valid` (12 lines at tpb/aws_neuron_isa_tpb_common.h:591), translated expression for expression.
 pub fn tensor_start_addr_valid(
     a: Addr4,
     d: Dtype,
@@ -300,7 +262,6 @@ pub fn tensor_start_addr_valid(
 ///    && (t.num_elem[0] != 0)
 /// }
 /// ```
-#[inline]
 pub fn tensor1d_valid(
     t: Tensor1d,
     d: Dtype,
@@ -319,7 +280,6 @@ pub fn tensor1d_valid(
 ///    && (t.num_elem[1] != 0)
 /// }
 /// ```
-#[inline]
 pub fn tensor2d_valid(
     t: Tensor2d,
     d: Dtype,
@@ -341,7 +301,6 @@ pub fn tensor2d_valid(
 ///    && (t.num_elem[2] != 0)
 /// }
 /// ```
-#[inline]
 pub fn tensor3d_valid(
     t: Tensor3d,
     d: Dtype,
@@ -365,7 +324,6 @@ pub fn tensor3d_valid(
 ///    && (t.num_elem[3] != 0)
 /// }
 /// ```
-#[inline]
 pub fn tensor4d_valid(
     t: Tensor4d,
     d: Dtype,
@@ -386,7 +344,6 @@ pub fn tensor4d_valid(
 ///     t.num_elem[0] * t.num_elem[1] * t.num_elem[2]
 /// }
 /// ```
-#[inline]
 pub fn t3d_element_count(t: Tensor3d) -> u32 {
     isa_core::spec::to_u32(
         i128::from(t.num_elem[0])
@@ -401,7 +358,6 @@ pub fn t3d_element_count(t: Tensor3d) -> u32 {
 ///     t.num_elem[0] * t.num_elem[1] * t.num_elem[2] * t.num_elem[3]
 /// }
 /// ```
-#[inline]
 pub fn t4d_element_count(t: Tensor4d) -> u32 {
     isa_core::spec::to_u32(
         i128::from(t.num_elem[0])
@@ -417,7 +373,6 @@ pub fn t4d_element_count(t: Tensor4d) -> u32 {
 ///     t3d_element_count(a) == t3d_element_count(b)
 /// }
 /// ```
-#[inline]
 pub fn same_element_count_t3d(a: Tensor3d, b: Tensor3d) -> bool {
     t3d_element_count(a) == t3d_element_count(b)
 }
@@ -428,7 +383,6 @@ pub fn same_element_count_t3d(a: Tensor3d, b: Tensor3d) -> bool {
 ///     d != Dtype::INVALID
 /// }
 /// ```
-#[inline]
 pub fn dtype_invalid_check(d: Dtype) -> bool {
     d != Dtype::Invalid
 }
@@ -439,7 +393,6 @@ pub fn dtype_invalid_check(d: Dtype) -> bool {
 ///     (allow == DtypeAllowFP32R::True) || (d != Dtype::FP32R)
 /// }
 /// ```
-#[inline]
 pub fn dtype_fp32r_illegal_check(d: Dtype, allow: DtypeAllowFp32r) -> bool {
     (allow == DtypeAllowFp32r::True) || (d != Dtype::Fp32r)
 }
@@ -450,7 +403,6 @@ pub fn dtype_fp32r_illegal_check(d: Dtype, allow: DtypeAllowFp32r) -> bool {
 ///     (allow == DtypeAllowU64::True) || (d != Dtype::UINT64)
 /// }
 /// ```
-#[inline]
 pub fn dtype_uint64_illegal_check(d: Dtype, allow: DtypeAllowU64) -> bool {
     (allow == DtypeAllowU64::True) || (d != Dtype::Uint64)
 }
@@ -461,7 +413,6 @@ pub fn dtype_uint64_illegal_check(d: Dtype, allow: DtypeAllowU64) -> bool {
 ///     (allow == DtypeAllowI64::True) || (d != Dtype::INT64)
 /// }
 /// ```
-#[inline]
 pub fn dtype_int64_illegal_check(d: Dtype, allow: DtypeAllowI64) -> bool {
     (allow == DtypeAllowI64::True) || (d != Dtype::Int64)
 }
@@ -476,7 +427,6 @@ pub fn dtype_int64_illegal_check(d: Dtype, allow: DtypeAllowI64) -> bool {
 ///    && is_valid_enum(EnumList::Dtype, d)
 /// }
 /// ```
-#[inline]
 pub fn is_valid_dtype(d: Dtype, allow_fp32r: DtypeAllowFp32r) -> bool {
     dtype_invalid_check(d)
         && dtype_fp32r_illegal_check(d, allow_fp32r)
@@ -484,21 +434,7 @@ pub fn is_valid_dtype(d: Dtype, allow_fp32r: DtypeAllowFp32r) -> bool {
         && dtype_int64_illegal_check(d, DtypeAllowI64::False)
         && true
 }
-/// Spec function `is_int_dtype`, tpb/aws_neuron_isa_tpb_common.h:674:
-///
-/// ```text
-/// fn is_int_dtype(d: Dtype) -> bool {
-///       (d == Dtype::INT8)
-///    || (d == Dtype::UINT8)
-///    || (d == Dtype::INT16)
-///    || (d == Dtype::UINT16)
-///    || (d == Dtype::INT32)
-///    || (d == Dtype::UINT32)
-///    || (d == Dtype::INT64)
-///    || (d == Dtype::UINT64)
-/// }
-/// ```
-#[inline]
+/// Spec function `is_int_dtype` (10 lines at tpb/aws_neuron_isa_tpb_common.h:674), translated expression for expression.
 pub fn is_int_dtype(d: Dtype) -> bool {
     (d == Dtype::Int8)
         || (d == Dtype::Uint8)
@@ -509,20 +445,7 @@ pub fn is_int_dtype(d: Dtype) -> bool {
         || (d == Dtype::Int64)
         || (d == Dtype::Uint64)
 }
-/// Spec function `is_fp_dtype`, tpb/aws_neuron_isa_tpb_common.h:685:
-///
-/// ```text
-/// fn is_fp_dtype(d: Dtype) -> bool {
-///       (d == Dtype::FP8_EXP3)
-///    || (d == Dtype::FP8_EXP4)
-///    || (d == Dtype::FP8_EXP5)
-///    || (d == Dtype::FP16)
-///    || (d == Dtype::BFLOAT16)
-///    || (d == Dtype::FP32)
-///    || (d == Dtype::FP32R)
-/// }
-/// ```
-#[inline]
+/// Spec function `is_fp_dtype` (9 lines at tpb/aws_neuron_isa_tpb_common.h:685), translated expression for expression.
 pub fn is_fp_dtype(d: Dtype) -> bool {
     (d == Dtype::Fp8Exp3)
         || (d == Dtype::Fp8Exp4)
@@ -532,24 +455,8 @@ pub fn is_fp_dtype(d: Dtype) -> bool {
         || (d == Dtype::Fp32)
         || (d == Dtype::Fp32r)
 }
-/// Spec function `is_valid_rng`, tpb/aws_neuron_isa_tpb_d4_mr.h:43:
-///
-/// ```text
-/// fn is_valid_rng(i: Inst, e: NeuronEngine) -> bool {
-///       has_valid_neuron_header(i)
-///    && has_valid_neuron_events(i)
-///    && has_rng_opcode(i)
-///    && has_d4_mr_rng_zero_fields(i)
-///    && has_valid_rng_dtype(i)
-///    && has_valid_active_channel_range(i.d4_mr.num_active_channels, POOLING_NUM_CHANNELS)
-///    && start_addr_active_channels(i.d4_mr.dst_mem_pattern.start_addr, i.d4_mr.num_active_channels)
-///    && tensor4d_valid(i.d4_mr.dst_mem_pattern, i.d4_mr.dtype,
-///                      WriteTensor::True, AllowedInPSUM::True, AllowedInSBUF::True)
-///    && rng_dst_elem_cnt(i)
-///    && has_valid_rng_engine(i, e)
-/// }
-/// ```
-#[inline]
+/// Spec function `is_valid_rng` (13 lines at tpb/aws_neuron_isa_tpb_d4_mr.h:43), translated expression for expression.
+#[cfg(feature = "d4_mr")]
 pub fn is_valid_rng(op: crate::Opcode, i: &crate::inst::D4Mr, e: NeuronEngine) -> bool {
     has_valid_neuron_header(op, i)
         && has_valid_neuron_events(op, i)
@@ -578,8 +485,7 @@ pub fn is_valid_rng(op: crate::Opcode, i: &crate::inst::D4Mr, e: NeuronEngine) -
 ///     i.header.opcode == Opcode::RNG
 /// }
 /// ```
-#[inline]
-pub fn has_rng_opcode<S: InstFields + ?Sized>(op: crate::Opcode, _i: &S) -> bool {
+pub fn has_rng_opcode(op: crate::Opcode, _i: &dyn InstFields) -> bool {
     op == Opcode::Rng
 }
 /// Spec function `has_d4_mr_rng_zero_fields`, tpb/aws_neuron_isa_tpb_d4_mr.h:63:
@@ -594,7 +500,7 @@ pub fn has_rng_opcode<S: InstFields + ?Sized>(op: crate::Opcode, _i: &S) -> bool
 ///    && (i.d4_mr.reserved3[2] == 0) && (i.d4_mr.reserved3[3] == 0) && (i.d4_mr.fill_imm == 0)
 /// }
 /// ```
-#[inline]
+#[cfg(feature = "d4_mr")]
 pub fn has_d4_mr_rng_zero_fields(_op: crate::Opcode, i: &crate::inst::D4Mr) -> bool {
     (i.reserved0[0] == 0)
         && (i.reserved0[1] == 0)
@@ -632,7 +538,7 @@ pub fn has_d4_mr_rng_zero_fields(_op: crate::Opcode, i: &crate::inst::D4Mr) -> b
 ///    || (i.d4_mr.dtype == Dtype::UINT32)
 /// }
 /// ```
-#[inline]
+#[cfg(feature = "d4_mr")]
 pub fn has_valid_rng_dtype(_op: crate::Opcode, i: &crate::inst::D4Mr) -> bool {
     (i.dtype == Dtype::Int8)
         || (i.dtype == Dtype::Int16)
@@ -648,7 +554,7 @@ pub fn has_valid_rng_dtype(_op: crate::Opcode, i: &crate::inst::D4Mr) -> bool {
 ///     i.d4_mr.dst_element_count == t4d_element_count(i.d4_mr.dst_mem_pattern)
 /// }
 /// ```
-#[inline]
+#[cfg(feature = "d4_mr")]
 pub fn rng_dst_elem_cnt(_op: crate::Opcode, i: &crate::inst::D4Mr) -> bool {
     i.dst_element_count == t4d_element_count(i.dst_mem_pattern)
 }
@@ -660,25 +566,13 @@ pub fn rng_dst_elem_cnt(_op: crate::Opcode, i: &crate::inst::D4Mr) -> bool {
 ///    || ((e == NeuronEngine::Pool) && !in_psum(i.d4_mr.dst_mem_pattern.start_addr.addr_immediate))
 /// }
 /// ```
-#[inline]
+#[cfg(feature = "d4_mr")]
 pub fn has_valid_rng_engine(_op: crate::Opcode, i: &crate::inst::D4Mr, e: NeuronEngine) -> bool {
     (e == NeuronEngine::Dve)
         || ((e == NeuronEngine::Pool) && (!in_psum(i.dst_mem_pattern.start_addr.addr_immediate())))
 }
-/// Spec function `is_valid_d4_mr`, tpb/aws_neuron_isa_tpb_d4_mr.h:98:
-///
-/// ```text
-/// fn is_valid_d4_mr(i: Inst) -> bool {
-///       has_valid_neuron_header(i)
-///    && has_valid_neuron_events(i)
-///    && has_d4_mr_opcode(i)
-///    && has_valid_active_channel_range(i.d4_mr.num_active_channels, POOLING_NUM_CHANNELS)
-///    && start_addr_active_channels(i.d4_mr.dst_mem_pattern.start_addr, i.d4_mr.num_active_channels)
-///    && tensor4d_valid(i.d4_mr.dst_mem_pattern, i.d4_mr.dtype,
-///                      WriteTensor::True, AllowedInPSUM::True, AllowedInSBUF::True)
-/// }
-/// ```
-#[inline]
+/// Spec function `is_valid_d4_mr` (9 lines at tpb/aws_neuron_isa_tpb_d4_mr.h:98), translated expression for expression.
+#[cfg(feature = "d4_mr")]
 pub fn is_valid_d4_mr(op: crate::Opcode, i: &crate::inst::D4Mr) -> bool {
     has_valid_neuron_header(op, i)
         && has_valid_neuron_events(op, i)
@@ -706,8 +600,7 @@ pub fn is_valid_d4_mr(op: crate::Opcode, i: &crate::inst::D4Mr) -> bool {
 ///    || (i.header.opcode == Opcode::DVE_READ_INDICES)
 /// }
 /// ```
-#[inline]
-pub fn has_d4_mr_opcode<S: InstFields + ?Sized>(op: crate::Opcode, _i: &S) -> bool {
+pub fn has_d4_mr_opcode(op: crate::Opcode, _i: &dyn InstFields) -> bool {
     (op == Opcode::Memset)
         || (op == Opcode::RegStore)
         || (op == Opcode::Rng)
@@ -721,29 +614,13 @@ pub fn has_d4_mr_opcode<S: InstFields + ?Sized>(op: crate::Opcode, _i: &S) -> bo
 ///    || (has_rand_get_state_opcode(i) && is_valid_rand_get_state(i))
 /// }
 /// ```
-#[inline]
+#[cfg(feature = "d4_rand")]
 pub fn is_valid_d4_rand(op: crate::Opcode, i: &crate::inst::D4Rand) -> bool {
     (has_rand_opcode(op, i) && is_valid_rand(op, i))
         || (has_rand_get_state_opcode(op, i) && is_valid_rand_get_state(op, i))
 }
-/// Spec function `is_valid_rand_get_state`, tpb/aws_neuron_isa_tpb_d4_rand.h:62:
-///
-/// ```text
-/// fn is_valid_rand_get_state(i: Inst) -> bool {
-///       has_valid_neuron_header(i)
-///    && has_valid_neuron_events(i)
-///    && has_rand_get_state_opcode(i)
-///    && has_d4_rand_reserved_zero(i)
-///    && rand_get_state_unused_field_zero(i)
-///    && rand_get_state_valid_dtype(i)
-///    && has_valid_rand_state_channels(i.d4_rand.num_active_channels, NeuronEngine::Pool)
-///    && start_addr_active_channels(i.d4_rand.dst_mem_pattern.start_addr, i.d4_rand.num_active_channels)
-///    && tensor4d_valid(i.d4_rand.dst_mem_pattern, i.d4_rand.dtype,
-///                      WriteTensor::True, AllowedInPSUM::True, AllowedInSBUF::True)
-///    && rand_get_state_legal_combinations(i, NeuronEngine::Pool)
-/// }
-/// ```
-#[inline]
+/// Spec function `is_valid_rand_get_state` (13 lines at tpb/aws_neuron_isa_tpb_d4_rand.h:62), translated expression for expression.
+#[cfg(feature = "d4_rand")]
 pub fn is_valid_rand_get_state(op: crate::Opcode, i: &crate::inst::D4Rand) -> bool {
     has_valid_neuron_header(op, i)
         && has_valid_neuron_events(op, i)
@@ -769,8 +646,7 @@ pub fn is_valid_rand_get_state(op: crate::Opcode, i: &crate::inst::D4Rand) -> bo
 ///     i.header.opcode == Opcode::RAND_GET_STATE
 /// }
 /// ```
-#[inline]
-pub fn has_rand_get_state_opcode<S: InstFields + ?Sized>(op: crate::Opcode, _i: &S) -> bool {
+pub fn has_rand_get_state_opcode(op: crate::Opcode, _i: &dyn InstFields) -> bool {
     op == Opcode::RandGetState
 }
 /// Spec function `has_d4_rand_reserved_zero`, tpb/aws_neuron_isa_tpb_d4_rand.h:80:
@@ -783,7 +659,7 @@ pub fn has_rand_get_state_opcode<S: InstFields + ?Sized>(op: crate::Opcode, _i: 
 ///    && (i.d4_rand.reserved2[8] == 0)
 /// }
 /// ```
-#[inline]
+#[cfg(feature = "d4_rand")]
 pub fn has_d4_rand_reserved_zero(_op: crate::Opcode, i: &crate::inst::D4Rand) -> bool {
     (i.reserved1[0] == 0)
         && (i.reserved2[0] == 0)
@@ -808,7 +684,7 @@ pub fn has_d4_rand_reserved_zero(_op: crate::Opcode, i: &crate::inst::D4Rand) ->
 ///    && (i.d4_rand.params[3].param_bitvec_uint32 == 0)
 /// }
 /// ```
-#[inline]
+#[cfg(feature = "d4_rand")]
 pub fn rand_get_state_unused_field_zero(_op: crate::Opcode, i: &crate::inst::D4Rand) -> bool {
     (i.rand_num_steps == 0)
         && (i.post_process == RandPostProc::RawU32)
@@ -824,27 +700,12 @@ pub fn rand_get_state_unused_field_zero(_op: crate::Opcode, i: &crate::inst::D4R
 ///     i.d4_rand.dtype == Dtype::UINT32
 /// }
 /// ```
-#[inline]
+#[cfg(feature = "d4_rand")]
 pub fn rand_get_state_valid_dtype(_op: crate::Opcode, i: &crate::inst::D4Rand) -> bool {
     i.dtype == Dtype::Uint32
 }
-/// Spec function `rand_get_state_legal_combinations`, tpb/aws_neuron_isa_tpb_d4_rand.h:100:
-///
-/// ```text
-/// fn rand_get_state_legal_combinations(i: Inst, e: NeuronEngine) -> bool {
-///       (   (e == NeuronEngine::Pool)
-///        && (i.d4_rand.rand_generator == RandSrc::RNG_PHILOX)
-///        && (i.d4_rand.rand_algorithm == RandAlgorithm::PHILOX)
-///        && (i.d4_rand.dtype == Dtype::UINT32)
-///        && rand_get_state_elem_cnt(i, 7))
-///    || (   (e == NeuronEngine::Pool)
-///        && (i.d4_rand.rand_generator == RandSrc::RNG_XORWOW)
-///        && (i.d4_rand.rand_algorithm == RandAlgorithm::XORWOW)
-///        && (i.d4_rand.dtype == Dtype::UINT32)
-///        && rand_get_state_elem_cnt(i, 6))
-/// }
-/// ```
-#[inline]
+/// Spec function `rand_get_state_legal_combinations` (12 lines at tpb/aws_neuron_isa_tpb_d4_rand.h:100), translated expression for expression. The legality table derived from it is [`crate::legality::RAND_GET_STATE_ARMS`].
+#[cfg(feature = "d4_rand")]
 pub fn rand_get_state_legal_combinations(
     _op: crate::Opcode,
     i: &crate::inst::D4Rand,
@@ -868,29 +729,12 @@ pub fn rand_get_state_legal_combinations(
 ///     t4d_element_count(i.d4_rand.dst_mem_pattern) == n
 /// }
 /// ```
-#[inline]
+#[cfg(feature = "d4_rand")]
 pub fn rand_get_state_elem_cnt(_op: crate::Opcode, i: &crate::inst::D4Rand, n: u32) -> bool {
     t4d_element_count(i.dst_mem_pattern) == n
 }
-/// Spec function `is_valid_rand`, tpb/aws_neuron_isa_tpb_d4_rand.h:117:
-///
-/// ```text
-/// fn is_valid_rand(i: Inst) -> bool {
-///       has_valid_neuron_header(i)
-///    && has_valid_neuron_events(i)
-///    && has_rand_opcode(i)
-///    && has_d4_rand_reserved_zero(i)
-///    && restrict_rand_algorithm(i)
-///    && has_valid_rand_num_steps(i)
-///    && has_valid_rand_post_processing(i)
-///    && has_valid_rand_dtype(i)
-///    && has_valid_active_channel_range(i.d4_rand.num_active_channels, POOLING_NUM_CHANNELS)
-///    && start_addr_active_channels(i.d4_rand.dst_mem_pattern.start_addr, i.d4_rand.num_active_channels)
-///    && tensor4d_valid(i.d4_rand.dst_mem_pattern, i.d4_rand.dtype,
-///                      WriteTensor::True, AllowedInPSUM::True, AllowedInSBUF::True)
-/// }
-/// ```
-#[inline]
+/// Spec function `is_valid_rand` (14 lines at tpb/aws_neuron_isa_tpb_d4_rand.h:117), translated expression for expression.
+#[cfg(feature = "d4_rand")]
 pub fn is_valid_rand(op: crate::Opcode, i: &crate::inst::D4Rand) -> bool {
     has_valid_neuron_header(op, i)
         && has_valid_neuron_events(op, i)
@@ -920,8 +764,7 @@ pub fn is_valid_rand(op: crate::Opcode, i: &crate::inst::D4Rand) -> bool {
 ///     i.header.opcode == Opcode::RAND
 /// }
 /// ```
-#[inline]
-pub fn has_rand_opcode<S: InstFields + ?Sized>(op: crate::Opcode, _i: &S) -> bool {
+pub fn has_rand_opcode(op: crate::Opcode, _i: &dyn InstFields) -> bool {
     op == Opcode::Rand
 }
 /// Spec function `restrict_rand_algorithm`, tpb/aws_neuron_isa_tpb_d4_rand.h:136:
@@ -931,7 +774,7 @@ pub fn has_rand_opcode<S: InstFields + ?Sized>(op: crate::Opcode, _i: &S) -> boo
 ///     i.d4_rand.rand_algorithm == RandAlgorithm::PHILOX
 /// }
 /// ```
-#[inline]
+#[cfg(feature = "d4_rand")]
 pub fn restrict_rand_algorithm(_op: crate::Opcode, i: &crate::inst::D4Rand) -> bool {
     i.rand_algorithm == RandAlgorithm::Philox
 }
@@ -943,7 +786,7 @@ pub fn restrict_rand_algorithm(_op: crate::Opcode, i: &crate::inst::D4Rand) -> b
 ///    || (i.d4_rand.rand_num_steps == 1)
 /// }
 /// ```
-#[inline]
+#[cfg(feature = "d4_rand")]
 pub fn has_valid_rand_num_steps(_op: crate::Opcode, i: &crate::inst::D4Rand) -> bool {
     (i.rand_algorithm == RandAlgorithm::Lfsr) || (i.rand_num_steps == 1)
 }
@@ -955,7 +798,7 @@ pub fn has_valid_rand_num_steps(_op: crate::Opcode, i: &crate::inst::D4Rand) -> 
 ///    || (i.d4_rand.post_process == RandPostProc::UNIFORM_IN_RANGE)
 /// }
 /// ```
-#[inline]
+#[cfg(feature = "d4_rand")]
 pub fn has_valid_rand_post_processing(_op: crate::Opcode, i: &crate::inst::D4Rand) -> bool {
     (i.post_process == RandPostProc::RawU32) || (i.post_process == RandPostProc::UniformInRange)
 }
@@ -967,7 +810,7 @@ pub fn has_valid_rand_post_processing(_op: crate::Opcode, i: &crate::inst::D4Ran
 ///    || ((i.d4_rand.post_process == RandPostProc::UNIFORM_IN_RANGE) && is_fp_dtype(i.d4_rand.dtype))
 /// }
 /// ```
-#[inline]
+#[cfg(feature = "d4_rand")]
 pub fn has_valid_rand_dtype(_op: crate::Opcode, i: &crate::inst::D4Rand) -> bool {
     ((i.post_process == RandPostProc::RawU32) && is_int_dtype(i.dtype))
         || ((i.post_process == RandPostProc::UniformInRange) && is_fp_dtype(i.dtype))
@@ -984,7 +827,7 @@ pub fn has_valid_rand_dtype(_op: crate::Opcode, i: &crate::inst::D4Rand) -> bool
 ///    && (e == NeuronEngine::DVE)
 /// }
 /// ```
-#[inline]
+#[cfg(feature = "pseudo_set_rng_seed")]
 pub fn is_valid_pseudo_set_rng_seed(
     op: crate::Opcode,
     i: &crate::inst::PseudoSetRngSeedFields,
@@ -1004,33 +847,11 @@ pub fn is_valid_pseudo_set_rng_seed(
 ///     i.header.opcode == Opcode::PSEUDO_SET_RNG_SEED
 /// }
 /// ```
-#[inline]
-pub fn has_pseudo_set_rng_seed_opcode<S: InstFields + ?Sized>(op: crate::Opcode, _i: &S) -> bool {
+pub fn has_pseudo_set_rng_seed_opcode(op: crate::Opcode, _i: &dyn InstFields) -> bool {
     op == Opcode::PseudoSetRngSeed
 }
-/// Spec function `has_pseudo_set_rng_seed_reserved_zero`, tpb/aws_neuron_isa_tpb_pseudo_set_rng_seed.h:41:
-///
-/// ```text
-/// fn has_pseudo_set_rng_seed_reserved_zero(i: Inst) -> bool {
-///       (i.pseudo_set_rng_seed.reserved0[0] == 0) && (i.pseudo_set_rng_seed.reserved0[1] == 0) && (i.pseudo_set_rng_seed.reserved0[2] == 0)
-///    && (i.pseudo_set_rng_seed.reserved1[0] == 0) && (i.pseudo_set_rng_seed.reserved1[1] == 0) && (i.pseudo_set_rng_seed.reserved1[2] == 0)
-///    && (i.pseudo_set_rng_seed.reserved1[3] == 0) && (i.pseudo_set_rng_seed.reserved1[4] == 0) && (i.pseudo_set_rng_seed.reserved1[5] == 0)
-///    && (i.pseudo_set_rng_seed.reserved1[6] == 0) && (i.pseudo_set_rng_seed.reserved1[7] == 0) && (i.pseudo_set_rng_seed.reserved1[8] == 0)
-///    && (i.pseudo_set_rng_seed.reserved1[9] == 0) && (i.pseudo_set_rng_seed.reserved1[10] == 0) && (i.pseudo_set_rng_seed.reserved1[11] == 0)
-///    && (i.pseudo_set_rng_seed.reserved1[12] == 0) && (i.pseudo_set_rng_seed.reserved1[13] == 0) && (i.pseudo_set_rng_seed.reserved1[14] == 0)
-///    && (i.pseudo_set_rng_seed.reserved1[15] == 0) && (i.pseudo_set_rng_seed.reserved1[16] == 0) && (i.pseudo_set_rng_seed.reserved1[17] == 0)
-///    && (i.pseudo_set_rng_seed.reserved1[18] == 0) && (i.pseudo_set_rng_seed.reserved1[19] == 0) && (i.pseudo_set_rng_seed.reserved1[20] == 0)
-///    && (i.pseudo_set_rng_seed.reserved1[21] == 0) && (i.pseudo_set_rng_seed.reserved1[22] == 0) && (i.pseudo_set_rng_seed.reserved1[23] == 0)
-///    && (i.pseudo_set_rng_seed.reserved1[24] == 0) && (i.pseudo_set_rng_seed.reserved1[25] == 0) && (i.pseudo_set_rng_seed.reserved1[26] == 0)
-///    && (i.pseudo_set_rng_seed.reserved1[27] == 0) && (i.pseudo_set_rng_seed.reserved1[28] == 0) && (i.pseudo_set_rng_seed.reserved1[29] == 0)
-///    && (i.pseudo_set_rng_seed.reserved1[30] == 0) && (i.pseudo_set_rng_seed.reserved1[31] == 0) && (i.pseudo_set_rng_seed.reserved1[32] == 0)
-///    && (i.pseudo_set_rng_seed.reserved1[33] == 0) && (i.pseudo_set_rng_seed.reserved1[34] == 0) && (i.pseudo_set_rng_seed.reserved1[35] == 0)
-///    && (i.pseudo_set_rng_seed.reserved1[36] == 0) && (i.pseudo_set_rng_seed.reserved1[37] == 0) && (i.pseudo_set_rng_seed.reserved1[38] == 0)
-///    && (i.pseudo_set_rng_seed.reserved1[39] == 0) && (i.pseudo_set_rng_seed.reserved1[40] == 0) && (i.pseudo_set_rng_seed.reserved1[41] == 0)
-///    && (i.pseudo_set_rng_seed.reserved1[42] == 0) && (i.pseudo_set_rng_seed.reserved1[43] == 0)
-/// }
-/// ```
-#[inline]
+/// Spec function `has_pseudo_set_rng_seed_reserved_zero` (18 lines at tpb/aws_neuron_isa_tpb_pseudo_set_rng_seed.h:41), translated expression for expression.
+#[cfg(feature = "pseudo_set_rng_seed")]
 pub fn has_pseudo_set_rng_seed_reserved_zero(
     _op: crate::Opcode,
     i: &crate::inst::PseudoSetRngSeedFields,
@@ -1083,25 +904,8 @@ pub fn has_pseudo_set_rng_seed_reserved_zero(
         && (i.reserved1[42] == 0)
         && (i.reserved1[43] == 0)
 }
-/// Spec function `is_valid_s1_rand`, tpb/aws_neuron_isa_tpb_s1_rand.h:39:
-///
-/// ```text
-/// fn is_valid_s1_rand(i: Inst) -> bool {
-///       has_valid_neuron_header(i)
-///    && has_valid_neuron_events(i)
-///    && has_rand_set_state_opcode(i)
-///    && has_s1_rand_reserved_zero(i)
-///    && rand_set_state_valid_dtype(i)
-///    && rand_set_state_imm_zero(i)
-///    && has_valid_rand_set_state_imm(i)
-///    && has_valid_rand_state_channels(i.s1_rand.num_active_channels, NeuronEngine::Pool)
-///    && start_addr_active_channels(i.s1_rand.src_mem_pattern.start_addr, i.s1_rand.num_active_channels)
-///    && tensor1d_valid(i.s1_rand.src_mem_pattern, i.s1_rand.in_dtype,
-///                      WriteTensor::False, AllowedInPSUM::False, AllowedInSBUF::True)
-///    && rand_set_state_legal_combinations(i, NeuronEngine::Pool)
-/// }
-/// ```
-#[inline]
+/// Spec function `is_valid_s1_rand` (14 lines at tpb/aws_neuron_isa_tpb_s1_rand.h:39), translated expression for expression.
+#[cfg(feature = "s1_rand")]
 pub fn is_valid_s1_rand(op: crate::Opcode, i: &crate::inst::S1Rand) -> bool {
     has_valid_neuron_header(op, i)
         && has_valid_neuron_events(op, i)
@@ -1121,31 +925,8 @@ pub fn is_valid_s1_rand(op: crate::Opcode, i: &crate::inst::S1Rand) -> bool {
         )
         && rand_set_state_legal_combinations(op, i, NeuronEngine::Pool)
 }
-/// Spec function `rand_set_state_legal_combinations`, tpb/aws_neuron_isa_tpb_s1_rand.h:54:
-///
-/// ```text
-/// fn rand_set_state_legal_combinations(i: Inst, e: NeuronEngine) -> bool {
-///       (   (e == NeuronEngine::Pool)
-///        && (i.s1_rand.rand_generator == RandSrc::RNG_PHILOX)
-///        && (i.s1_rand.rand_algorithm == RandAlgorithm::PHILOX)
-///        && (i.s1_rand.update_state == RandStateUpdate::IMM_SINGLE)
-///        && (i.s1_rand.in_dtype == Dtype::UINT32)
-///        && rand_set_state_elem_cnt(i, 7))
-///    || (   (e == NeuronEngine::Pool)
-///        && (i.s1_rand.rand_generator == RandSrc::RNG_PHILOX)
-///        && (i.s1_rand.rand_algorithm == RandAlgorithm::PHILOX)
-///        && (i.s1_rand.update_state == RandStateUpdate::SRC_TENSOR)
-///        && (i.s1_rand.in_dtype == Dtype::UINT32)
-///        && rand_set_state_elem_cnt(i, 7))
-///    || (   (e == NeuronEngine::Pool)
-///        && (i.s1_rand.rand_generator == RandSrc::RNG_XORWOW)
-///        && (i.s1_rand.rand_algorithm == RandAlgorithm::XORWOW)
-///        && (i.s1_rand.update_state == RandStateUpdate::SRC_TENSOR)
-///        && (i.s1_rand.in_dtype == Dtype::UINT32)
-///        && rand_set_state_elem_cnt(i, 6))
-/// }
-/// ```
-#[inline]
+/// Spec function `rand_set_state_legal_combinations` (20 lines at tpb/aws_neuron_isa_tpb_s1_rand.h:54), translated expression for expression. The legality table derived from it is [`crate::legality::RAND_SET_STATE_ARMS`].
+#[cfg(feature = "s1_rand")]
 pub fn rand_set_state_legal_combinations(
     _op: crate::Opcode,
     i: &crate::inst::S1Rand,
@@ -1177,7 +958,7 @@ pub fn rand_set_state_legal_combinations(
 ///     i.s1_rand.src_mem_pattern.num_elem[0] == n
 /// }
 /// ```
-#[inline]
+#[cfg(feature = "s1_rand")]
 pub fn rand_set_state_elem_cnt(_op: crate::Opcode, i: &crate::inst::S1Rand, n: u32) -> bool {
     i128::from(i.src_mem_pattern.num_elem[0]) == i128::from(n)
 }
@@ -1188,8 +969,7 @@ pub fn rand_set_state_elem_cnt(_op: crate::Opcode, i: &crate::inst::S1Rand, n: u
 ///     i.header.opcode == Opcode::RAND_SET_STATE
 /// }
 /// ```
-#[inline]
-pub fn has_rand_set_state_opcode<S: InstFields + ?Sized>(op: crate::Opcode, _i: &S) -> bool {
+pub fn has_rand_set_state_opcode(op: crate::Opcode, _i: &dyn InstFields) -> bool {
     op == Opcode::RandSetState
 }
 /// Spec function `has_s1_rand_reserved_zero`, tpb/aws_neuron_isa_tpb_s1_rand.h:83:
@@ -1201,7 +981,7 @@ pub fn has_rand_set_state_opcode<S: InstFields + ?Sized>(op: crate::Opcode, _i: 
 ///    && (i.s1_rand.reserved[6] == 0)
 /// }
 /// ```
-#[inline]
+#[cfg(feature = "s1_rand")]
 pub fn has_s1_rand_reserved_zero(_op: crate::Opcode, i: &crate::inst::S1Rand) -> bool {
     (i.reserved[0] == 0)
         && (i.reserved[1] == 0)
@@ -1218,7 +998,7 @@ pub fn has_s1_rand_reserved_zero(_op: crate::Opcode, i: &crate::inst::S1Rand) ->
 ///     i.s1_rand.in_dtype == Dtype::UINT32
 /// }
 /// ```
-#[inline]
+#[cfg(feature = "s1_rand")]
 pub fn rand_set_state_valid_dtype(_op: crate::Opcode, i: &crate::inst::S1Rand) -> bool {
     i.in_dtype == Dtype::Uint32
 }
@@ -1233,7 +1013,7 @@ pub fn rand_set_state_valid_dtype(_op: crate::Opcode, i: &crate::inst::S1Rand) -
 ///        && (i.s1_rand.imm_state[6] == 0) && (i.s1_rand.imm_state[7] == 0))
 /// }
 /// ```
-#[inline]
+#[cfg(feature = "s1_rand")]
 pub fn rand_set_state_imm_zero(_op: crate::Opcode, i: &crate::inst::S1Rand) -> bool {
     (i.update_state != RandStateUpdate::SrcTensor)
         || ((i.imm_state[0] == 0)
@@ -1255,37 +1035,15 @@ pub fn rand_set_state_imm_zero(_op: crate::Opcode, i: &crate::inst::S1Rand) -> b
 ///        && (i.s1_rand.imm_state[7] == 0))
 /// }
 /// ```
-#[inline]
+#[cfg(feature = "s1_rand")]
 pub fn has_valid_rand_set_state_imm(_op: crate::Opcode, i: &crate::inst::S1Rand) -> bool {
     (i.update_state == RandStateUpdate::SrcTensor)
         || ((i.rand_generator == RandSrc::RngPhilox)
             && (i.rand_algorithm == RandAlgorithm::Philox)
             && (i.imm_state[7] == 0))
 }
-/// Spec function `is_valid_s3d3_dropout`, tpb/aws_neuron_isa_tpb_s3d3_dropout.h:39:
-///
-/// ```text
-/// fn is_valid_s3d3_dropout(i: Inst) -> bool {
-///       has_valid_neuron_header(i)
-///    && has_valid_neuron_events(i)
-///    && has_dropout_opcode(i)
-///    && has_s3d3_dropout_reserved_zero(i)
-///    && is_valid_dtype(i.s3d3_dropout.in_dtype, DtypeAllowFP32R::False)
-///    && is_valid_dtype(i.s3d3_dropout.out_dtype, DtypeAllowFP32R::True)
-///    && s3d3_dropout_same_src_dst_type(i)
-///    && s3d3_dropout_src_dst_count_check(i)
-///    && s3d3_dropout_threshold_dtype_check(i)
-///    && is_valid_enum(EnumList::DropoutThresholdType, i.s3d3_dropout.threshold_type)
-///    && has_valid_active_channel_range(i.s3d3_dropout.num_active_channels, POOLING_NUM_CHANNELS)
-///    && start_addr_active_channels(i.s3d3_dropout.src_mem_pattern.start_addr, i.s3d3_dropout.num_active_channels)
-///    && start_addr_active_channels(i.s3d3_dropout.dst_mem_pattern.start_addr, i.s3d3_dropout.num_active_channels)
-///    && tensor3d_valid(i.s3d3_dropout.src_mem_pattern, i.s3d3_dropout.in_dtype,
-///                      WriteTensor::False, AllowedInPSUM::True, AllowedInSBUF::True)
-///    && tensor3d_valid(i.s3d3_dropout.dst_mem_pattern, i.s3d3_dropout.out_dtype,
-///                      WriteTensor::True, AllowedInPSUM::True, AllowedInSBUF::True)
-/// }
-/// ```
-#[inline]
+/// Spec function `is_valid_s3d3_dropout` (19 lines at tpb/aws_neuron_isa_tpb_s3d3_dropout.h:39), translated expression for expression.
+#[cfg(feature = "s3d3_dropout")]
 pub fn is_valid_s3d3_dropout(op: crate::Opcode, i: &crate::inst::S3d3Dropout) -> bool {
     has_valid_neuron_header(op, i)
         && has_valid_neuron_events(op, i)
@@ -1325,8 +1083,7 @@ pub fn is_valid_s3d3_dropout(op: crate::Opcode, i: &crate::inst::S3d3Dropout) ->
 ///     i.header.opcode == Opcode::DROPOUT
 /// }
 /// ```
-#[inline]
-pub fn has_dropout_opcode<S: InstFields + ?Sized>(op: crate::Opcode, _i: &S) -> bool {
+pub fn has_dropout_opcode(op: crate::Opcode, _i: &dyn InstFields) -> bool {
     op == Opcode::Dropout
 }
 /// Spec function `has_s3d3_dropout_reserved_zero`, tpb/aws_neuron_isa_tpb_s3d3_dropout.h:63:
@@ -1339,7 +1096,7 @@ pub fn has_dropout_opcode<S: InstFields + ?Sized>(op: crate::Opcode, _i: &S) -> 
 ///    && (i.s3d3_dropout.reserved1[5] == 0)
 /// }
 /// ```
-#[inline]
+#[cfg(feature = "s3d3_dropout")]
 pub fn has_s3d3_dropout_reserved_zero(_op: crate::Opcode, i: &crate::inst::S3d3Dropout) -> bool {
     (i.reserved0[0] == 0)
         && (i.reserved0[1] == 0)
@@ -1359,7 +1116,7 @@ pub fn has_s3d3_dropout_reserved_zero(_op: crate::Opcode, i: &crate::inst::S3d3D
 ///     i.s3d3_dropout.out_dtype == i.s3d3_dropout.in_dtype
 /// }
 /// ```
-#[inline]
+#[cfg(feature = "s3d3_dropout")]
 pub fn s3d3_dropout_same_src_dst_type(_op: crate::Opcode, i: &crate::inst::S3d3Dropout) -> bool {
     i.out_dtype == i.in_dtype
 }
@@ -1370,7 +1127,7 @@ pub fn s3d3_dropout_same_src_dst_type(_op: crate::Opcode, i: &crate::inst::S3d3D
 ///     same_element_count_t3d(i.s3d3_dropout.src_mem_pattern, i.s3d3_dropout.dst_mem_pattern)
 /// }
 /// ```
-#[inline]
+#[cfg(feature = "s3d3_dropout")]
 pub fn s3d3_dropout_src_dst_count_check(_op: crate::Opcode, i: &crate::inst::S3d3Dropout) -> bool {
     same_element_count_t3d(i.src_mem_pattern, i.dst_mem_pattern)
 }
@@ -1381,26 +1138,11 @@ pub fn s3d3_dropout_src_dst_count_check(_op: crate::Opcode, i: &crate::inst::S3d
 ///     (d == Dtype::FP32) || (d == Dtype::INVALID)      // 0 stands for FP32
 /// }
 /// ```
-#[inline]
 pub fn threshold_dtype_fp32(d: Dtype) -> bool {
     (d == Dtype::Fp32) || (d == Dtype::Invalid)
 }
-/// Spec function `s3d3_dropout_threshold_dtype_check`, tpb/aws_neuron_isa_tpb_s3d3_dropout.h:82:
-///
-/// ```text
-/// fn s3d3_dropout_threshold_dtype_check(i: Inst) -> bool {
-///       (   (i.s3d3_dropout.threshold_src == ImmSrc::INSTRUCTION_IMMEDIATE)
-///        && threshold_dtype_fp32(i.s3d3_dropout.threshold_dtype))
-///    || (   (i.s3d3_dropout.threshold_src != ImmSrc::INSTRUCTION_IMMEDIATE)
-///        && is_int_dtype(i.s3d3_dropout.in_dtype)
-///        && threshold_dtype_fp32(i.s3d3_dropout.threshold_dtype))
-///    || (   (i.s3d3_dropout.threshold_src != ImmSrc::INSTRUCTION_IMMEDIATE)
-///        && is_fp_dtype(i.s3d3_dropout.in_dtype)
-///        && (   is_fp_dtype(i.s3d3_dropout.threshold_dtype)
-///            || (i.s3d3_dropout.threshold_dtype == Dtype::INVALID)))
-/// }
-/// ```
-#[inline]
+/// Spec function `s3d3_dropout_threshold_dtype_check` (11 lines at tpb/aws_neuron_isa_tpb_s3d3_dropout.h:82), translated expression for expression.
+#[cfg(feature = "s3d3_dropout")]
 pub fn s3d3_dropout_threshold_dtype_check(
     _op: crate::Opcode,
     i: &crate::inst::S3d3Dropout,

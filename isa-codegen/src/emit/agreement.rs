@@ -1,35 +1,42 @@
-//! `tests/agreement.rs` of a generated crate: for every tuple of every legality
-//! domain, "the type-level layer accepts it" must equal "the runtime validator
-//! accepts an instruction built from it". The two sides are derived separately
-//! from the header spec — the trait impls from the partial evaluator, the
-//! validator from the translation — so the test catches any drift between them.
+//! `tests/agreement.rs` of a generated crate: the type-level layer and the legality tables
+//! against the runtime validator. The two sides are derived separately from the header spec —
+//! the trait impls and tables from the partial evaluator, the validator from the translation —
+//! so the test catches drift between them, in lines proportional to the legal arms:
+//!
+//! * per arm, `legal::<(markers), N>()` compiles only when the arm's `Legal*` impl exists with
+//!   width `N` (a missing impl or a wrong width does not compile); it returns the impl's row,
+//!   after checking that the instruction its `pin` builds passes `validate`. The rows, in order,
+//!   must be the table;
+//! * the data, in one loop (lines per column, not per tuple): every tuple of column values, at
+//!   every width the legality function mentions or the table has, 0 and one past the widest, is
+//!   accepted by the validator exactly when it is a row of the table (an arm the validator
+//!   rejects, a wrong width, or a tuple it accepts that the table lacks, fails). The tuples are
+//!   the ones the derivation enumerated (at most a million), each validated at run time.
+//!
+//! Tables with the same layout (columns, operand-struct places) share one `macro_rules!` that
+//! holds the test body; each table is one invocation listing its arms.
 
-use super::legality::{
-    key_columns, marker_enums, marker_name, place, table_const, tensor_path, trait_name,
-};
+use super::legality::{key_columns, marker_name, place, table_const, tensor_path, trait_name};
 use super::{ident, lit};
 use crate::model::legality::{ColumnSource, Table};
 use crate::model::Model;
 use proc_macro2::TokenStream;
 use quote::quote;
 
-/// Widths to probe: every arm width, 0, and one more than the widest.
-fn widths(t: &Table) -> Vec<u32> {
-    // Each arm's width is wrong for the other arms, so these cover too-short and too-long too.
-    let max = t.arms.iter().map(|a| a.words).max().unwrap_or(0);
-    let mut w: Vec<u32> = vec![0, max + 1];
-    for a in &t.arms {
-        if !w.contains(&a.words) {
-            w.push(a.words);
-        }
-    }
-    w.sort();
-    w
+/// The test of one table: the layout-dependent body (shared by tables with the same one) and the
+/// invocation.
+struct TableTest {
+    layout: TokenStream,
+    invocation: (proc_macro2::Ident, Vec<TokenStream>, Vec<TokenStream>),
 }
 
-fn table_test(model: &Model, t: &Table, clashes: &[String]) -> Option<TokenStream> {
+fn table_test(
+    model: &Model,
+    names: &[Option<String>],
+    t: &Table,
+    clashes: &[String],
+) -> Option<TableTest> {
     let o = &model.opcodes[t.opcode];
-    let names = super::inst::instruction_names(model);
     let inst = ident(names[t.opcode].as_ref()?);
     let shape = &model.shapes[t.shape];
     let sid = ident(&shape.rust);
@@ -37,49 +44,28 @@ fn table_test(model: &Model, t: &Table, clashes: &[String]) -> Option<TokenStrea
     let key = key_columns(model, t);
     let trait_id = ident(&trait_name(model, t));
     let konst = ident(&table_const(model, t));
+    let row = ident(&super::legality::row_struct(model, t));
     let (tensor, rank, _) = tensor_path(model, t)?;
     let engine_col = key
         .iter()
         .copied()
         .find(|k| matches!(t.columns[*k].source, ColumnSource::Param(_)))?;
-    let dtype_col = (0..t.columns.len()).find(|k| !key.contains(k))?;
-    let dtype_enum = ident(&model.enums[t.columns[dtype_col].enum_id].rust);
-    let ColumnSource::Field(dtype_path) = &t.columns[dtype_col].source else {
-        return None;
-    };
-    let (dtype_place, _) = place(model, shape_record, dtype_path);
-    let dtype_field = ident(&t.columns[dtype_col].name);
-    // The check takes the tuple's values (not types), so it is compiled once.
-    let params: Vec<(usize, proc_macro2::Ident, proc_macro2::Ident)> = key
+    let engine_field = ident(&t.columns[engine_col].name);
+    // The fields of the row, written into the operand struct.
+    let sets: Vec<TokenStream> = t
+        .columns
         .iter()
-        .map(|k| {
-            let ty = ident(&model.enums[t.columns[*k].enum_id].rust);
-            (*k, ident(&format!("v{k}")), ty)
-        })
-        .collect();
-    let args: Vec<TokenStream> = params.iter().map(|(_, p, ty)| quote!(#p: #ty)).collect();
-    let engine_param = &params.iter().find(|(k, _, _)| *k == engine_col)?.1;
-    let sets: Vec<TokenStream> = params
-        .iter()
-        .filter(|(k, _, _)| *k != engine_col)
-        .filter_map(|(k, p, _)| {
-            let ColumnSource::Field(path) = &t.columns[*k].source else {
+        .filter_map(|c| {
+            let ColumnSource::Field(path) = &c.source else {
                 return None;
             };
             let (pl, _) = place(model, shape_record, path);
-            Some(quote!(#pl = #p;))
-        })
-        .collect();
-    let marker_traits: Vec<proc_macro2::Ident> = key
-        .iter()
-        .map(|k| {
-            ident(&format!(
-                "{}Marker",
-                model.enums[t.columns[*k].enum_id].rust
-            ))
+            let name = ident(&c.name);
+            Some(quote!(#pl = r.#name;))
         })
         .collect();
     let ones: Vec<TokenStream> = (1..rank).map(|_| quote!(1)).collect();
+    // Header fields every arm pins (the instruction length), written as the constructors do.
     let header: Vec<TokenStream> = t
         .arms
         .first()?
@@ -97,134 +83,263 @@ fn table_test(model: &Model, t: &Table, clashes: &[String]) -> Option<TokenStrea
             quote!(#pl = #v;)
         })
         .collect();
-    let tensor_f = {
-        let s = tensor.to_string().replacen("inst", "f", 1);
-        s.parse::<TokenStream>().ok()?
+    let tensor_f: TokenStream = tensor.to_string().replacen("inst", "f", 1).parse().ok()?;
+    // Nested loops over every column's values, then the widths, innermost.
+    let fields: Vec<proc_macro2::Ident> = t.columns.iter().map(|c| ident(&c.name)).collect();
+    let vars: Vec<proc_macro2::Ident> = (0..t.columns.len())
+        .map(|k| ident(&format!("c{k}")))
+        .collect();
+    let mut product = quote! {
+        for &words in &widths {
+            let m = legality::__m_row { #(#fields: #vars,)* words };
+            tuples += 1;
+            assert_eq!(accepted(&m), legality::__m_arms.contains(&m), "{m:?}: validator (left) against the table (right)");
+        }
     };
-    let check = ident(&format!("check_{}", o.short.to_ascii_lowercase()));
-    let engine_param_list: Vec<&proc_macro2::Ident> = params.iter().map(|(_, p, _)| p).collect();
-    let _ = &marker_traits;
-    let probe = ident(&format!("{}Probe", o.rust));
-    let fallback = ident(&format!("{}Fallback", o.rust));
-    // Every tuple of markers over the key columns, and every probed width.
-    let mut cases = Vec::new();
-    let mut combos: Vec<Vec<TokenStream>> = vec![Vec::new()];
-    for k in &key {
-        let e = t.columns[*k].enum_id;
-        let mut next = Vec::new();
-        for c in &combos {
-            for (m, _) in model.enums[e]
-                .members
-                .iter()
-                .enumerate()
-                .filter(|(_, m)| m.alias_of.is_none())
-            {
-                let mut c2 = c.clone();
-                let id = ident(&marker_name(model, e, m, clashes));
-                c2.push(quote!(arm::#id));
-                next.push(c2);
+    for (c, v) in t.columns.iter().zip(&vars).rev() {
+        let en = ident(&model.enums[c.enum_id].rust);
+        product = quote! {
+            for &#v in #en::ALL {
+                #product
             }
-        }
-        combos = next;
+        };
     }
-    for c in &combos {
-        for n in widths(t) {
-            let n = lit(n);
-            cases.push(quote! { case!(#(#c),*; #n); });
-        }
-    }
-    let count = lit(cases.len() as u64);
-    let test_name = ident(&format!(
-        "{}_type_level_agrees_with_validator",
-        o.short.to_ascii_lowercase()
-    ));
+    // The integer literals of the legality function (`rand_set_state_elem_cnt(i, 7)`): the widths
+    // to probe, independent of what the derivation made of them.
+    let mut mentioned: Vec<u32> = vec![0];
+    literals(&model.specs[t.func].body, &mut mentioned);
+    mentioned.sort();
+    mentioned.dedup();
+    let mentioned = mentioned.iter().map(|w| lit(*w));
+    let key_names = key
+        .iter()
+        .map(|k| t.columns[*k].name.as_str())
+        .collect::<Vec<_>>()
+        .join(", ");
     let doc = format!(
-        " Every ({}) tuple × width × element type of `{}`: `{trait_name}` is implemented (with that element type) exactly when `validate` accepts the instruction built from the tuple.",
-        key.iter().map(|k| t.columns[*k].name.as_str()).collect::<Vec<_>>().join(", "),
-        o.short,
-        trait_name = trait_name(model, t)
+        " The arms of a legality table against the validator: each `({key_names})` arm's impl exists with its width, its row is the table's and the instruction its pins build is valid; and every tuple of column values, at every width, is accepted exactly when it is a row."
     );
-    Some(quote! {
-        struct #probe<T, const N: usize>(core::marker::PhantomData<T>);
-        trait #fallback {
-            const ELEMENT: Option<#dtype_enum> = None;
-        }
-        impl<T, const N: usize> #fallback for #probe<T, N> {}
-        impl<T: legality::#trait_id<N>, const N: usize> #probe<T, N> {
-            const ELEMENT: Option<#dtype_enum> = Some(<T as legality::#trait_id<N>>::ARM.#dtype_field);
-        }
-
-        /// Checks one tuple: `type_level` is what the trait layer says (`Some(element type)` when legal).
-        fn #check(type_level: Option<#dtype_enum>, #(#args,)* n: usize) -> bool {
-            for &element in #dtype_enum::ALL {
-                let mut f = inst::#sid::ZEROED;
-                #(#header)*
-                #(#sets)*
-                #dtype_place = element;
-                #tensor_f.num_elem = [n as u16 #(, #ones)*];
-                #tensor_f.step_elem = [1 #(, #ones)*];
-                f.num_active_channels = 1;
-                let runtime = #inst(f).validate(#engine_param).is_ok();
-                assert_eq!(
-                    runtime,
-                    type_level == Some(element),
-                    "{}: tuple {:?} with {} words and {:?}: validator says {}, type level says {:?}",
-                    stringify!(#inst),
-                    (#(#engine_param_list),*),
-                    n,
-                    element,
-                    runtime,
-                    type_level
-                );
-            }
-            type_level.is_some()
-        }
-
+    let layout = quote! {
         #[doc = #doc]
         #[test]
-        fn #test_name() {
-            let mut legal = 0usize;
-            macro_rules! case {
-                ($($m:path),*; $n:literal) => {
-                    if #check(#probe::<($($m,)*), $n>::ELEMENT, $(<$m>::VALUE,)* $n) {
-                        legal += 1;
-                    }
-                };
+        fn __m_test() {
+            /// The instruction of a row: its values, its width, one partition.
+            fn build(r: &legality::__m_row) -> __m_inst {
+                let mut f = inst::__m_shape::ZEROED;
+                #(#header)*
+                #(#sets)*
+                #tensor_f.num_elem = [r.words as u16 #(, #ones)*];
+                #tensor_f.step_elem = [1 #(, #ones)*];
+                f.num_active_channels = 1;
+                __m_inst(f)
             }
-            #(#cases)*
-            // Every arm of the table was found among the tuples.
-            assert_eq!(legal, legality::#konst.len(), "legal tuples found vs table arms ({} tuples probed)", #count);
+            fn accepted(r: &legality::__m_row) -> bool {
+                build(r).validate(r.#engine_field).is_ok()
+            }
+            /// Compiles only for a legal arm of width `N`: its row, once its pins build a valid instruction.
+            fn legal<T: legality::__m_legal<N>, const N: usize>() -> legality::__m_row {
+                let mut f = inst::__m_shape::ZEROED;
+                <T as legality::__m_legal<N>>::pin(&mut f);
+                #tensor_f.num_elem = [N as u16 #(, #ones)*];
+                #tensor_f.step_elem = [1 #(, #ones)*];
+                f.num_active_channels = 1;
+                let r = <T as legality::__m_legal<N>>::ARM;
+                assert!(__m_inst(f).validate(r.#engine_field).is_ok(), "{r:?}: its pins build an invalid instruction");
+                r
+            }
+            let typed = [__m_arm_list];
+            assert_eq!(typed[..], legality::__m_arms[..], "the Legal impls, in order, are the table");
+            // Every width the legality function mentions or the table has, 0, and one past the widest.
+            let mut widths: Vec<u32> = [#(#mentioned),*].into();
+            widths.extend(legality::__m_arms.iter().map(|a| a.words));
+            widths.push(widths.iter().max().map_or(0, |w| w + 1));
+            // Every tuple of column values, at every width: accepted exactly when it is a row.
+            let mut tuples = 0usize;
+            #product
+            assert!(tuples > 0);
         }
+    };
+    let arms: Vec<TokenStream> = t
+        .arms
+        .iter()
+        .map(|a| {
+            let tys = key.iter().map(|c| {
+                let n = ident(&marker_name(
+                    model,
+                    t.columns[*c].enum_id,
+                    a.values[*c],
+                    clashes,
+                ));
+                quote!(arm::#n)
+            });
+            let n = lit(a.words);
+            quote!(legal::<(#(#tys,)*), #n>())
+        })
+        .collect();
+    let test_name = ident(&format!(
+        "{}_agrees_with_validator",
+        o.short.to_ascii_lowercase()
+    ));
+    let args = vec![
+        quote!(#test_name),
+        quote!(#inst),
+        quote!(#sid),
+        quote!(#row),
+        quote!(#konst),
+        quote!(#trait_id),
+    ];
+    Some(TableTest {
+        layout,
+        invocation: (test_name, args, arms),
     })
+}
+
+fn literals(e: &crate::model::spec::Expr, out: &mut Vec<u32>) {
+    if let crate::model::spec::ExprKind::Int(v) = e.kind {
+        if let Ok(w) = u32::try_from(v) {
+            out.push(w);
+        }
+    }
+    for c in crate::model::spec::children(e) {
+        literals(c, out);
+    }
 }
 
 /// The whole test file, or `None` when the crate has no legality table.
 pub fn emit(model: &Model) -> Option<String> {
-    let (_, clashes) = marker_enums(model);
-    let tests: Vec<TokenStream> = model
-        .tables
-        .iter()
-        .filter_map(|t| table_test(model, t, &clashes))
-        .collect();
-    if tests.is_empty() {
+    let (_, clashes) = super::legality::marker_enums(model);
+    let names = super::inst::instruction_names(model);
+    let mut layouts: Vec<(String, Vec<usize>)> = Vec::new();
+    let mut macros = Vec::new();
+    let mut calls = Vec::new();
+    for t in &model.tables {
+        let Some(test) = table_test(model, &names, t, &clashes) else {
+            continue;
+        };
+        let text = test.layout.to_string();
+        let k = match layouts.iter().position(|(l, _)| *l == text) {
+            Some(k) => {
+                layouts[k].1.push(t.shape);
+                k
+            }
+            None => {
+                layouts.push((text, vec![t.shape]));
+                macros.push(test.layout);
+                layouts.len() - 1
+            }
+        };
+        let id = ident(&format!("agreement_{k}"));
+        let (_, args, arms) = test.invocation;
+        let cfg = super::cfg_for_shape(model, t.shape);
+        calls.push(quote! {
+            #cfg
+            #id!(#(#args,)* [#(#arms),*]);
+        });
+    }
+    if calls.is_empty() {
         return None;
     }
-    let krate = ident(&format!("isa_{}", model.generation.to_ascii_lowercase()));
-    let (marker_enums, _) = marker_enums(model);
-    let marker_traits = marker_enums
+    // A macro is compiled when one of the tables that use it is.
+    let macros: Vec<String> = macros
         .iter()
-        .map(|e| ident(&format!("{}Marker", model.enums[*e].rust)));
-    let tokens = quote! {
-        #![allow(clippy::all)]
-        use #krate::arm::{#(#marker_traits),*};
+        .zip(&layouts)
+        .enumerate()
+        .map(|(k, (body, (_, users)))| macro_text(k, &super::cfg_for_users(model, users), body))
+        .collect();
+    let krate = ident(&format!("isa_{}", model.generation.to_ascii_lowercase()));
+    let head = quote! {
+        #![allow(clippy::all, unused_imports)]
         use #krate::*;
-        #(#tests)*
     };
-    Some(super::render(
+    let mut out = super::render(
         &format!(
             "// @generated by isa-codegen from headers/{}. Do not edit: the type-level/validator agreement test.\n\n",
             model.tree_name
         ),
+        head,
+    );
+    for m in macros {
+        out.push_str(&m);
+    }
+    out.push_str(&prettyplease::unparse(
+        &syn::parse2(quote!(#(#calls)*)).expect("invocations parse"),
+    ));
+    Some(out)
+}
+
+/// `macro_rules! agreement_<k>` whose body is the test function `test` (printed as a function,
+/// then its placeholder names turned into the macro's parameters).
+fn macro_text(k: usize, cfg: &TokenStream, test: &TokenStream) -> String {
+    let file: syn::File = syn::parse2(test.clone()).expect("the agreement test parses");
+    let printed = prettyplease::unparse(&file);
+    // Formatted as a function (rustfmt leaves macro bodies as they are), then parameterised.
+    let body = super::rustfmt(&printed)
+        .unwrap_or(printed)
+        .replace("__m_arm_list", "$($arm),*")
+        .replace("__m_", "$");
+    // The attribute, printed the way the rest of the file prints it.
+    let attr = prettyplease::unparse(
+        &syn::parse2(quote!(#cfg struct S;)).expect("an attribute on an item parses"),
+    );
+    let attr = attr.trim_end().trim_end_matches("struct S;").trim_end();
+    let mut out = format!(
+        "/// The agreement test of one table layout: `(test, instruction, operand struct, row, table, trait, [arms])`.\n{attr}\nmacro_rules! agreement_{k} {{\n    ($test:ident, $inst:ident, $shape:ident, $row:ident, $arms:ident, $legal:ident, [$($arm:expr),* $(,)?]) => {{\n"
+    );
+    for line in body.lines() {
+        out.push_str("        ");
+        out.push_str(line);
+        out.push('\n');
+    }
+    out.push_str("    };\n}\n");
+    out
+}
+
+/// `tests/features.rs`: per mapped opcode, its word decodes exactly when its operand shape's
+/// feature is on, and otherwise says which feature is missing. Run with the default features it
+/// checks the first half; `isa-codegen`'s `features` test runs it with a subset.
+pub fn emit_features(model: &Model) -> String {
+    let names = super::inst::instruction_names(model);
+    let krate = ident(&format!("isa_{}", model.generation.to_ascii_lowercase()));
+    let rows: Vec<TokenStream> = model
+        .opcodes
+        .iter()
+        .zip(&names)
+        .filter_map(|(o, n)| {
+            n.as_ref()?;
+            let feature = super::shape_feature(model, o.shape?);
+            let op = ident(&o.rust);
+            Some(quote!((Opcode::#op, #feature, cfg!(feature = #feature))))
+        })
+        .collect();
+    let tokens = quote! {
+        use #krate::*;
+        use isa_core::{DecodeError, DecodeErrorKind};
+
+        /// The feature a decode error says is missing, if that is the error.
+        fn missing(op: Opcode) -> Option<&'static str> {
+            let mut word = [0u8; 64];
+            word[0] = op.value();
+            match Instruction::decode(&word) {
+                Err(DecodeError { kind: DecodeErrorKind::ShapeNotCompiled { feature }, .. }) => Some(feature),
+                _ => None,
+            }
+        }
+
+        /// Every mapped opcode: `(opcode, its shape's feature, whether this build has it)`.
+        #[test]
+        fn an_opcode_decodes_exactly_when_its_shape_is_compiled_in() {
+            let opcodes: &[(Opcode, &str, bool)] = &[#(#rows),*];
+            for &(op, feature, on) in opcodes {
+                assert_eq!(missing(op), (!on).then_some(feature), "{op:?}");
+                assert_eq!(fields_of(op).is_some(), on, "{op:?}");
+            }
+        }
+    };
+    super::render(
+        &format!(
+            "// @generated by isa-codegen from headers/{}. Do not edit: the operand-shape features test.\n\n",
+            model.tree_name
+        ),
         tokens,
-    ))
+    )
 }

@@ -278,7 +278,7 @@ fn tensor_helpers(model: &Model) -> TokenStream {
     quote!(#(#items)*)
 }
 
-fn immediate_fn(model: &Model, forms: &ImmediateForms) -> TokenStream {
+fn immediate_fn(model: &Model, forms: &ImmediateForms, cfg: &TokenStream) -> TokenStream {
     let e = &model.enums[forms.src_enum];
     let et = ident(&e.rust);
     let [v, p, r] = forms.members.map(|m| ident(&e.members[m].rust));
@@ -286,6 +286,7 @@ fn immediate_fn(model: &Model, forms: &ImmediateForms) -> TokenStream {
     let rn = lit(forms.regnum_offset);
     quote! {
         /// The source and the 4 bytes of an immediate operand.
+        #cfg
         fn immediate(x: isa_core::Immediate) -> (crate::#et, crate::#ut) {
             match x {
                 isa_core::Immediate::Value(bits) => (crate::#et::#v, crate::#ut::from_bytes(bits.to_le_bytes())),
@@ -1097,6 +1098,15 @@ fn param_kind_tokens(model: &Model, kind: &ParamKind) -> TokenStream {
     }
 }
 
+/// The `#[cfg]` of the items of opcode `op`: its operand shape's feature (nothing for an opcode
+/// without a shape).
+fn cfg_of_opcode(model: &Model, op: usize) -> TokenStream {
+    model.opcodes[op]
+        .shape
+        .map(|s| super::cfg_for_shape(model, s))
+        .unwrap_or_default()
+}
+
 fn params_const(model: &Model, c: &Construction, ctor: &Ctor) -> proc_macro2::Ident {
     ident(&format!(
         "{}_{}_PARAMS",
@@ -1111,11 +1121,16 @@ fn dispatch(model: &Model, emitted: &[(&Construction, Vec<&Ctor>)]) -> TokenStre
     let mut infos = Vec::new();
     let mut arms = Vec::new();
     let mut tensor_ranks: Vec<(RecordId, u64)> = Vec::new();
+    // The operand shapes that use each tensor argument helper, and the enum-argument helper.
+    let mut tensor_users: Vec<Vec<usize>> = Vec::new();
+    let mut member_users: Vec<usize> = Vec::new();
     for (c, ctors) in emitted {
         let Some((name, _, _)) = names(model, c.opcode) else {
             continue;
         };
         let inst = ident(&name);
+        let cfg = cfg_of_opcode(model, c.opcode);
+        let shape = model.opcodes[c.opcode].shape;
         let short = &model.opcodes[c.opcode].short;
         for ctor in ctors {
             let konst = params_const(model, c, ctor);
@@ -1129,18 +1144,25 @@ fn dispatch(model: &Model, emitted: &[(&Construction, Vec<&Ctor>)]) -> TokenStre
             let d = format!(" Parameters of `{name}::{fname}`.");
             consts.push(quote! {
                 #[doc = #d]
+                #cfg
                 const #konst: &[isa_core::construct::Param] = &[#(#ps),*];
             });
             infos.push(quote! {
-                isa_core::construct::ConstructorInfo { instruction: #short, function: #fname, params: #konst }
+                #cfg isa_core::construct::ConstructorInfo { instruction: #short, function: #fname, params: #konst }
             });
             let args = ctor.params.iter().map(|p| {
                 let n = &p.name;
                 match &p.kind {
                     ParamKind::Tensor { record, rank, .. } => {
-                        if !tensor_ranks.contains(&(*record, *rank)) {
-                            tensor_ranks.push((*record, *rank));
-                        }
+                        let at = match tensor_ranks.iter().position(|t| *t == (*record, *rank)) {
+                            Some(at) => at,
+                            None => {
+                                tensor_ranks.push((*record, *rank));
+                                tensor_users.push(Vec::new());
+                                tensor_ranks.len() - 1
+                            }
+                        };
+                        tensor_users[at].extend(shape);
                         let r = lit(*rank);
                         let f = ident(&format!(
                             "arg_{}",
@@ -1150,6 +1172,7 @@ fn dispatch(model: &Model, emitted: &[(&Construction, Vec<&Ctor>)]) -> TokenStre
                     }
                     ParamKind::Lanes { .. } => quote!(a.lanes(#n)?),
                     ParamKind::Dtype { enum_id, .. } | ParamKind::Enum { enum_id, .. } => {
+                        member_users.extend(shape);
                         let t = ident(&model.enums[*enum_id].rust);
                         quote!(member::<crate::#t>(a.member(#n)?, #n)?)
                     }
@@ -1158,6 +1181,7 @@ fn dispatch(model: &Model, emitted: &[(&Construction, Vec<&Ctor>)]) -> TokenStre
                 }
             });
             arms.push(quote! {
+                #cfg
                 (#short, #fname) => {
                     let a = isa_core::construct::Args::new(args, #konst)?;
                     Ok(crate::inst::#inst::#fid(#(#args),*).to_bytes())
@@ -1165,7 +1189,8 @@ fn dispatch(model: &Model, emitted: &[(&Construction, Vec<&Ctor>)]) -> TokenStre
             });
         }
     }
-    let tensor_fns = tensor_ranks.iter().map(|(r, rank)| {
+    let tensor_fns = tensor_ranks.iter().zip(&tensor_users).map(|((r, rank), users)| {
+        let cfg = super::cfg_for_users(model, users);
         let t = ident(&model.records[*r].rust);
         let f = ident(&format!("arg_{}", model.records[*r].rust.to_ascii_lowercase()));
         let n = lit(*rank);
@@ -1180,6 +1205,7 @@ fn dispatch(model: &Model, emitted: &[(&Construction, Vec<&Ctor>)]) -> TokenStre
         };
         quote! {
             /// A tensor argument as the record.
+            #cfg
             fn #f((start, step_elem, num_elem): (u32, [i16; #n], [u16; #n])) -> crate::#t {
                 crate::#t { start_addr: crate::#addr::from_bytes(start.to_le_bytes()), step_elem, num_elem, #rest }
             }
@@ -1191,8 +1217,10 @@ fn dispatch(model: &Model, emitted: &[(&Construction, Vec<&Ctor>)]) -> TokenStre
         .flat_map(|c| c.params.iter())
         .any(|p| matches!(p.kind, ParamKind::Dtype { .. } | ParamKind::Enum { .. }))
     {
+        let cfg = super::cfg_for_users(model, &member_users);
         quote! {
             /// An enum argument by vendor member name.
+            #cfg
             fn member<E: isa_core::VendorEnum>(name: &str, param: &'static str) -> Result<E, isa_core::construct::ConstructError> {
                 E::from_vendor_name(name).ok_or(isa_core::construct::ConstructError::Member { param })
             }
@@ -1207,6 +1235,8 @@ fn dispatch(model: &Model, emitted: &[(&Construction, Vec<&Ctor>)]) -> TokenStre
         }
     } else {
         quote! {
+            // With every operand shape compiled out only the last arm remains.
+            let _ = &args;
             match (instruction, function) {
                 #(#arms)*
                 _ => Err(isa_core::construct::ConstructError::NoConstructor),
@@ -1342,6 +1372,19 @@ pub fn test_file(model: &Model) -> Option<String> {
         "//! The typed constructors of {} (issue 10): each one, with arguments the generator found\n//! valid, builds an instruction the header's validator accepts on every engine the tree places\n//! its opcode on (`aws_neuron_isa_tpb_instr_assert.h`), that decodes back to itself, and that\n//! the generation's `Construct` dispatch builds from the same arguments. `Default` carries what\n//! each validator pins whatever the other fields hold.\n\n",
         model.generation
     ));
+    // The test needs every operand shape it builds an instruction of.
+    let mut features: Vec<String> = emitted
+        .iter()
+        .map(|(c, _)| c.opcode)
+        .chain(model.constructions.defaults.iter().map(|(op, _)| *op))
+        .filter_map(|op| model.opcodes[op].shape)
+        .map(|s| format!("feature = \"{}\"", super::shape_feature(model, s)))
+        .collect();
+    features.sort();
+    features.dedup();
+    if !features.is_empty() {
+        out.push_str(&format!("#![cfg(all({}))]\n\n", features.join(", ")));
+    }
     out.push_str("use isa_core::construct::{Arg, Construct, TensorArg};\n");
     out.push_str(&format!("use {krate}::{{{}}};\n", uses.join(", ")));
     out.push_str(&tests);
@@ -1406,30 +1449,37 @@ pub fn emit(model: &Model) -> String {
         quote!()
     };
     let emitted = emitted_constructions(model);
-    let uses_immediate = emitted
+    // The operand shapes whose constructors take an immediate.
+    let immediate_users: Vec<usize> = emitted
         .iter()
-        .flat_map(|(_, k)| k.iter())
-        .flat_map(|k| k.params.iter())
-        .any(|p| matches!(p.kind, ParamKind::Immediate { .. }));
-    let imm = match (uses_immediate, immediate_forms(model)) {
-        (true, Some(f)) => immediate_fn(model, &f),
+        .filter(|(_, k)| {
+            k.iter()
+                .flat_map(|k| k.params.iter())
+                .any(|p| matches!(p.kind, ParamKind::Immediate { .. }))
+        })
+        .filter_map(|(c, _)| model.opcodes[c.opcode].shape)
+        .collect();
+    let imm = match immediate_forms(model) {
+        Some(f) if !immediate_users.is_empty() => {
+            immediate_fn(model, &f, &super::cfg_for_users(model, &immediate_users))
+        }
         _ => quote!(),
     };
     let defaults = model
         .validators
         .iter()
-        .map(|(op, _)| default_impl(model, *op));
-    let unvalidated = model
-        .unvalidated
-        .iter()
-        .map(|(op, _)| default_impl(model, *op));
+        .map(|(op, _)| *op)
+        .chain(model.unvalidated.iter().map(|(op, _)| *op))
+        .map(|op| super::with_cfg(&cfg_of_opcode(model, op), default_impl(model, op)));
     let ctors = emitted.iter().map(|(c, ks)| {
         let Some((name, _, _)) = names(model, c.opcode) else {
             return quote!();
         };
         let inst = ident(&name);
         let fns = ks.iter().map(|k| constructor_fn(model, c, k));
+        let cfg = cfg_of_opcode(model, c.opcode);
         quote! {
+            #cfg
             impl crate::inst::#inst {
                 #(#fns)*
             }
@@ -1444,7 +1494,6 @@ pub fn emit(model: &Model) -> String {
             #helpers
             #imm
             #(#defaults)*
-            #(#unvalidated)*
             #(#ctors)*
             #dispatch
         },

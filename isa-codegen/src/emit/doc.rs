@@ -70,6 +70,24 @@ pub fn with_comment(comment: Option<&str>, facts: &str) -> TokenStream {
     attrs(text.trim_end())
 }
 
+/// One doc line for a field: the model facts, then the header's comment when it is one line
+/// (`Bytes 12..13 (`rand_algorithm`): generator algorithm.`); a longer comment keeps its own
+/// paragraph above the facts.
+pub fn field(comment: Option<&str>, facts: &str) -> TokenStream {
+    let c = comment
+        .map(|c| doc_text(strip_layout_note(c)))
+        .unwrap_or_default();
+    let c = c.trim();
+    if c.is_empty() {
+        return attrs(&format!("{facts}."));
+    }
+    if c.lines().count() == 1 {
+        let end = if c.ends_with('.') { "" } else { "." };
+        return attrs(&format!("{facts}: {c}{end}"));
+    }
+    with_comment(comment, &format!("{facts}."))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

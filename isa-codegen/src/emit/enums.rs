@@ -20,6 +20,7 @@ pub fn typed_enum(model: &Model, e: &Enum) -> TokenStream {
     let name = ident(&e.rust);
     let c_name = &e.c_name;
     let repr = prim(e.repr);
+    let (get, _) = super::ty::le_fns(e.repr);
     let variants = e.distinct().map(|m| {
         let v = ident(&m.rust);
         let val = value_lit(e, m.value);
@@ -112,6 +113,18 @@ pub fn typed_enum(model: &Model, e: &Enum) -> TokenStream {
             type Error = isa_core::InvalidEnumValue;
             fn try_from(value: #repr) -> Result<Self, Self::Error> {
                 Self::from_value(value).ok_or(isa_core::InvalidEnumValue { enum_name: #c_name, value: value as u64 })
+            }
+        }
+        impl #name {
+            /// Decodes the value of field `field` at byte `offset` (the decoders' one error path).
+            #[allow(dead_code)]
+            pub(crate) fn decode_field(value: #repr, field: &'static str, offset: usize) -> Result<Self, isa_core::DecodeError> {
+                Self::try_from(value).map_err(|e| e.at(field, offset))
+            }
+            /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
+            #[allow(dead_code)]
+            pub(crate) fn read_field(b: &[u8], at: usize, field: &'static str, offset: usize) -> Result<Self, isa_core::DecodeError> {
+                Self::decode_field(#get(b, at), field, offset)
             }
         }
         impl From<#name> for #repr {

@@ -602,7 +602,9 @@ fn draw_family(model: &Model) -> (Vec<TokenStream>, TokenStream, Vec<String>) {
             };
             let form = draw_form(model, short, &fields)?;
             let (value, typed) = (lit(opcode.value), ident(typed));
+            let cfg = super::cfg_for_shape(model, shape);
             Ok(quote! {
+                #cfg
                 #value => {
                     let inst = crate::#typed::from_bytes(word).map_err(rng_core::InstructionError::Decode)?;
                     inst.validate(vendor_engine).map_err(rng_core::InstructionError::Invalid)?;
@@ -793,7 +795,11 @@ fn generation_impl(model: &Model) -> Result<(TokenStream, Vec<String>), String> 
     } else {
         quote!(let vendor_engine = from_engine(engine)?;)
     };
+    // The checkpoint instructions it encodes and decodes are compiled with their shapes; each
+    // draw instruction's arm with its own.
+    let cfg = super::cfg_all_shapes(model, &[set.shape, get.shape]);
     let tokens = quote! {
+        #cfg
         impl rng_core::Generation for #marker {
             const INFO: isa_core::GenerationInfo = GENERATION;
             const SET_STATE_ARMS: &'static [rng_core::CheckpointArm] = &[#(#set_arms),*];

@@ -49,17 +49,47 @@ pub fn emit(
 ) -> String {
     let names = instruction_names(model);
     let mut items = Vec::new();
-    for shape in &model.shapes {
-        items.push(shape_items(model, shape));
+    // The kinds the `FIELDS` tables name, once each, compiled with the shapes that use them.
+    let mut kinds: Vec<(String, TokenStream, Vec<usize>)> = Vec::new();
+    for (k, shape) in model.shapes.iter().enumerate() {
+        let mut leaf_types = Vec::new();
+        leaf_kinds(model, &Ty::Record(shape.record), &mut leaf_types);
+        for t in leaf_types {
+            if let Some((name, value)) = kind_const(model, &t) {
+                match kinds.iter_mut().find(|(n, ..)| *n == name) {
+                    Some((_, _, users)) if !users.contains(&k) => users.push(k),
+                    Some(_) => {}
+                    None => kinds.push((name, value, vec![k])),
+                }
+            }
+        }
+    }
+    items.push(quote! {
+        #[allow(unused_imports)]
+        use isa_core::{FieldInfo as F, FieldKind as K};
+    });
+    for (name, value, users) in &kinds {
+        let cfg = super::cfg_for_users(model, users);
+        let id = ident(name);
+        items.push(quote! { #cfg const #id: K = #value; });
+    }
+    for (k, shape) in model.shapes.iter().enumerate() {
+        let cfg = super::cfg_for_shape(model, k);
+        items.push(super::with_cfg(&cfg, shape_items(model, shape)));
     }
     for (k, o) in model.opcodes.iter().enumerate() {
         if let (Some(name), Some(s)) = (&names[k], o.shape) {
-            items.push(instruction(model, k, o, name, &model.shapes[s], firmware));
+            let cfg = super::cfg_for_shape(model, s);
+            let item = instruction(model, k, o, name, &model.shapes[s], firmware);
+            items.push(super::with_cfg(&cfg, item));
         }
     }
     items.push(instruction_enum(model, &names));
     render(
-        &banner(model, "operand structs and typed instructions."),
+        &format!(
+            "{}{INSTRUCTION_IMPLS}",
+            banner(model, "operand structs and typed instructions.")
+        ),
         quote!(#(#items)*),
     )
 }
@@ -98,7 +128,7 @@ fn shape_items(model: &Model, shape: &Shape) -> TokenStream {
     quote! {
         #strukt
         #[doc = #fc_doc]
-        pub const #fc: &[isa_core::FieldInfo] = &[#(#leaves),*];
+        pub const #fc: &[F] = &[#(#leaves),*];
         impl #id {
             /// Rejects a word whose padding bytes (covered by no field) are not zero.
             pub(crate) fn check_padding(b: &[u8; 64]) -> Result<(), isa_core::DecodeError> {
@@ -110,36 +140,53 @@ fn shape_items(model: &Model, shape: &Shape) -> TokenStream {
     }
 }
 
-/// `isa_core::FieldInfo` literals for every leaf under `t` at `offset`.
+/// The `FieldKind` constant of an enum or union (`KIND_WAIT_MODE`), shared by every `FIELDS`.
+fn kind_const(model: &Model, t: &Ty) -> Option<(String, TokenStream)> {
+    match t {
+        Ty::Enum(e) => {
+            let en = &model.enums[*e];
+            let (name, id) = (&en.c_name, ident(&en.rust));
+            Some((
+                format!("KIND_{}", crate::model::names::short(name)),
+                quote!(isa_core::FieldKind::Enum { name: #name, member: #id::vendor_name_of }),
+            ))
+        }
+        Ty::Record(r) => {
+            let name = &model.records[*r].c_name;
+            Some((
+                format!("KIND_{}", crate::model::names::short(name)),
+                quote!(isa_core::FieldKind::Union { name: #name }),
+            ))
+        }
+        _ => None,
+    }
+}
+
+/// `isa_core::FieldInfo` entries (one line each) for every leaf under `t` at `offset`.
 fn field_infos(model: &Model, t: &Ty, offset: u64, path: &str, out: &mut Vec<TokenStream>) {
     let info = |path: &str, offset: u64, size: u64, bits: Option<(u32, u32)>, kind: TokenStream| {
         let off = lit(offset);
         let size = lit(size);
-        let bits = match bits {
+        let at = quote!(F::at(#path, #off, #size, #kind));
+        match bits {
             Some((a, b)) => {
                 let (a, b) = (lit(a), lit(b));
-                quote!(Some((#a, #b)))
+                quote!(#at.bits(#a, #b))
             }
-            None => quote!(None),
-        };
-        quote!(isa_core::FieldInfo { path: #path, offset: #off, size: #size, bits: #bits, kind: #kind })
+            None => at,
+        }
     };
     let kind_of = |t: &Ty| -> TokenStream {
         match t {
-            Ty::Prim(Prim::F32 | Prim::F64) => quote!(isa_core::FieldKind::Float),
-            Ty::Prim(p) if p.is_signed() => quote!(isa_core::FieldKind::Signed),
-            Ty::Prim(_) => quote!(isa_core::FieldKind::Unsigned),
-            Ty::Enum(e) => {
-                let en = &model.enums[*e];
-                let name = &en.c_name;
-                let id = ident(&en.rust);
-                quote!(isa_core::FieldKind::Enum { name: #name, member: #id::vendor_name_of })
+            Ty::Prim(Prim::F32 | Prim::F64) => quote!(K::Float),
+            Ty::Prim(p) if p.is_signed() => quote!(K::Signed),
+            Ty::Prim(_) => quote!(K::Unsigned),
+            Ty::Array(..) => quote!(K::Bytes),
+            other => {
+                let (name, _) = kind_const(model, other).expect("an enum or union");
+                let id = ident(&name);
+                quote!(#id)
             }
-            Ty::Record(r) => {
-                let name = &model.records[*r].c_name;
-                quote!(isa_core::FieldKind::Union { name: #name })
-            }
-            Ty::Array(..) => quote!(isa_core::FieldKind::Bytes),
         }
     };
     match t {
@@ -184,6 +231,25 @@ fn field_infos(model: &Model, t: &Ty, offset: u64, path: &str, out: &mut Vec<Tok
             None,
             kind_of(other),
         )),
+    }
+}
+
+/// The enum and union types among the leaves `field_infos` lists under `t`.
+fn leaf_kinds(model: &Model, t: &Ty, out: &mut Vec<Ty>) {
+    match t {
+        Ty::Record(r) if model.records[*r].kind == RecordKind::Struct => {
+            for f in &model.records[*r].fields {
+                leaf_kinds(model, &f.ty, out);
+            }
+        }
+        Ty::Array(inner, n) if matches!(**inner, Ty::Prim(Prim::U8 | Prim::I8)) && *n > 4 => {}
+        Ty::Array(inner, _) => leaf_kinds(model, inner, out),
+        Ty::Enum(_) | Ty::Record(_) => {
+            if !out.contains(t) {
+                out.push(t.clone());
+            }
+        }
+        Ty::Prim(_) => {}
     }
 }
 
@@ -280,10 +346,11 @@ fn instruction(
         Status::Unflagged => "No maintenance flag.".to_string(),
     };
     let facts = format!(
-        "`{}` ({:#04x}): the typed instruction, operand struct `{}`.\n\n{status}{}",
+        "`{}` ({:#04x}): the typed instruction, operand struct `{}` ([`{}`], which describes the format).\n\n{status}{}",
         o.short,
         o.value,
         rec.c_name,
+        shape.rust,
         if o.pseudo {
             " A pseudo opcode: the compiler emits it and the runtime lowers it."
         } else {
@@ -301,7 +368,7 @@ fn instruction(
         ));
     }
     facts.push_str(&super::examples::instruction_example(model, op_index, name));
-    let docs = doc::with_comment(rec.doc.as_deref(), &facts);
+    let docs = doc::with_comment(None, &facts);
     let fc = fields_const(shape);
     let disc = &model.discriminator;
     let disc_path = disc.path.join(".");
@@ -346,54 +413,97 @@ fn instruction(
                 #decode
             }
         }
-        impl core::ops::Deref for #id {
-            type Target = #sid;
-            fn deref(&self) -> &#sid { &self.0 }
-        }
-        impl core::ops::DerefMut for #id {
-            fn deref_mut(&mut self) -> &mut #sid { &mut self.0 }
-        }
-        impl isa_core::Instruction64 for #id {
-            const OPCODE: u8 = #value;
-            const NAME: &'static str = #opname;
-            fn to_bytes(&self) -> [u8; 64] { #id::to_bytes(self) }
-            fn from_bytes(bytes: &[u8; 64]) -> Result<Self, isa_core::DecodeError> { #id::from_bytes(bytes) }
-        }
-        impl From<#id> for Instruction {
-            fn from(inst: #id) -> Self { Instruction::#id(inst) }
-        }
+        instruction_impls!(#id, #sid, #value, #opname);
         #extras
     }
 }
 
+/// The trait impls every typed instruction has, written once as a macro (see [`emit`]).
+const INSTRUCTION_IMPLS: &str =
+    "/// The trait impls every typed instruction has: `Deref`/`DerefMut` to its operand fields,
+/// `isa_core::Instruction64`, and `From` into [`Instruction`].
+#[allow(unused_macros)]
+macro_rules! instruction_impls {
+    ($inst:ident, $fields:ident, $opcode:literal, $name:literal) => {
+        impl core::ops::Deref for $inst {
+            type Target = $fields;
+            fn deref(&self) -> &$fields {
+                &self.0
+            }
+        }
+        impl core::ops::DerefMut for $inst {
+            fn deref_mut(&mut self) -> &mut $fields {
+                &mut self.0
+            }
+        }
+        impl isa_core::Instruction64 for $inst {
+            const OPCODE: u8 = $opcode;
+            const NAME: &'static str = $name;
+            fn to_bytes(&self) -> [u8; 64] {
+                $inst::to_bytes(self)
+            }
+            fn from_bytes(bytes: &[u8; 64]) -> Result<Self, isa_core::DecodeError> {
+                $inst::from_bytes(bytes)
+            }
+        }
+        impl From<$inst> for Instruction {
+            fn from(inst: $inst) -> Self {
+                Instruction::$inst(inst)
+            }
+        }
+    };
+}
+";
+
 fn instruction_enum(model: &Model, names: &[Option<String>]) -> TokenStream {
-    let mapped: Vec<(&Opcode, proc_macro2::Ident, proc_macro2::Ident)> = model
+    // Every item of a shape is compiled only with the shape's feature.
+    let mapped: Vec<(&Opcode, proc_macro2::Ident, proc_macro2::Ident, TokenStream)> = model
         .opcodes
         .iter()
         .zip(names)
         .filter_map(|(o, n)| {
             let shape = &model.shapes[o.shape?];
-            Some((o, ident(n.as_ref()?), fields_const(shape)))
+            let cfg = super::cfg_for_shape(model, o.shape?);
+            Some((o, ident(n.as_ref()?), fields_const(shape), cfg))
         })
         .collect();
-    let variants = mapped.iter().map(|(o, id, _)| {
+    let variants = mapped.iter().map(|(o, id, _, cfg)| {
         let d = format!(" `{}` ({:#04x}).", o.short, o.value);
         let attrs = super::api::instruction_variant_attrs(&o.short);
-        quote! { #[doc = #d] #attrs #id(#id), }
+        quote! { #[doc = #d] #cfg #attrs #id(#id), }
     });
-    let decodes = mapped.iter().map(|(o, id, _)| {
+    let decodes = mapped.iter().map(|(o, id, _, cfg)| {
         let op = ident(&o.rust);
-        quote! { crate::Opcode::#op => #id::from_bytes(bytes).map(Self::#id), }
+        quote! { #cfg crate::Opcode::#op => #id::from_bytes(bytes).map(Self::#id), }
+    });
+    // Opcodes whose shape is compiled out: an error naming the feature.
+    let absent = (0..model.shapes.len()).filter_map(|s| {
+        let ops: Vec<TokenStream> = mapped
+            .iter()
+            .filter(|(o, ..)| o.shape == Some(s))
+            .map(|(o, ..)| {
+                let op = ident(&o.rust);
+                quote!(crate::Opcode::#op)
+            })
+            .collect();
+        if ops.is_empty() {
+            return None;
+        }
+        let feature = super::shape_feature(model, s);
+        Some(quote! {
+            #[cfg(not(feature = #feature))]
+            #(#ops)|* => Err(not_compiled(bytes[0], #feature)),
+        })
     });
     let opcodes = mapped
         .iter()
-        .map(|(_, id, _)| quote! { Self::#id(_) => #id::OPCODE, });
+        .map(|(_, id, _, cfg)| quote! { #cfg Self::#id(_) => #id::OPCODE, });
     let encodes = mapped
         .iter()
-        .map(|(_, id, _)| quote! { Self::#id(i) => i.to_bytes(), });
-    let fields = mapped.iter().map(|(o, _, fc)| {
+        .map(|(_, id, _, cfg)| quote! { #cfg Self::#id(i) => i.to_bytes(), });
+    let fields = mapped.iter().map(|(o, _, fc, cfg)| {
         let op = ident(&o.rust);
-        quote! { crate::Opcode::#op => Some(#fc), }
+        quote! { #cfg crate::Opcode::#op => Some(#fc), }
     });
     let disc_path = model.discriminator.path.join(".");
     let count = mapped.len();
@@ -403,7 +513,10 @@ fn instruction_enum(model: &Model, names: &[Option<String>]) -> TokenStream {
         model.opcodes.len()
     );
     let derives = super::api::instruction_enum_derives();
-    let ids: Vec<proc_macro2::Ident> = mapped.iter().map(|(_, id, _)| id.clone()).collect();
+    let ids: Vec<(proc_macro2::Ident, TokenStream)> = mapped
+        .iter()
+        .map(|(_, id, _, cfg)| (id.clone(), cfg.clone()))
+        .collect();
     let extras = super::api::instruction_enum_impls(&ids);
     quote! {
         #[doc = #doc]
@@ -423,6 +536,7 @@ fn instruction_enum(model: &Model, names: &[Option<String>]) -> TokenStream {
                 #[allow(unreachable_patterns)]
                 match op {
                     #(#decodes)*
+                    #(#absent)*
                     _ => Err(isa_core::DecodeError {
                         field: #disc_path,
                         offset: 0,
@@ -432,18 +546,28 @@ fn instruction_enum(model: &Model, names: &[Option<String>]) -> TokenStream {
                 }
             }
             /// The opcode.
-            pub const fn opcode(&self) -> crate::Opcode { match self { #(#opcodes)* } }
+            pub const fn opcode(&self) -> crate::Opcode { match *self { #(#opcodes)* } }
             /// The 64 bytes the hardware reads.
-            pub fn to_bytes(&self) -> [u8; 64] { match self { #(#encodes)* } }
+            pub fn to_bytes(&self) -> [u8; 64] { match *self { #(#encodes)* } }
             /// The leaf fields of this instruction's operand struct.
             pub fn fields(&self) -> &'static [isa_core::FieldInfo] {
                 fields_of(self.opcode()).unwrap_or(&[])
             }
         }
-        /// The leaf fields of an opcode's operand struct, when it has one.
+        /// The leaf fields of an opcode's operand struct, when it has one (and it is compiled in).
         pub const fn fields_of(op: crate::Opcode) -> Option<&'static [isa_core::FieldInfo]> {
             #[allow(unreachable_patterns)]
             match op { #(#fields)* _ => None }
+        }
+        /// The error of a word whose opcode's operand struct is compiled out.
+        #[allow(dead_code)]
+        const fn not_compiled(byte: u8, feature: &'static str) -> isa_core::DecodeError {
+            isa_core::DecodeError {
+                field: #disc_path,
+                offset: 0,
+                value: byte as u64,
+                kind: isa_core::DecodeErrorKind::ShapeNotCompiled { feature },
+            }
         }
     }
 }

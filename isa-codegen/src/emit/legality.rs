@@ -559,6 +559,9 @@ pub fn emit(model: &Model, firmware: &dyn Fn(&Table, usize) -> Firmware) -> (Str
 
     let mut sealed_tuples: Vec<String> = Vec::new();
     for t in &model.tables {
+        // Everything of a table but the (shared) sealing of its marker tuples is compiled with
+        // the table's operand shape.
+        let cfg = super::cfg_for_shape(model, t.shape);
         let o = &model.opcodes[t.opcode];
         let shape = &model.shapes[t.shape];
         let shape_record = shape.record;
@@ -575,35 +578,82 @@ pub fn emit(model: &Model, firmware: &dyn Fn(&Table, usize) -> Firmware) -> (Str
             };
             quote! { #[doc = #d] pub #name: crate::#ty, }
         });
+        // Rows are `Row::new(values.., words)` with the column enums' variants in scope; a
+        // variant two of them share is written in full.
+        let mut col_enums: Vec<usize> = t.columns.iter().map(|c| c.enum_id).collect();
+        col_enums.sort();
+        col_enums.dedup();
+        let shared = |name: &str| {
+            col_enums
+                .iter()
+                .filter(|e| model.enums[**e].members.iter().any(|m| m.rust == name))
+                .count()
+                > 1
+        };
+        let globs = col_enums.iter().map(|e| {
+            let t = ident(&model.enums[*e].rust);
+            quote!(use crate::#t::*;)
+        });
         let rows = t.arms.iter().map(|a| {
             let vals = t.columns.iter().zip(&a.values).map(|(c, m)| {
-                let name = ident(&c.name);
-                let v = member_of(model, c.enum_id, *m);
-                quote! { #name: #v, }
+                let member = &model.enums[c.enum_id].members[*m];
+                if shared(&member.rust) {
+                    member_of(model, c.enum_id, *m)
+                } else {
+                    let v = ident(&member.rust);
+                    quote!(#v)
+                }
             });
             let words = lit(a.words);
-            quote! { #row { #(#vals)* words: #words } }
+            quote! { #row::new(#(#vals,)* #words) }
         });
+        let params = t.columns.iter().map(|c| {
+            let name = ident(&c.name);
+            let ty = ident(&model.enums[c.enum_id].rust);
+            quote!(#name: crate::#ty)
+        });
+        let names = t.columns.iter().map(|c| ident(&c.name));
         let table_md = markdown(model, t, firmware);
         let row_doc = format!(
             " One legal arm of `{}` on {gen}: the inputs of `{fname}` and the state width in u32 words (`{}`).",
             o.short, t.count_text
         );
-        let konst_doc = format!(
-            "The legal arms of `{}` on {gen}, derived by evaluating `{fname}` ({floc}) over every value of its enum inputs; `words` solves its element-count clause `{} == N`.\n\n{table_md}",
-            o.short, t.count_text
-        );
+        let names_inst = super::inst::instruction_names(model);
+        let konst_doc = match &names_inst[t.opcode] {
+            // The table is shown once, on the instruction.
+            Some(inst) => format!(
+                "The legal arms of `{}` on {gen} (shown on [`crate::{inst}`]), derived by evaluating `{fname}` ({floc}) over every value of its enum inputs; `words` solves its element-count clause `{} == N`.",
+                o.short, t.count_text
+            ),
+            None => format!(
+                "The legal arms of `{}` on {gen}, derived by evaluating `{fname}` ({floc}) over every value of its enum inputs; `words` solves its element-count clause `{} == N`.\n\n{table_md}",
+                o.short, t.count_text
+            ),
+        };
         let konst_docs = doc::attrs(&konst_doc);
         let wired = firmware_fn(model, t);
-        items.push(quote! {
-            #[doc = #row_doc]
-            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-            pub struct #row { #(#fields)* /// State words per partition.
-                pub words: u32, }
-            #konst_docs
-            pub const #konst: &[#row] = &[#(#rows),*];
-            #wired
-        });
+        items.push(super::with_cfg(
+            &cfg,
+            quote! {
+                #[doc = #row_doc]
+                #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+                pub struct #row { #(#fields)* /// State words per partition.
+                    pub words: u32, }
+                impl #row {
+                    /// The row with these column values and width.
+                    #[allow(clippy::too_many_arguments)]
+                    pub const fn new(#(#params,)* words: u32) -> Self {
+                        Self { #(#names,)* words }
+                    }
+                }
+                #konst_docs
+                pub const #konst: &[#row] = {
+                    #(#globs)*
+                    &[#(#rows),*]
+                };
+                #wired
+            },
+        ));
 
         // The sealed legality trait and its impls.
         let key = key_columns(model, t);
@@ -640,14 +690,82 @@ pub fn emit(model: &Model, firmware: &dyn Fn(&Table, usize) -> Firmware) -> (Str
             o.short
         );
         let sid = ident(&shape.rust);
+        // What every arm pins the same way: its columns (from the row), its width into the
+        // element count when that is one field, and the fields every arm pins to one value.
+        let column_paths: Vec<&Path> = t
+            .columns
+            .iter()
+            .filter_map(|c| match &c.source {
+                ColumnSource::Field(p) => Some(p),
+                ColumnSource::Param(_) => None,
+            })
+            .collect();
+        let count_path = |a: &crate::model::legality::Arm| match &a.count {
+            Sym::Read(p) => Some(p.canonical(model, shape_record)),
+            _ => None,
+        };
+        let common: Vec<(Path, i128)> = t
+            .arms
+            .first()
+            .map(|a0| {
+                a0.pinned
+                    .iter()
+                    .filter(|(p, v)| {
+                        !column_paths.contains(&p)
+                            && t.arms.iter().all(|a| a.pinned.contains(&(p.clone(), *v)))
+                            && t.arms.iter().all(|a| count_path(a).as_ref() != Some(p))
+                    })
+                    .cloned()
+                    .collect()
+            })
+            .unwrap_or_default();
+        let mut row_pins: Vec<TokenStream> = t
+            .columns
+            .iter()
+            .filter_map(|c| {
+                let ColumnSource::Field(p) = &c.source else {
+                    return None;
+                };
+                let (place, union) = place(model, shape_record, &p.canonical(model, shape_record));
+                let name = ident(&c.name);
+                union.is_none().then(|| quote!(#place = r.#name;))
+            })
+            .collect();
+        let count_pin = t.arms.first().and_then(count_path).and_then(|p| {
+            let Ty::Prim(prim) = p.ty(model, shape_record) else {
+                return None;
+            };
+            let all = t.arms.iter().all(|a| {
+                count_path(a).as_ref() == Some(&p)
+                    && a.pinned.contains(&(p.clone(), i128::from(a.words)))
+            });
+            let (place, union) = place(model, shape_record, &p);
+            let ty = super::ty::prim(prim);
+            (all && union.is_none()).then(|| (p.clone(), quote!(#place = r.words as #ty;)))
+        });
+        if let Some((_, pin)) = &count_pin {
+            row_pins.push(pin.clone());
+        }
+        // Constructors start from the all-zero encoding: only non-zero values need writing.
+        row_pins.extend(
+            common
+                .iter()
+                .filter(|(_, v)| *v != 0)
+                .filter_map(|(p, v)| assign(model, shape_record, p, *v)),
+        );
+        let pin_fn = ident(&format!("pin_{}", o.short.to_ascii_lowercase()));
         items.push(quote! {
+            #cfg
+            /// Writes what every arm pins the same way: its columns, its width, the fixed fields.
+            fn #pin_fn(f: &mut crate::inst::#sid, r: &#row) { #(#row_pins)* }
+            #cfg
             #[doc = #trait_doc]
             #[diagnostic::on_unimplemented(message = #message, label = #label, note = #note)]
             pub trait #trait_id<const N: usize>: crate::arm::sealed::Sealed {
                 /// The arm's row of the table.
                 const ARM: #row;
                 /// Writes the fields the validator pins under this arm.
-                fn pin(f: &mut crate::inst::#sid);
+                fn pin(f: &mut crate::inst::#sid) { #pin_fn(f, &Self::ARM) }
             }
         });
         for (k, a) in t.arms.iter().enumerate() {
@@ -660,19 +778,35 @@ pub fn emit(model: &Model, firmware: &dyn Fn(&Table, usize) -> Firmware) -> (Str
                         a.values[*c],
                         &clashes,
                     ));
-                    quote!(crate::arm::#n)
+                    quote!(arm::#n)
                 })
                 .collect();
             let tuple = quote!((#(#tys,)*));
             let n = lit(a.words);
             let kk = lit(k as u64);
-            // Constructors start from the all-zero encoding; only non-zero pins need writing.
-            let pins: Vec<TokenStream> = a
+            // What this arm pins beyond the common pins (constructors start from the all-zero
+            // encoding: only non-zero values need writing).
+            let extra: Vec<TokenStream> = a
                 .pinned
                 .iter()
-                .filter(|(_, v)| *v != 0)
+                .filter(|(p, v)| {
+                    *v != 0
+                        && !column_paths.contains(&p)
+                        && !common.iter().any(|(q, _)| q == p)
+                        && count_pin.as_ref().map(|(q, _)| q) != Some(p)
+                })
                 .filter_map(|(p, v)| assign(model, shape_record, p, *v))
                 .collect();
+            let pin = if extra.is_empty() {
+                quote!()
+            } else {
+                quote! {
+                    fn pin(f: &mut crate::inst::#sid) {
+                        #pin_fn(f, &Self::ARM);
+                        #(#extra)*
+                    }
+                }
+            };
             let sealed = if sealed_tuples.contains(&tuple.to_string()) {
                 quote!()
             } else {
@@ -683,16 +817,20 @@ pub fn emit(model: &Model, firmware: &dyn Fn(&Table, usize) -> Firmware) -> (Str
                 #sealed
                 // Keeps rustc from listing every other arm's impl under a legality error:
                 // the on_unimplemented note already lists them.
+                #cfg
                 #[diagnostic::do_not_recommend]
                 impl #trait_id<#n> for #tuple {
                     const ARM: #row = #konst[#kk];
-                    fn pin(f: &mut crate::inst::#sid) { #(#pins)* }
+                    #pin
                 }
             });
         }
 
         // Typed constructors.
-        items.push(constructors(model, t, &key, &clashes));
+        items.push(super::with_cfg(
+            &cfg,
+            constructors(model, t, &key, &clashes),
+        ));
     }
     let legality = render(
         &banner(model, "derived legality tables and the type-level layer."),

@@ -107,6 +107,62 @@ pub(crate) fn hex(v: i128, width: usize) -> TokenStream {
     text.parse().expect("a hex literal is a token")
 }
 
+/// The Cargo feature that compiles in the items of operand shape `shape` (index into
+/// [`Model::shapes`]): its member name in `NEURON_ISA_TPB_INST_UNION` (`s1_rand`), or that name
+/// with `_shape` appended when it would be one of the crate's other features.
+pub fn shape_feature(model: &Model, shape: usize) -> String {
+    let member = &model.shapes[shape].member;
+    if ["default", "full", "regenerate"].contains(&member.as_str()) {
+        format!("{member}_shape")
+    } else {
+        member.clone()
+    }
+}
+
+/// `#[cfg(feature = "<shape>")]`: the attribute of an item that belongs to one operand shape
+/// (its typed struct and instructions, their validators, legality items and tests).
+pub fn cfg_for_shape(model: &Model, shape: usize) -> TokenStream {
+    let one = shape_feature(model, shape);
+    quote::quote!(#[cfg(feature = #one)])
+}
+
+/// The attribute of a helper item (an explain function, a frame, a field kind, a test macro)
+/// that the operand shapes `shapes` use: with one user it is compiled with that shape's feature;
+/// shared by several it stays compiled (it is small) and may go unused when their features are off.
+pub fn cfg_for_users(model: &Model, shapes: &[usize]) -> TokenStream {
+    let mut names: Vec<String> = shapes.iter().map(|s| shape_feature(model, *s)).collect();
+    names.sort();
+    names.dedup();
+    match names.as_slice() {
+        [one] => quote::quote!(#[cfg(feature = #one)]),
+        _ => quote::quote!(#[allow(dead_code, unused_macros)]),
+    }
+}
+
+/// The attribute of an item that needs every one of the operand shapes `shapes`.
+pub fn cfg_all_shapes(model: &Model, shapes: &[usize]) -> TokenStream {
+    let mut names: Vec<String> = shapes.iter().map(|s| shape_feature(model, *s)).collect();
+    names.sort();
+    names.dedup();
+    match names.as_slice() {
+        [one] => quote::quote!(#[cfg(feature = #one)]),
+        many => quote::quote!(#[cfg(all(#(feature = #many),*))]),
+    }
+}
+
+/// `items` with the attribute `cfg` (`#[cfg(...)]`, or nothing) on every one of them.
+pub fn with_cfg(cfg: &TokenStream, items: TokenStream) -> TokenStream {
+    if cfg.is_empty() {
+        return items;
+    }
+    let file: syn::File = match syn::parse2(items.clone()) {
+        Ok(f) => f,
+        Err(e) => panic!("generator bug: emitted items do not parse: {e}\n{items}"),
+    };
+    let out = file.items.into_iter().map(|item| quote::quote!(#cfg #item));
+    quote::quote!(#(#out)*)
+}
+
 /// Pretty-prints a file of items.
 pub(crate) fn render(header: &str, tokens: TokenStream) -> String {
     let file: syn::File = match syn::parse2(tokens.clone()) {
@@ -167,12 +223,16 @@ pub fn emit_with_notes(model: &Model) -> (Files, Vec<String>) {
     put("arm.rs", arm);
     put("headers.lock", model.fingerprint.to_manifest());
     files.insert("src/lib.rs".into(), lib_rs::emit(model));
+    files.insert("Cargo.toml".into(), lib_rs::cargo_toml(model));
     files.insert("build.rs".into(), lib_rs::build_rs());
     if let Some(test) = agreement::emit(model) {
         files.insert("tests/agreement.rs".into(), test);
     }
     if let Some(test) = construct::test_file(model) {
         files.insert("tests/constructors.rs".into(), test);
+    }
+    if model.opcodes.iter().any(|o| o.shape.is_some()) {
+        files.insert("tests/features.rs".into(), agreement::emit_features(model));
     }
     (files, notes)
 }

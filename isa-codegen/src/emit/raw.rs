@@ -57,12 +57,23 @@ pub fn emit(model: &Model) -> String {
     }
     let in_packed = inside_packed(model);
     for (k, r) in model.records.iter().enumerate() {
-        items.push(record(model, r, in_packed[k]));
+        items.push(super::with_cfg(
+            &shape_cfg(model, k),
+            record(model, r, in_packed[k]),
+        ));
     }
     render(
         &banner(model, "the vendor declarations, by their C names."),
         quote!(#(#items)*),
     )
+}
+
+/// The feature attribute of record `r` when it is an operand struct (empty otherwise).
+fn shape_cfg(model: &Model, r: usize) -> TokenStream {
+    match model.shapes.iter().position(|s| s.record == r) {
+        Some(s) => super::cfg_for_shape(model, s),
+        None => quote!(),
+    }
 }
 
 /// Per record: whether a packed record contains it (transitively). Rust forbids a
@@ -137,16 +148,23 @@ fn read_raw_at(model: &Model, t: &Ty, at: TokenStream, depth: usize) -> TokenStr
             let name = ident(&model.records[*r].c_name);
             quote!(#name::read_at(b, #at))
         }
-        Ty::Array(inner, _) => {
-            let k = index_var(depth);
-            let elem = read_raw_at(
-                model,
-                inner,
-                plus_elem_at(&at, model.size_of(inner), depth),
-                depth + 1,
-            );
-            quote!(core::array::from_fn(|#k| #elem))
-        }
+        Ty::Array(inner, _) => match super::ty::int_elem(model, inner, true) {
+            // Integer elements: one shared helper per width, not a closure per field.
+            Some(p) => {
+                let get = ident(&format!("get_{}s", p.rust()));
+                quote!(isa_core::le::#get(b, #at))
+            }
+            None => {
+                let k = index_var(depth);
+                let elem = read_raw_at(
+                    model,
+                    inner,
+                    plus_elem_at(&at, model.size_of(inner), depth),
+                    depth + 1,
+                );
+                quote!(core::array::from_fn(|#k| #elem))
+            }
+        },
     }
 }
 
@@ -167,17 +185,23 @@ fn write_raw_at(
         Ty::Prim(p) => write_prim(*p, at, v),
         Ty::Enum(e) => write_prim(model.enums[*e].repr, at, v),
         Ty::Record(_) => quote!((#v).write_at(b, #at)),
-        Ty::Array(inner, _) => {
-            let (k, item) = (index_var(depth), item_var(depth));
-            let elem = write_raw_at(
-                model,
-                inner,
-                plus_elem_at(&at, model.size_of(inner), depth),
-                quote!(*#item),
-                depth + 1,
-            );
-            quote!(for (#k, #item) in (#v).iter().enumerate() { #elem; })
-        }
+        Ty::Array(inner, _) => match super::ty::int_elem(model, inner, true) {
+            Some(p) => {
+                let put = ident(&format!("put_{}s", p.rust()));
+                quote!(isa_core::le::#put(b, #at, &#v))
+            }
+            None => {
+                let (k, item) = (index_var(depth), item_var(depth));
+                let elem = write_raw_at(
+                    model,
+                    inner,
+                    plus_elem_at(&at, model.size_of(inner), depth),
+                    quote!(*#item),
+                    depth + 1,
+                );
+                quote!(for (#k, #item) in (#v).iter().enumerate() { #elem; })
+            }
+        },
     }
 }
 
@@ -197,15 +221,28 @@ fn record(model: &Model, r: &Record, in_packed: bool) -> TokenStream {
     } else {
         quote!(#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)])
     };
+    // An operand struct's description is on its typed form, not repeated here.
+    let shape = model
+        .shapes
+        .iter()
+        .find(|s| model.records.get(s.record).map(|x| x.c_name.as_str()) == Some(&r.c_name));
     let docs = doc::with_comment(
-        r.doc.as_deref(),
+        if shape.is_some() {
+            None
+        } else {
+            r.doc.as_deref()
+        },
         &format!(
-            "C {kind} `{}`: {} bytes, alignment {}{}, declared at {}.",
+            "C {kind} `{}`: {} bytes, alignment {}{}, declared at {}.{}",
             r.c_name,
             r.size,
             r.align,
             if r.packed { ", packed" } else { "" },
-            r.loc
+            r.loc,
+            match shape {
+                Some(s) => format!(" The format is described on [`crate::{}`].", s.rust),
+                None => String::new(),
+            }
         ),
     );
     if r.kind == RecordKind::Union {
@@ -287,9 +324,9 @@ fn record(model: &Model, r: &Record, in_packed: bool) -> TokenStream {
         }
         let fname = ident(&crate::model::names::rust_field(&f.name));
         let t = raw_ty(model, &f.c_type, &f.ty);
-        let fdoc = doc::with_comment(
+        let fdoc = doc::field(
             f.doc.as_deref(),
-            &format!("Bytes {}..{} (`{}`).", f.offset, f.offset + f.size, f.name),
+            &format!("Bytes {}..{} (`{}`)", f.offset, f.offset + f.size, f.name),
         );
         fields.push(quote! { #fdoc pub #fname: #t, });
         let rd = read_raw(model, &f.ty, plus(&quote!(at), f.offset));
@@ -380,10 +417,16 @@ fn union(
             &format!("Reads the union as its `{}` member.", f.name),
         );
         let sdoc = format!(" Overwrites the union with its `{}` member.", f.name);
+        let cfg = match f.ty {
+            Ty::Record(m) => shape_cfg(model, m),
+            _ => quote!(),
+        };
         accessors.push(quote! {
             #gdoc
+            #cfg
             pub fn #getter(&self) -> #t { let b = &self.bytes[..]; #rd }
             #[doc = #sdoc]
+            #cfg
             pub fn #setter(&mut self, value: #t) { let b = &mut self.bytes[..]; #wr; }
         });
     }

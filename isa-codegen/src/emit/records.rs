@@ -118,9 +118,8 @@ fn decode_value_at(
         Ty::Enum(e) => {
             let en = &model.enums[*e];
             let name = ident(&en.rust);
-            let raw = read_scalar(en.repr, at);
             let off = lit(offset);
-            quote!(#name::try_from(#raw).map_err(|e| e.at(#path, #off))?)
+            quote!(#name::read_field(b, #at, #path, #off)?)
         }
         Ty::Record(r) if !fallible(model, t) => {
             let name = ident(&model.records[*r].rust);
@@ -147,18 +146,25 @@ fn decode_value_at(
             });
             quote!([#(#elems),*])
         }
-        Ty::Array(inner, _) => {
-            let kv = index_var(depth);
-            let elem = decode_value_at(
-                model,
-                inner,
-                plus_elem_at(&at, model.size_of(inner), depth),
-                path,
-                offset,
-                depth + 1,
-            );
-            quote!(core::array::from_fn(|#kv| #elem))
-        }
+        Ty::Array(inner, _) => match super::ty::int_elem(model, inner, false) {
+            // Integer elements: one shared helper per width, not a closure per field.
+            Some(p) => {
+                let get = ident(&format!("get_{}s", p.rust()));
+                quote!(isa_core::le::#get(b, #at))
+            }
+            None => {
+                let kv = index_var(depth);
+                let elem = decode_value_at(
+                    model,
+                    inner,
+                    plus_elem_at(&at, model.size_of(inner), depth),
+                    path,
+                    offset,
+                    depth + 1,
+                );
+                quote!(core::array::from_fn(|#kv| #elem))
+            }
+        },
     }
 }
 
@@ -193,7 +199,7 @@ fn struct_field_decoders(
                         let name = ident(&en.rust);
                         let repr = super::ty::prim(en.repr);
                         let o = lit(offset + f.offset);
-                        quote!(#name::try_from(#raw as #repr).map_err(|e| e.at(#sub, #o))?)
+                        quote!(#name::decode_field(#raw as #repr, #sub, #o)?)
                     }
                     Ty::Prim(Prim::Bool) => quote!(#raw != 0),
                     Ty::Prim(p) => {
@@ -240,17 +246,23 @@ fn encode_value_at(
             quote!(#w;)
         }
         Ty::Record(_) => quote!((#v).encode_at(b, #at);),
-        Ty::Array(inner, _) => {
-            let (kv, item) = (index_var(depth), item_var(depth));
-            let elem = encode_value_at(
-                model,
-                inner,
-                plus_elem_at(&at, model.size_of(inner), depth),
-                quote!(*#item),
-                depth + 1,
-            );
-            quote!(for (#kv, #item) in (#v).iter().enumerate() { #elem })
-        }
+        Ty::Array(inner, _) => match super::ty::int_elem(model, inner, false) {
+            Some(p) => {
+                let put = ident(&format!("put_{}s", p.rust()));
+                quote!(isa_core::le::#put(b, #at, &#v);)
+            }
+            None => {
+                let (kv, item) = (index_var(depth), item_var(depth));
+                let elem = encode_value_at(
+                    model,
+                    inner,
+                    plus_elem_at(&at, model.size_of(inner), depth),
+                    quote!(*#item),
+                    depth + 1,
+                );
+                quote!(for (#kv, #item) in (#v).iter().enumerate() { #elem })
+            }
+        },
     }
 }
 
@@ -332,7 +344,7 @@ pub fn typed_struct(
             ),
             None => format!("Bytes {}..{}", f.offset, f.offset + f.size),
         };
-        let d = doc::with_comment(f.doc.as_deref(), &format!("{place} (`{}`).", f.name));
+        let d = doc::field(f.doc.as_deref(), &format!("{place} (`{}`)", f.name));
         let attrs = super::api::field_attrs(&f.ty, &f.name);
         quote! { #d #attrs pub #fname: #t, }
     });
@@ -478,7 +490,9 @@ fn union_view(model: &Model, r: RecordId) -> TokenStream {
             /// The union holding `bytes`.
             pub const fn from_bytes(bytes: [u8; #size]) -> Self { Self { bytes } }
             #(#accessors)*
+            #[allow(dead_code)]
             pub(crate) fn encode_at(&self, b: &mut [u8], at: usize) { isa_core::le::put_bytes::<#size>(b, at, &self.bytes); }
+            #[allow(dead_code)]
             pub(crate) fn decode_at(b: &[u8], at: usize) -> Self { Self { bytes: isa_core::le::get_bytes::<#size>(b, at) } }
         }
         impl Default for #id {

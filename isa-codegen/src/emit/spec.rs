@@ -10,6 +10,9 @@ use crate::read::cdecl::{Prim, RecordKind};
 use proc_macro2::TokenStream;
 use quote::quote;
 
+/// Spec blocks up to this many lines are copied into the function's documentation.
+const SOURCE_DOC_LINES: usize = 8;
+
 /// How a translated expression is represented in Rust.
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) enum Repr {
@@ -119,7 +122,7 @@ impl Translator<'_> {
     }
 
     /// Converts an argument to the representation parameter type `t` expects.
-    fn arg(&self, c: &Code, t: &SpecTy) -> TokenStream {
+    pub(crate) fn arg(&self, c: &Code, t: &SpecTy) -> TokenStream {
         match t {
             SpecTy::Int(p) => self.to_prim(c, *p),
             _ => c.tokens.clone(),
@@ -407,7 +410,7 @@ fn reads_opcode(model: &Model, e: &Expr, memo: &mut Vec<Option<bool>>) -> bool {
         .any(|c| reads_opcode(model, c, memo))
 }
 
-fn fn_reads_opcode(model: &Model, f: usize, memo: &mut Vec<Option<bool>>) -> bool {
+pub(crate) fn fn_reads_opcode(model: &Model, f: usize, memo: &mut Vec<Option<bool>>) -> bool {
     if let Some(v) = memo[f] {
         return v;
     }
@@ -470,6 +473,39 @@ pub(crate) fn common_fields(model: &Model) -> Vec<(String, RecordId)> {
     out
 }
 
+/// The Rust names `signature` gives the parameters of spec function `f` (the instruction as its
+/// two, `op` and `i`), in order: what a call forwarding them passes.
+pub(crate) fn param_names(
+    model: &Model,
+    f: &SpecFn,
+    memo: &mut Vec<Option<bool>>,
+    fk: usize,
+) -> Vec<TokenStream> {
+    let mut out = Vec::new();
+    for (k, (name, t)) in f.params.iter().enumerate() {
+        let used = uses_param(&f.body, k);
+        match t {
+            SpecTy::Inst(_) => {
+                out.push(if fn_reads_opcode(model, fk, memo) {
+                    quote!(op)
+                } else {
+                    quote!(_op)
+                });
+                out.push(if used { quote!(i) } else { quote!(_i) });
+            }
+            _ => {
+                let id = if used {
+                    ident(name)
+                } else {
+                    ident(&format!("_{name}"))
+                };
+                out.push(quote!(#id));
+            }
+        }
+    }
+    out
+}
+
 /// Rust signature parts of spec function `f`: generics and parameter list.
 pub(crate) fn signature(
     model: &Model,
@@ -477,7 +513,7 @@ pub(crate) fn signature(
     memo: &mut Vec<Option<bool>>,
     fk: usize,
 ) -> (TokenStream, Vec<TokenStream>) {
-    let mut generics = quote!();
+    let generics = quote!();
     let mut params = Vec::new();
     for (k, (name, t)) in f.params.iter().enumerate() {
         match t {
@@ -499,9 +535,9 @@ pub(crate) fn signature(
                         params.push(quote!(#i: &crate::inst::#st));
                     }
                     InstKind::Any => {
-                        generics = quote!(<S: InstFields + ?Sized>);
+                        // Not generic: one body for every shape, not one per shape.
                         params.push(quote!(#op: crate::Opcode));
-                        params.push(quote!(#i: &S));
+                        params.push(quote!(#i: &dyn InstFields));
                     }
                 }
             }
@@ -529,14 +565,15 @@ pub fn emit(model: &Model) -> String {
         let d = format!(" The `{name}` every operand struct begins with.");
         quote! { #[doc = #d] fn #id(&self) -> &#t; }
     });
-    let impls = model.shapes.iter().map(|s| {
+    let impls = model.shapes.iter().enumerate().map(|(k, s)| {
+        let cfg = super::cfg_for_shape(model, k);
         let st = ident(&s.rust);
         let ms = common.iter().map(|(name, r)| {
             let id = ident(&rust_field(name));
             let t = ident(&model.records[*r].rust);
             quote! { fn #id(&self) -> &#t { &self.#id } }
         });
-        quote! { impl InstFields for crate::inst::#st { #(#ms)* } }
+        quote! { #cfg impl InstFields for crate::inst::#st { #(#ms)* } }
     });
     items.push(quote! {
         /// The operand fields every instruction shares (`NEURON_ISA_TPB_INST_COMMON` without its
@@ -565,16 +602,39 @@ pub fn emit(model: &Model) -> String {
             SpecTy::Int(p) => (super::ty::prim(*p), tr.to_prim(&body, *p)),
             _ => (quote!(bool), body.tokens),
         };
-        let mut text = format!("Spec function `{}`, {}:\n\n```text\n", f.name, f.loc);
-        for line in f.source.lines() {
-            text.push_str(line.strip_prefix(' ').unwrap_or(line));
-            text.push('\n');
+        // A short block is shown as written; a long one (a validator's list of checks, a
+        // legality function) is referenced, not copied: the translation below keeps its
+        // expressions, and a legality function's table is documented where it is derived.
+        let lines = f.source.lines().count();
+        let mut text = if lines <= SOURCE_DOC_LINES {
+            let mut t = format!("Spec function `{}`, {}:\n\n```text\n", f.name, f.loc);
+            for line in f.source.lines() {
+                t.push_str(line.strip_prefix(' ').unwrap_or(line));
+                t.push('\n');
+            }
+            t.push_str("```");
+            t
+        } else {
+            format!(
+                "Spec function `{}` ({lines} lines at {}), translated expression for expression.",
+                f.name, f.loc
+            )
+        };
+        if let Some(t) = model.tables.iter().find(|t| t.func == fk) {
+            text.push_str(&format!(
+                " The legality table derived from it is [`crate::legality::{}`].",
+                super::legality::table_const(model, t)
+            ));
         }
-        text.push_str("```");
         let docs = doc::attrs(&text);
+        // A function of one shape's instruction is compiled with that shape.
+        let cfg = match f.inst_kind() {
+            Some(InstKind::Shape(s)) => super::cfg_for_shape(model, s),
+            _ => quote!(),
+        };
         items.push(quote! {
             #docs
-            #[inline]
+            #cfg
             pub fn #name #generics (#(#params),*) -> #ret { #body }
         });
     }

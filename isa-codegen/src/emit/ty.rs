@@ -6,6 +6,17 @@ use crate::read::cdecl::{CType, Prim};
 use proc_macro2::TokenStream;
 use quote::quote;
 
+/// The integer primitive of an array element the `isa_core::le::get_*s` / `put_*s` helpers read
+/// and write whole: an integer, or (in the raw layer, `raw_enums`) an enum by its repr.
+pub fn int_elem(model: &Model, elem: &Ty, raw_enums: bool) -> Option<Prim> {
+    let p = match elem {
+        Ty::Prim(p) => *p,
+        Ty::Enum(e) if raw_enums => model.enums[*e].repr,
+        _ => return None,
+    };
+    (p.is_int() && p != Prim::Bool).then_some(p)
+}
+
 /// A primitive's Rust type.
 pub fn prim(p: Prim) -> TokenStream {
     let i = ident(p.rust());

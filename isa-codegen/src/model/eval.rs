@@ -319,13 +319,37 @@ impl<'a> Evaluator<'a> {
         args: Vec<Val>,
         depth: usize,
     ) -> Result<Val, EvalError> {
+        let fns: &'a [SpecFn] = self.fns;
+        self.call_body(env, f, &fns[f].body, args, depth)
+    }
+
+    /// Evaluates `body` as if it were the body of `fns[f]`, applied to `args`: the legality
+    /// derivation evaluates one disjunct of a function this way, without copying the function list.
+    pub fn call_with_body(
+        &mut self,
+        env: &Env,
+        f: usize,
+        body: &super::spec::Expr,
+        args: Vec<Val>,
+    ) -> Result<Val, EvalError> {
+        self.call_body(env, f, body, args, 0)
+    }
+
+    fn call_body(
+        &mut self,
+        env: &Env,
+        f: usize,
+        body: &super::spec::Expr,
+        args: Vec<Val>,
+        depth: usize,
+    ) -> Result<Val, EvalError> {
+        let fns: &'a [SpecFn] = self.fns;
         if depth > 64 {
-            return Err(EvalError(format!("`{}` calls itself", self.fns[f].name)));
+            return Err(EvalError(format!("`{}` calls itself", fns[f].name)));
         }
-        let body = self.fns[f].body.clone();
-        let v = self.eval(env, &args, &body, depth + 1)?;
+        let v = self.eval(env, &args, body, depth + 1)?;
         // A function returning an integer narrows its result (saturation) when it is known.
-        Ok(match (&self.fns[f].ret, v) {
+        Ok(match (&fns[f].ret, v) {
             (SpecTy::Int(p), Val::Num(Sym::Int(x))) => Val::Num(Sym::Int(saturate(*p, x))),
             (_, v) => v,
         })

@@ -205,9 +205,7 @@ fn table(
     let body_disjuncts: Vec<&super::spec::Expr> = disjuncts(&f.body);
     let mut arms = Vec::new();
     let mut count_text: Option<String> = None;
-    let mut odometer = vec![0usize; columns.len()];
-    for _ in 0..total {
-        let values: Vec<usize> = odometer.iter().zip(&domains).map(|(k, d)| d[*k]).collect();
+    for values in candidates(model, fns, fk, shape_record, &columns, &domains)? {
         let (env, args) = bind(model, f, &columns, &values);
         let mut ev = Evaluator::new(model, fns, shape_record);
         let result = match ev.call(&env, fk, args.clone()).map_err(|e| e.0)? {
@@ -247,10 +245,8 @@ fn table(
                 // Which disjunct admits it: the first whose own evaluation is not false.
                 let mut disjunct = 0;
                 for (k, d) in body_disjuncts.iter().enumerate() {
-                    let mut probe_fns = fns.to_vec();
-                    probe_fns[fk].body = (*d).clone();
-                    let mut pev = Evaluator::new(model, &probe_fns, shape_record);
-                    if let Ok(Val::Bool(r)) = pev.call(&env, fk, args.clone()) {
+                    let mut pev = Evaluator::new(model, fns, shape_record);
+                    if let Ok(Val::Bool(r)) = pev.call_with_body(&env, fk, d, args.clone()) {
                         if r != Formula::Const(false) {
                             disjunct = k;
                             break;
@@ -280,14 +276,6 @@ fn table(
                     formula_text(model, shape_record, other)
                 ))
             }
-        }
-        // Advance the odometer (last column fastest).
-        for k in (0..odometer.len()).rev() {
-            odometer[k] += 1;
-            if odometer[k] < domains[k].len() {
-                break;
-            }
-            odometer[k] = 0;
         }
     }
     arms.sort_by_key(|a| a.disjunct);
@@ -324,6 +312,41 @@ fn table(
         arms,
         count_text: count_text.unwrap_or_default(),
     })
+}
+
+/// The input tuples worth evaluating, in odometer order (last column fastest): every tuple but
+/// those under a prefix of column values that already makes the function `false` whatever the
+/// remaining columns hold (the other columns stay symbolic, so such a prefix decides them all).
+fn candidates(
+    model: &Model,
+    fns: &[SpecFn],
+    fk: usize,
+    shape_record: RecordId,
+    columns: &[Column],
+    domains: &[Vec<usize>],
+) -> Result<Vec<Vec<usize>>, String> {
+    let mut out = Vec::new();
+    // Depth-first over the columns: `stack` holds the prefixes still to expand, last first.
+    let mut stack: Vec<Vec<usize>> = vec![Vec::new()];
+    while let Some(prefix) = stack.pop() {
+        if prefix.len() == columns.len() {
+            out.push(prefix);
+            continue;
+        }
+        if !prefix.is_empty() {
+            let (env, args) = bind(model, &fns[fk], &columns[..prefix.len()], &prefix);
+            let mut ev = Evaluator::new(model, fns, shape_record);
+            if ev.call(&env, fk, args).map_err(|e| e.0)? == Val::Bool(Formula::Const(false)) {
+                continue;
+            }
+        }
+        for v in domains[prefix.len()].iter().rev() {
+            let mut next = prefix.clone();
+            next.push(*v);
+            stack.push(next);
+        }
+    }
+    Ok(out)
 }
 
 fn bind(model: &Model, f: &SpecFn, columns: &[Column], values: &[usize]) -> (Env, Vec<Val>) {

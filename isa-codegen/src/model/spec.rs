@@ -234,6 +234,7 @@ pub fn resolve(
         .enumerate()
         .map(|(k, b)| (b.name(), k))
         .collect();
+    let decls = declaration_index(model);
     let unparsed_names: BTreeMap<String, &Unparsed> = unparsed
         .iter()
         .filter_map(|u| Some((u.name.clone()?, u)))
@@ -241,6 +242,7 @@ pub fn resolve(
     let mut r = Resolver {
         model,
         names: &names,
+        decls: &decls,
         unparsed: &unparsed_names,
         errors: Vec::new(),
         missing: Vec::new(),
@@ -436,6 +438,8 @@ type Sig = Option<(Vec<(String, SpecTy)>, SpecTy)>;
 struct Resolver<'a> {
     model: &'a Model,
     names: &'a BTreeMap<String, usize>,
+    /// Enums, records and typedefs by the key of their spec name ([`declaration_index`]).
+    decls: &'a BTreeMap<String, Vec<(String, Decl)>>,
     /// Blocks the read stage could not parse, by name.
     unparsed: &'a BTreeMap<String, &'a Unparsed>,
     /// Problems of the block being resolved.
@@ -502,29 +506,15 @@ impl Resolver<'_> {
 
     /// Resolves a spec name to an enum, record or typedef of the tree.
     fn declaration(&self, spec_name: &str) -> Result<Decl, String> {
-        let key = spec_key(spec_name);
-        let mut hits = Vec::new();
-        for (k, e) in self.model.enums.iter().enumerate() {
-            if spec_key(super::names::short(&e.c_name)) == key {
-                hits.push((e.c_name.clone(), Decl::Enum(k)));
-            }
-        }
-        for (k, r) in self.model.records.iter().enumerate() {
-            let s = super::names::short(&r.c_name);
-            if spec_key(s) == key || spec_key(s.strip_suffix("_STRUCT").unwrap_or(s)) == key {
-                hits.push((r.c_name.clone(), Decl::Record(k)));
-            }
-        }
-        for t in &self.model.typedefs {
-            if spec_key(super::names::short(&t.c_name)) == key {
-                hits.push((t.c_name.clone(), Decl::Alias(t.target.clone())));
-            }
-        }
+        let hits: &[(String, Decl)] = self
+            .decls
+            .get(&spec_key(spec_name))
+            .map_or(&[], Vec::as_slice);
         match hits.len() {
             0 => Err(format!(
                 "`{spec_name}` names no enum, struct, union or typedef of this tree"
             )),
-            1 => Ok(hits.pop().map(|h| h.1).expect("one hit")),
+            1 => Ok(hits[0].1.clone()),
             _ => Err(format!(
                 "`{spec_name}` is ambiguous: it names {}",
                 hits.iter()
@@ -1289,10 +1279,47 @@ impl Resolver<'_> {
     }
 }
 
+#[derive(Clone)]
 enum Decl {
     Enum(EnumId),
     Record(RecordId),
     Alias(Ty),
+}
+
+/// Every enum, record and typedef under the key of each spec name it answers to (enums, then
+/// records, then typedefs, each in model order), so resolving a name does not scan the model.
+fn declaration_index(model: &Model) -> BTreeMap<String, Vec<(String, Decl)>> {
+    let mut index: BTreeMap<String, Vec<(String, Decl)>> = BTreeMap::new();
+    for (k, e) in model.enums.iter().enumerate() {
+        index
+            .entry(spec_key(super::names::short(&e.c_name)))
+            .or_default()
+            .push((e.c_name.clone(), Decl::Enum(k)));
+    }
+    for (k, r) in model.records.iter().enumerate() {
+        let s = super::names::short(&r.c_name);
+        let (full, bare) = (
+            spec_key(s),
+            spec_key(s.strip_suffix("_STRUCT").unwrap_or(s)),
+        );
+        index
+            .entry(full.clone())
+            .or_default()
+            .push((r.c_name.clone(), Decl::Record(k)));
+        if bare != full {
+            index
+                .entry(bare)
+                .or_default()
+                .push((r.c_name.clone(), Decl::Record(k)));
+        }
+    }
+    for t in &model.typedefs {
+        index
+            .entry(spec_key(super::names::short(&t.c_name)))
+            .or_default()
+            .push((t.c_name.clone(), Decl::Alias(t.target.clone())));
+    }
+    index
 }
 
 /// Settles which shape each function's `Inst` parameter is bound to: the shape it reads

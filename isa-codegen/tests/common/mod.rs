@@ -150,7 +150,19 @@ pub fn run_generated_crate(
     test: &str,
     features: &[&str],
 ) -> (bool, String) {
-    let krate = dir.join("isa-tiny");
+    run_named_generated_crate(dir, "isa-tiny", files, name, test, features)
+}
+
+/// [`run_generated_crate`] for a crate named `crate_name` (its tests `use` that name).
+pub fn run_named_generated_crate(
+    dir: &Path,
+    crate_name: &str,
+    files: &isa_codegen::emit::Files,
+    name: &str,
+    test: &str,
+    features: &[&str],
+) -> (bool, String) {
+    let krate = dir.join(crate_name);
     for (path, text) in files {
         let target = krate.join(path);
         std::fs::create_dir_all(target.parent().unwrap()).unwrap();
@@ -158,11 +170,25 @@ pub fn run_generated_crate(
     }
     let root = workspace_root();
     let path_of = |name: &str| root.join(name).display().to_string();
+    // The generated crate's features (one per operand shape, all on by default, and serde),
+    // without the regenerate dependency this standalone crate does not have.
+    let generated: String = files
+        .get("Cargo.toml")
+        .map(|c| {
+            c.lines()
+                .skip_while(|l| *l != "[features]")
+                .skip(1)
+                .take_while(|l| !l.starts_with('['))
+                .filter(|l| !l.starts_with("regenerate") && !l.trim().is_empty())
+                .map(|l| format!("{l}\n"))
+                .collect()
+        })
+        .unwrap_or_default();
     std::fs::write(
         krate.join("Cargo.toml"),
         format!(
-            "[package]\nname = \"isa-tiny\"\nversion = \"0.0.0\"\nedition = \"2021\"\nbuild = \"build.rs\"\n\n\
-             [workspace]\n\n[features]\nregenerate = []\nserde = [\"isa-core/serde\"]\n\n\
+            "[package]\nname = \"{crate_name}\"\nversion = \"0.0.0\"\nedition = \"2021\"\nbuild = \"build.rs\"\n\n\
+             [workspace]\n\n[features]\n{generated}regenerate = []\n\n\
              [dependencies]\nisa-core = {{ path = \"{core}\" }}\nrng-core = {{ path = \"{rng}\" }}\n\n\
              [build-dependencies]\nisa-core = {{ path = \"{core}\", features = [\"std\"] }}\n\n\
              [dev-dependencies]\nserde_json = \"1\"\n\n\

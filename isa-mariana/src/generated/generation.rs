@@ -44,6 +44,7 @@ impl isa_core::Isa for Mariana {
         inst.validate(engine)
     }
 }
+#[cfg(all(feature = "d4_rand", feature = "s1_rand"))]
 impl rng_core::Generation for Mariana {
     const INFO: isa_core::GenerationInfo = GENERATION;
     const SET_STATE_ARMS: &'static [rng_core::CheckpointArm] = &[
@@ -363,6 +364,7 @@ impl rng_core::Generation for Mariana {
             120 | 119 => {
                 Self::decode_checkpoint(word, engine).map(rng_core::RngInstruction::Checkpoint)
             }
+            #[cfg(feature = "d4_rand")]
             118 => {
                 let inst =
                     crate::Rand::from_bytes(word).map_err(rng_core::InstructionError::Decode)?;
@@ -398,6 +400,7 @@ impl rng_core::Generation for Mariana {
                     },
                 }))
             }
+            #[cfg(feature = "d3_rand")]
             226 => {
                 let inst =
                     crate::Rand2::from_bytes(word).map_err(rng_core::InstructionError::Decode)?;
@@ -430,6 +433,7 @@ impl rng_core::Generation for Mariana {
                     },
                 ))
             }
+            #[cfg(feature = "s3d3_dropout")]
             127 => {
                 let inst =
                     crate::Dropout::from_bytes(word).map_err(rng_core::InstructionError::Decode)?;
@@ -471,6 +475,7 @@ impl rng_core::Generation for Mariana {
                     },
                 ))
             }
+            #[cfg(feature = "pseudo_set_rng_seed")]
             208 => {
                 let inst = crate::PseudoSetRngSeed::from_bytes(word)
                     .map_err(rng_core::InstructionError::Decode)?;

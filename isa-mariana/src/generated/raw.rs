@@ -1178,21 +1178,13 @@ pub const NEURON_ISA_TPB_PSUM_BUF_PARTITION_SIZE: u32 = 32768;
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct NEURON_ISA_TPB_HEADER {
-    /// what the instruction does
-    ///
-    /// Bytes 0..1 (`opcode`).
+    /// Bytes 0..1 (`opcode`): what the instruction does.
     pub opcode: NEURON_ISA_TPB_OPCODE,
-    /// length in 4-byte words, 16
-    ///
-    /// Bytes 1..2 (`inst_word_len`).
+    /// Bytes 1..2 (`inst_word_len`): length in 4-byte words, 16.
     pub inst_word_len: u8,
-    /// debugger command
-    ///
-    /// Bytes 2..3 (`debug_cmd`).
+    /// Bytes 2..3 (`debug_cmd`): debugger command.
     pub debug_cmd: u8,
-    /// debugger hint
-    ///
-    /// Bytes 3..4 (`debug_hint`).
+    /// Bytes 3..4 (`debug_hint`): debugger hint.
     pub debug_hint: u8,
 }
 const _: () = {
@@ -1244,25 +1236,15 @@ impl Default for NEURON_ISA_TPB_HEADER {
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct NEURON_ISA_TPB_EVENTS {
-    /// wait before start
-    ///
-    /// Bytes 0..1 (`wait_mode`).
+    /// Bytes 0..1 (`wait_mode`): wait before start.
     pub wait_mode: NEURON_ISA_TPB_WAIT_MODE,
-    /// semaphore waited on
-    ///
-    /// Bytes 1..2 (`wait_idx`).
+    /// Bytes 1..2 (`wait_idx`): semaphore waited on.
     pub wait_idx: u8,
-    /// update after read / completion
-    ///
-    /// Bytes 2..3 (`update_mode`).
+    /// Bytes 2..3 (`update_mode`): update after read / completion.
     pub update_mode: NEURON_ISA_TPB_UPDATE_MODE,
-    /// semaphore updated
-    ///
-    /// Bytes 3..4 (`update_idx`).
+    /// Bytes 3..4 (`update_idx`): semaphore updated.
     pub update_idx: u8,
-    /// immediate of the wait / update
-    ///
-    /// Bytes 4..8 (`semaphore_value`).
+    /// Bytes 4..8 (`semaphore_value`): immediate of the wait / update.
     pub semaphore_value: u32,
 }
 const _: () = {
@@ -1317,17 +1299,11 @@ impl Default for NEURON_ISA_TPB_EVENTS {
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct NEURON_ISA_TPB_ADDR_REG4 {
-    /// address register, below NUM\_ADDR\_REGISTERS
-    ///
-    /// Bytes 0..1 (`regnum`).
+    /// Bytes 0..1 (`regnum`): address register, below NUM\_ADDR\_REGISTERS.
     pub regnum: u8,
-    /// zero
-    ///
-    /// Bytes 1..3 (`reserved0`).
+    /// Bytes 1..3 (`reserved0`): zero.
     pub reserved0: [u8; 2],
-    /// ADDR4\_MARKER\_\*
-    ///
-    /// Bytes 3..4 (`marker`).
+    /// Bytes 3..4 (`marker`): ADDR4\_MARKER\_\*.
     pub marker: u8,
 }
 const _: () = {
@@ -1354,16 +1330,14 @@ impl NEURON_ISA_TPB_ADDR_REG4 {
     pub(crate) fn read_at(b: &[u8], at: usize) -> Self {
         Self {
             regnum: isa_core::le::get_u8(b, at),
-            reserved0: core::array::from_fn(|k| isa_core::le::get_u8(b, at + 1 + k)),
+            reserved0: isa_core::le::get_u8s(b, at + 1),
             marker: isa_core::le::get_u8(b, at + 3),
         }
     }
     #[allow(dead_code)]
     pub(crate) fn write_at(&self, b: &mut [u8], at: usize) {
         isa_core::le::put_u8(b, at, self.regnum);
-        for (k, item) in (self.reserved0).iter().enumerate() {
-            isa_core::le::put_u8(b, at + 1 + k, *item);
-        }
+        isa_core::le::put_u8s(b, at + 1, &self.reserved0);
         isa_core::le::put_u8(b, at + 3, self.marker);
     }
 }
@@ -1442,17 +1416,11 @@ impl Default for NEURON_ISA_TPB_ADDR4 {
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct NEURON_ISA_TPB_IMM_REG {
-    /// register holding the value or pointer
-    ///
-    /// Bytes 0..1 (`regnum`).
+    /// Bytes 0..1 (`regnum`): register holding the value or pointer.
     pub regnum: u8,
-    /// zero
-    ///
-    /// Bytes 1..3 (`reserved0`).
+    /// Bytes 1..3 (`reserved0`): zero.
     pub reserved0: [u8; 2],
-    /// register marker
-    ///
-    /// Bytes 3..4 (`marker`).
+    /// Bytes 3..4 (`marker`): register marker.
     pub marker: u8,
 }
 const _: () = {
@@ -1479,16 +1447,14 @@ impl NEURON_ISA_TPB_IMM_REG {
     pub(crate) fn read_at(b: &[u8], at: usize) -> Self {
         Self {
             regnum: isa_core::le::get_u8(b, at),
-            reserved0: core::array::from_fn(|k| isa_core::le::get_u8(b, at + 1 + k)),
+            reserved0: isa_core::le::get_u8s(b, at + 1),
             marker: isa_core::le::get_u8(b, at + 3),
         }
     }
     #[allow(dead_code)]
     pub(crate) fn write_at(&self, b: &mut [u8], at: usize) {
         isa_core::le::put_u8(b, at, self.regnum);
-        for (k, item) in (self.reserved0).iter().enumerate() {
-            isa_core::le::put_u8(b, at + 1 + k, *item);
-        }
+        isa_core::le::put_u8s(b, at + 1, &self.reserved0);
         isa_core::le::put_u8(b, at + 3, self.marker);
     }
 }
@@ -1504,17 +1470,11 @@ impl Default for NEURON_ISA_TPB_IMM_REG {
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct NEURON_ISA_TPB_TENSOR1D {
-    /// first element
-    ///
-    /// Bytes 0..4 (`start_addr`).
+    /// Bytes 0..4 (`start_addr`): first element.
     pub start_addr: NEURON_ISA_TPB_ADDR4,
-    /// strides in elements
-    ///
-    /// Bytes 4..6 (`step_elem`).
+    /// Bytes 4..6 (`step_elem`): strides in elements.
     pub step_elem: [i16; 1],
-    /// element counts
-    ///
-    /// Bytes 6..8 (`num_elem`).
+    /// Bytes 6..8 (`num_elem`): element counts.
     pub num_elem: [u16; 1],
 }
 const _: () = {
@@ -1541,19 +1501,15 @@ impl NEURON_ISA_TPB_TENSOR1D {
     pub(crate) fn read_at(b: &[u8], at: usize) -> Self {
         Self {
             start_addr: NEURON_ISA_TPB_ADDR4::read_at(b, at),
-            step_elem: core::array::from_fn(|k| isa_core::le::get_i16(b, at + 4 + k * 2)),
-            num_elem: core::array::from_fn(|k| isa_core::le::get_u16(b, at + 6 + k * 2)),
+            step_elem: isa_core::le::get_i16s(b, at + 4),
+            num_elem: isa_core::le::get_u16s(b, at + 6),
         }
     }
     #[allow(dead_code)]
     pub(crate) fn write_at(&self, b: &mut [u8], at: usize) {
         (self.start_addr).write_at(b, at);
-        for (k, item) in (self.step_elem).iter().enumerate() {
-            isa_core::le::put_i16(b, at + 4 + k * 2, *item);
-        }
-        for (k, item) in (self.num_elem).iter().enumerate() {
-            isa_core::le::put_u16(b, at + 6 + k * 2, *item);
-        }
+        isa_core::le::put_i16s(b, at + 4, &self.step_elem);
+        isa_core::le::put_u16s(b, at + 6, &self.num_elem);
     }
 }
 impl Default for NEURON_ISA_TPB_TENSOR1D {
@@ -1565,17 +1521,11 @@ impl Default for NEURON_ISA_TPB_TENSOR1D {
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct NEURON_ISA_TPB_TENSOR2D {
-    /// first element
-    ///
-    /// Bytes 0..4 (`start_addr`).
+    /// Bytes 0..4 (`start_addr`): first element.
     pub start_addr: NEURON_ISA_TPB_ADDR4,
-    /// strides in elements
-    ///
-    /// Bytes 4..8 (`step_elem`).
+    /// Bytes 4..8 (`step_elem`): strides in elements.
     pub step_elem: [i16; 2],
-    /// element counts
-    ///
-    /// Bytes 8..12 (`num_elem`).
+    /// Bytes 8..12 (`num_elem`): element counts.
     pub num_elem: [u16; 2],
 }
 const _: () = {
@@ -1602,19 +1552,15 @@ impl NEURON_ISA_TPB_TENSOR2D {
     pub(crate) fn read_at(b: &[u8], at: usize) -> Self {
         Self {
             start_addr: NEURON_ISA_TPB_ADDR4::read_at(b, at),
-            step_elem: core::array::from_fn(|k| isa_core::le::get_i16(b, at + 4 + k * 2)),
-            num_elem: core::array::from_fn(|k| isa_core::le::get_u16(b, at + 8 + k * 2)),
+            step_elem: isa_core::le::get_i16s(b, at + 4),
+            num_elem: isa_core::le::get_u16s(b, at + 8),
         }
     }
     #[allow(dead_code)]
     pub(crate) fn write_at(&self, b: &mut [u8], at: usize) {
         (self.start_addr).write_at(b, at);
-        for (k, item) in (self.step_elem).iter().enumerate() {
-            isa_core::le::put_i16(b, at + 4 + k * 2, *item);
-        }
-        for (k, item) in (self.num_elem).iter().enumerate() {
-            isa_core::le::put_u16(b, at + 8 + k * 2, *item);
-        }
+        isa_core::le::put_i16s(b, at + 4, &self.step_elem);
+        isa_core::le::put_u16s(b, at + 8, &self.num_elem);
     }
 }
 impl Default for NEURON_ISA_TPB_TENSOR2D {
@@ -1626,17 +1572,11 @@ impl Default for NEURON_ISA_TPB_TENSOR2D {
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct NEURON_ISA_TPB_TENSOR3D {
-    /// first element
-    ///
-    /// Bytes 0..4 (`start_addr`).
+    /// Bytes 0..4 (`start_addr`): first element.
     pub start_addr: NEURON_ISA_TPB_ADDR4,
-    /// strides in elements
-    ///
-    /// Bytes 4..10 (`step_elem`).
+    /// Bytes 4..10 (`step_elem`): strides in elements.
     pub step_elem: [i16; 3],
-    /// element counts
-    ///
-    /// Bytes 10..16 (`num_elem`).
+    /// Bytes 10..16 (`num_elem`): element counts.
     pub num_elem: [u16; 3],
 }
 const _: () = {
@@ -1663,19 +1603,15 @@ impl NEURON_ISA_TPB_TENSOR3D {
     pub(crate) fn read_at(b: &[u8], at: usize) -> Self {
         Self {
             start_addr: NEURON_ISA_TPB_ADDR4::read_at(b, at),
-            step_elem: core::array::from_fn(|k| isa_core::le::get_i16(b, at + 4 + k * 2)),
-            num_elem: core::array::from_fn(|k| isa_core::le::get_u16(b, at + 10 + k * 2)),
+            step_elem: isa_core::le::get_i16s(b, at + 4),
+            num_elem: isa_core::le::get_u16s(b, at + 10),
         }
     }
     #[allow(dead_code)]
     pub(crate) fn write_at(&self, b: &mut [u8], at: usize) {
         (self.start_addr).write_at(b, at);
-        for (k, item) in (self.step_elem).iter().enumerate() {
-            isa_core::le::put_i16(b, at + 4 + k * 2, *item);
-        }
-        for (k, item) in (self.num_elem).iter().enumerate() {
-            isa_core::le::put_u16(b, at + 10 + k * 2, *item);
-        }
+        isa_core::le::put_i16s(b, at + 4, &self.step_elem);
+        isa_core::le::put_u16s(b, at + 10, &self.num_elem);
     }
 }
 impl Default for NEURON_ISA_TPB_TENSOR3D {
@@ -1687,17 +1623,11 @@ impl Default for NEURON_ISA_TPB_TENSOR3D {
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct NEURON_ISA_TPB_TENSOR4D {
-    /// first element
-    ///
-    /// Bytes 0..4 (`start_addr`).
+    /// Bytes 0..4 (`start_addr`): first element.
     pub start_addr: NEURON_ISA_TPB_ADDR4,
-    /// strides in elements
-    ///
-    /// Bytes 4..12 (`step_elem`).
+    /// Bytes 4..12 (`step_elem`): strides in elements.
     pub step_elem: [i16; 4],
-    /// element counts
-    ///
-    /// Bytes 12..20 (`num_elem`).
+    /// Bytes 12..20 (`num_elem`): element counts.
     pub num_elem: [u16; 4],
 }
 const _: () = {
@@ -1724,19 +1654,15 @@ impl NEURON_ISA_TPB_TENSOR4D {
     pub(crate) fn read_at(b: &[u8], at: usize) -> Self {
         Self {
             start_addr: NEURON_ISA_TPB_ADDR4::read_at(b, at),
-            step_elem: core::array::from_fn(|k| isa_core::le::get_i16(b, at + 4 + k * 2)),
-            num_elem: core::array::from_fn(|k| isa_core::le::get_u16(b, at + 12 + k * 2)),
+            step_elem: isa_core::le::get_i16s(b, at + 4),
+            num_elem: isa_core::le::get_u16s(b, at + 12),
         }
     }
     #[allow(dead_code)]
     pub(crate) fn write_at(&self, b: &mut [u8], at: usize) {
         (self.start_addr).write_at(b, at);
-        for (k, item) in (self.step_elem).iter().enumerate() {
-            isa_core::le::put_i16(b, at + 4 + k * 2, *item);
-        }
-        for (k, item) in (self.num_elem).iter().enumerate() {
-            isa_core::le::put_u16(b, at + 12 + k * 2, *item);
-        }
+        isa_core::le::put_i16s(b, at + 4, &self.step_elem);
+        isa_core::le::put_u16s(b, at + 12, &self.num_elem);
     }
 }
 impl Default for NEURON_ISA_TPB_TENSOR4D {
@@ -1843,14 +1769,12 @@ impl NEURON_ISA_TPB_IMM_VAL_INST_FIELD {
     /// Reads the union as its `imm_bitvec_uint16` member.
     pub fn imm_bitvec_uint16(&self) -> [u16; 2] {
         let b = &self.bytes[..];
-        core::array::from_fn(|k| isa_core::le::get_u16(b, k * 2))
+        isa_core::le::get_u16s(b, 0)
     }
     /// Overwrites the union with its `imm_bitvec_uint16` member.
     pub fn set_imm_bitvec_uint16(&mut self, value: [u16; 2]) {
         let b = &mut self.bytes[..];
-        for (k, item) in (value).iter().enumerate() {
-            isa_core::le::put_u16(b, k * 2, *item);
-        }
+        isa_core::le::put_u16s(b, 0, &value);
     }
 }
 impl Default for NEURON_ISA_TPB_IMM_VAL_INST_FIELD {
@@ -1995,18 +1919,8 @@ impl Default for NEURON_ISA_TPB_DTYPE_PAIR {
         Self::from_bytes(&[0u8; 1])
     }
 }
-/// Neuron 'D3\_RAND' Format: no SRC tensor, one 3-D DST tensor.
-/// Use for: Rand2
-///
-/// Fills dst\_mem\_pattern with uniform random numbers from the DVE xorwow generators:
-/// out = min + u \* (max - min), u uniform in \[0, 1), converted to dtype on output.
-/// Only XORWOW and UNIFORM\_IN\_RANGE are accepted. min and max are fp32 immediates, or pointers to
-/// them, as min\_src / max\_src say. min must be below max; the validator can only compare the two
-/// encodings, so it rejects equal immediates.
-/// An LFSR alternative exists in the vendor header only as a commented-out clause; it is not part
-/// of the rule here.
-///
-/// C struct `NEURON_ISA_TPB_D3_RAND_STRUCT`: 64 bytes, alignment 4, declared at tpb/aws_neuron_isa_tpb_d3_rand.h:21.
+#[cfg(feature = "d3_rand")]
+/// C struct `NEURON_ISA_TPB_D3_RAND_STRUCT`: 64 bytes, alignment 4, declared at tpb/aws_neuron_isa_tpb_d3_rand.h:21. The format is described on [`crate::D3Rand`].
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct NEURON_ISA_TPB_D3_RAND_STRUCT {
@@ -2014,59 +1928,34 @@ pub struct NEURON_ISA_TPB_D3_RAND_STRUCT {
     pub header: NEURON_ISA_TPB_HEADER,
     /// Bytes 4..12 (`events`).
     pub events: NEURON_ISA_TPB_EVENTS,
-    /// XORWOW
-    ///
-    /// Bytes 12..13 (`rand_algorithm`).
+    /// Bytes 12..13 (`rand_algorithm`): XORWOW.
     pub rand_algorithm: NEURON_ISA_TPB_RAND_ALGORITHM,
-    /// zero
-    ///
-    /// Bytes 13..14 (`reserved0`).
+    /// Bytes 13..14 (`reserved0`): zero.
     pub reserved0: [u8; 1],
-    /// UNIFORM\_IN\_RANGE
-    ///
-    /// Bytes 14..15 (`post_process`).
+    /// Bytes 14..15 (`post_process`): UNIFORM\_IN\_RANGE.
     pub post_process: NEURON_ISA_TPB_RAND_POST_PROC,
-    /// zero
-    ///
-    /// Bytes 15..32 (`reserved1`).
+    /// Bytes 15..32 (`reserved1`): zero.
     pub reserved1: [u8; 17],
-    /// output type
-    ///
-    /// Bytes 32..33 (`dtype`).
+    /// Bytes 32..33 (`dtype`): output type.
     pub dtype: NEURON_ISA_TPB_DTYPE,
-    /// zero
-    ///
-    /// Bytes 33..34 (`reserved2`).
+    /// Bytes 33..34 (`reserved2`): zero.
     pub reserved2: [u8; 1],
-    /// lanes written
-    ///
-    /// Bytes 34..35 (`num_active_channels`).
+    /// Bytes 34..35 (`num_active_channels`): lanes written.
     pub num_active_channels: u8,
-    /// zero
-    ///
-    /// Bytes 35..38 (`reserved3`).
+    /// Bytes 35..38 (`reserved3`): zero.
     pub reserved3: [u8; 3],
-    /// where min comes from
-    ///
-    /// Bytes 38..39 (`min_src`).
+    /// Bytes 38..39 (`min_src`): where min comes from.
     pub min_src: NEURON_ISA_TPB_IMM_SRC,
-    /// where max comes from
-    ///
-    /// Bytes 39..40 (`max_src`).
+    /// Bytes 39..40 (`max_src`): where max comes from.
     pub max_src: NEURON_ISA_TPB_IMM_SRC,
-    /// lower bound
-    ///
-    /// Bytes 40..44 (`min`).
+    /// Bytes 40..44 (`min`): lower bound.
     pub min: NEURON_ISA_TPB_IMM_VAL_INST_FIELD,
-    /// upper bound
-    ///
-    /// Bytes 44..48 (`max`).
+    /// Bytes 44..48 (`max`): upper bound.
     pub max: NEURON_ISA_TPB_IMM_VAL_INST_FIELD,
-    /// output, SBUF or PSUM
-    ///
-    /// Bytes 48..64 (`dst_mem_pattern`).
+    /// Bytes 48..64 (`dst_mem_pattern`): output, SBUF or PSUM.
     pub dst_mem_pattern: NEURON_ISA_TPB_TENSOR3D,
 }
+#[cfg(feature = "d3_rand")]
 const _: () = {
     assert!(core::mem::size_of::<NEURON_ISA_TPB_D3_RAND_STRUCT>() == 64);
     assert!(core::mem::align_of::<NEURON_ISA_TPB_D3_RAND_STRUCT>() == 4);
@@ -2086,6 +1975,7 @@ const _: () = {
     assert!(core::mem::offset_of!(NEURON_ISA_TPB_D3_RAND_STRUCT, max) == 44);
     assert!(core::mem::offset_of!(NEURON_ISA_TPB_D3_RAND_STRUCT, dst_mem_pattern) == 48);
 };
+#[cfg(feature = "d3_rand")]
 impl NEURON_ISA_TPB_D3_RAND_STRUCT {
     /// Size in bytes.
     pub const SIZE: usize = 64;
@@ -2105,13 +1995,13 @@ impl NEURON_ISA_TPB_D3_RAND_STRUCT {
             header: NEURON_ISA_TPB_HEADER::read_at(b, at),
             events: NEURON_ISA_TPB_EVENTS::read_at(b, at + 4),
             rand_algorithm: isa_core::le::get_u8(b, at + 12),
-            reserved0: core::array::from_fn(|k| isa_core::le::get_u8(b, at + 13 + k)),
+            reserved0: isa_core::le::get_u8s(b, at + 13),
             post_process: isa_core::le::get_u8(b, at + 14),
-            reserved1: core::array::from_fn(|k| isa_core::le::get_u8(b, at + 15 + k)),
+            reserved1: isa_core::le::get_u8s(b, at + 15),
             dtype: isa_core::le::get_u8(b, at + 32),
-            reserved2: core::array::from_fn(|k| isa_core::le::get_u8(b, at + 33 + k)),
+            reserved2: isa_core::le::get_u8s(b, at + 33),
             num_active_channels: isa_core::le::get_u8(b, at + 34),
-            reserved3: core::array::from_fn(|k| isa_core::le::get_u8(b, at + 35 + k)),
+            reserved3: isa_core::le::get_u8s(b, at + 35),
             min_src: isa_core::le::get_u8(b, at + 38),
             max_src: isa_core::le::get_u8(b, at + 39),
             min: NEURON_ISA_TPB_IMM_VAL_INST_FIELD::read_at(b, at + 40),
@@ -2124,21 +2014,13 @@ impl NEURON_ISA_TPB_D3_RAND_STRUCT {
         (self.header).write_at(b, at);
         (self.events).write_at(b, at + 4);
         isa_core::le::put_u8(b, at + 12, self.rand_algorithm);
-        for (k, item) in (self.reserved0).iter().enumerate() {
-            isa_core::le::put_u8(b, at + 13 + k, *item);
-        }
+        isa_core::le::put_u8s(b, at + 13, &self.reserved0);
         isa_core::le::put_u8(b, at + 14, self.post_process);
-        for (k, item) in (self.reserved1).iter().enumerate() {
-            isa_core::le::put_u8(b, at + 15 + k, *item);
-        }
+        isa_core::le::put_u8s(b, at + 15, &self.reserved1);
         isa_core::le::put_u8(b, at + 32, self.dtype);
-        for (k, item) in (self.reserved2).iter().enumerate() {
-            isa_core::le::put_u8(b, at + 33 + k, *item);
-        }
+        isa_core::le::put_u8s(b, at + 33, &self.reserved2);
         isa_core::le::put_u8(b, at + 34, self.num_active_channels);
-        for (k, item) in (self.reserved3).iter().enumerate() {
-            isa_core::le::put_u8(b, at + 35 + k, *item);
-        }
+        isa_core::le::put_u8s(b, at + 35, &self.reserved3);
         isa_core::le::put_u8(b, at + 38, self.min_src);
         isa_core::le::put_u8(b, at + 39, self.max_src);
         (self.min).write_at(b, at + 40);
@@ -2146,25 +2028,14 @@ impl NEURON_ISA_TPB_D3_RAND_STRUCT {
         (self.dst_mem_pattern).write_at(b, at + 48);
     }
 }
+#[cfg(feature = "d3_rand")]
 impl Default for NEURON_ISA_TPB_D3_RAND_STRUCT {
     fn default() -> Self {
         Self::from_bytes(&[0u8; 64])
     }
 }
-/// Neuron 'D4\_MR' Format: no SRC tensor, one 4-D DST tensor.
-/// Use for: Memset, RegStore, Rng, DveReadIndices
-///
-/// This tree carries the format for RNG (0x4D): RNG writes 32 random bits per element of
-/// dst\_mem\_pattern, cut to dtype by keeping the least significant bits, and has no algorithm or seed
-/// field; it draws on the running generator state of the engine that executes it. Only the bytes the
-/// compiler's RNG encoder writes are known: dst\_element\_count, dtype, num\_active\_channels, two words
-/// it leaves zero (the second is Memset's fill value) and dst\_mem\_pattern. Bytes 12 - 27, 33 and 35
-/// are not described anywhere; they are placeholders here (reserved0, reserved1, reserved2), not
-/// hardware fields, and a real vendor header may give them names and meanings.
-/// Memset, RegStore and DveReadIndices share the format but are not validated in this tree: their
-/// field use is not documented.
-///
-/// C struct `NEURON_ISA_TPB_D4_MR_STRUCT`: 64 bytes, alignment 4, declared at tpb/aws_neuron_isa_tpb_d4_mr.h:23.
+#[cfg(feature = "d4_mr")]
+/// C struct `NEURON_ISA_TPB_D4_MR_STRUCT`: 64 bytes, alignment 4, declared at tpb/aws_neuron_isa_tpb_d4_mr.h:23. The format is described on [`crate::D4Mr`].
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct NEURON_ISA_TPB_D4_MR_STRUCT {
@@ -2172,43 +2043,26 @@ pub struct NEURON_ISA_TPB_D4_MR_STRUCT {
     pub header: NEURON_ISA_TPB_HEADER,
     /// Bytes 4..12 (`events`).
     pub events: NEURON_ISA_TPB_EVENTS,
-    /// placeholder: undocumented bytes
-    ///
-    /// Bytes 12..28 (`reserved0`).
+    /// Bytes 12..28 (`reserved0`): placeholder: undocumented bytes.
     pub reserved0: [u8; 16],
-    /// dst element count
-    ///
-    /// Bytes 28..32 (`dst_element_count`).
+    /// Bytes 28..32 (`dst_element_count`): dst element count.
     pub dst_element_count: u32,
-    /// output type
-    ///
-    /// Bytes 32..33 (`dtype`).
+    /// Bytes 32..33 (`dtype`): output type.
     pub dtype: NEURON_ISA_TPB_DTYPE,
-    /// placeholder: undocumented byte
-    ///
-    /// Bytes 33..34 (`reserved1`).
+    /// Bytes 33..34 (`reserved1`): placeholder: undocumented byte.
     pub reserved1: [u8; 1],
-    /// lanes written
-    ///
-    /// Bytes 34..35 (`num_active_channels`).
+    /// Bytes 34..35 (`num_active_channels`): lanes written.
     pub num_active_channels: u8,
-    /// placeholder: undocumented byte
-    ///
-    /// Bytes 35..36 (`reserved2`).
+    /// Bytes 35..36 (`reserved2`): placeholder: undocumented byte.
     pub reserved2: [u8; 1],
-    /// zero for RNG
-    ///
-    /// Bytes 36..40 (`reserved3`).
+    /// Bytes 36..40 (`reserved3`): zero for RNG.
     pub reserved3: [u8; 4],
-    /// Memset's fill value; zero for RNG
-    ///
-    /// Bytes 40..44 (`fill_imm`).
+    /// Bytes 40..44 (`fill_imm`): Memset's fill value; zero for RNG.
     pub fill_imm: u32,
-    /// output, SBUF or PSUM
-    ///
-    /// Bytes 44..64 (`dst_mem_pattern`).
+    /// Bytes 44..64 (`dst_mem_pattern`): output, SBUF or PSUM.
     pub dst_mem_pattern: NEURON_ISA_TPB_TENSOR4D,
 }
+#[cfg(feature = "d4_mr")]
 const _: () = {
     assert!(core::mem::size_of::<NEURON_ISA_TPB_D4_MR_STRUCT>() == 64);
     assert!(core::mem::align_of::<NEURON_ISA_TPB_D4_MR_STRUCT>() == 4);
@@ -2224,6 +2078,7 @@ const _: () = {
     assert!(core::mem::offset_of!(NEURON_ISA_TPB_D4_MR_STRUCT, fill_imm) == 40);
     assert!(core::mem::offset_of!(NEURON_ISA_TPB_D4_MR_STRUCT, dst_mem_pattern) == 44);
 };
+#[cfg(feature = "d4_mr")]
 impl NEURON_ISA_TPB_D4_MR_STRUCT {
     /// Size in bytes.
     pub const SIZE: usize = 64;
@@ -2242,13 +2097,13 @@ impl NEURON_ISA_TPB_D4_MR_STRUCT {
         Self {
             header: NEURON_ISA_TPB_HEADER::read_at(b, at),
             events: NEURON_ISA_TPB_EVENTS::read_at(b, at + 4),
-            reserved0: core::array::from_fn(|k| isa_core::le::get_u8(b, at + 12 + k)),
+            reserved0: isa_core::le::get_u8s(b, at + 12),
             dst_element_count: isa_core::le::get_u32(b, at + 28),
             dtype: isa_core::le::get_u8(b, at + 32),
-            reserved1: core::array::from_fn(|k| isa_core::le::get_u8(b, at + 33 + k)),
+            reserved1: isa_core::le::get_u8s(b, at + 33),
             num_active_channels: isa_core::le::get_u8(b, at + 34),
-            reserved2: core::array::from_fn(|k| isa_core::le::get_u8(b, at + 35 + k)),
-            reserved3: core::array::from_fn(|k| isa_core::le::get_u8(b, at + 36 + k)),
+            reserved2: isa_core::le::get_u8s(b, at + 35),
+            reserved3: isa_core::le::get_u8s(b, at + 36),
             fill_imm: isa_core::le::get_u32(b, at + 40),
             dst_mem_pattern: NEURON_ISA_TPB_TENSOR4D::read_at(b, at + 44),
         }
@@ -2257,66 +2112,25 @@ impl NEURON_ISA_TPB_D4_MR_STRUCT {
     pub(crate) fn write_at(&self, b: &mut [u8], at: usize) {
         (self.header).write_at(b, at);
         (self.events).write_at(b, at + 4);
-        for (k, item) in (self.reserved0).iter().enumerate() {
-            isa_core::le::put_u8(b, at + 12 + k, *item);
-        }
+        isa_core::le::put_u8s(b, at + 12, &self.reserved0);
         isa_core::le::put_u32(b, at + 28, self.dst_element_count);
         isa_core::le::put_u8(b, at + 32, self.dtype);
-        for (k, item) in (self.reserved1).iter().enumerate() {
-            isa_core::le::put_u8(b, at + 33 + k, *item);
-        }
+        isa_core::le::put_u8s(b, at + 33, &self.reserved1);
         isa_core::le::put_u8(b, at + 34, self.num_active_channels);
-        for (k, item) in (self.reserved2).iter().enumerate() {
-            isa_core::le::put_u8(b, at + 35 + k, *item);
-        }
-        for (k, item) in (self.reserved3).iter().enumerate() {
-            isa_core::le::put_u8(b, at + 36 + k, *item);
-        }
+        isa_core::le::put_u8s(b, at + 35, &self.reserved2);
+        isa_core::le::put_u8s(b, at + 36, &self.reserved3);
         isa_core::le::put_u32(b, at + 40, self.fill_imm);
         (self.dst_mem_pattern).write_at(b, at + 44);
     }
 }
+#[cfg(feature = "d4_mr")]
 impl Default for NEURON_ISA_TPB_D4_MR_STRUCT {
     fn default() -> Self {
         Self::from_bytes(&[0u8; 64])
     }
 }
-/// TODO: deprecate Rand
-///
-/// Neuron 'D4\_RAND' Format: no SRC tensor, one 4-D DST tensor.
-/// Use for: Rand, RandGetState
-///
-/// Rand (not maintained) fills dst\_mem\_pattern with random numbers. It is a different instruction
-/// from RNG (0x4D), whose operand format is D4\_MR (aws\_neuron\_isa\_tpb\_d4\_mr.h).
-/// rand\_algorithm  the validator accepts PHILOX only: LFSR and PCG32 were switched off in the ISA
-/// because of microcode problems.
-/// rand\_num\_steps  LFSR only: how many LFSR steps make one output, to break up correlation between
-/// neighbouring outputs; at least 1 for LFSR, exactly 1 for the other algorithms.
-/// post\_process    RAW\_U32 stores the 32-bit output (integer dtype); UNIFORM\_IN\_RANGE stores an fp32
-/// strictly between params\[0\] (min) and params\[1\] (max) (floating-point dtype);
-/// NORMAL has no hardware support yet.
-/// RandGetState writes the state words of each active lane to dst\_mem\_pattern, UINT32, partition p
-/// for lane p; the element count of the tensor is the state width N of the chosen generator.
-/// rand\_num\_steps, post\_process and params are unused and must be zero. Legal generators and N:
-/// Pool  RNG\_PHILOX       PHILOX   7 words
-/// Pool  RNG\_XORWOW       XORWOW   6 words
-/// Pool  OUTPUT\_CVT\_LFSR  LFSR     1 word
-/// DVE   RNG\_XORWOW       XORWOW  24 words
-/// DVE   RNG\_LFSR         LFSR     4 words
-/// DVE   OUTPUT\_CVT\_LFSR  LFSR     4 words
-/// Act   OUTPUT\_CVT\_LFSR  LFSR     2 words
-///
-/// State of one lane, by algorithm:
-/// LFSR    every lane is an independent generator started from word 0 of its state; the LFSR is
-/// stepped rand\_num\_steps times and the resulting word is the output (about 30 cycles
-/// per element).
-/// PCG32   two words, the 64-bit LCG state; about 110 cycles per element.
-/// PHILOX  counter based: 16 bytes of counter start, 8 bytes of key and 4 bytes of counter offset,
-/// one stream shared by all lanes; saving and restoring keeps the words as they are, so a
-/// checkpoint replays the same numbers.
-/// XORWOW  six words x, y, z, w, v (xorshift) and d (Weyl counter); output v + d.
-///
-/// C struct `NEURON_ISA_TPB_D4_RAND_STRUCT`: 64 bytes, alignment 4, declared at tpb/aws_neuron_isa_tpb_d4_rand.h:45.
+#[cfg(feature = "d4_rand")]
+/// C struct `NEURON_ISA_TPB_D4_RAND_STRUCT`: 64 bytes, alignment 4, declared at tpb/aws_neuron_isa_tpb_d4_rand.h:45. The format is described on [`crate::D4Rand`].
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct NEURON_ISA_TPB_D4_RAND_STRUCT {
@@ -2324,47 +2138,28 @@ pub struct NEURON_ISA_TPB_D4_RAND_STRUCT {
     pub header: NEURON_ISA_TPB_HEADER,
     /// Bytes 4..12 (`events`).
     pub events: NEURON_ISA_TPB_EVENTS,
-    /// generator algorithm
-    ///
-    /// Bytes 12..13 (`rand_algorithm`).
+    /// Bytes 12..13 (`rand_algorithm`): generator algorithm.
     pub rand_algorithm: NEURON_ISA_TPB_RAND_ALGORITHM,
-    /// LFSR steps per output; 0 for RandGetState
-    ///
-    /// Bytes 13..14 (`rand_num_steps`).
+    /// Bytes 13..14 (`rand_num_steps`): LFSR steps per output; 0 for RandGetState.
     pub rand_num_steps: u8,
-    /// output transform; 0 for RandGetState
-    ///
-    /// Bytes 14..15 (`post_process`).
+    /// Bytes 14..15 (`post_process`): output transform; 0 for RandGetState.
     pub post_process: NEURON_ISA_TPB_RAND_POST_PROC,
-    /// generator source
-    ///
-    /// Bytes 15..16 (`rand_generator`).
+    /// Bytes 15..16 (`rand_generator`): generator source.
     pub rand_generator: NEURON_ISA_TPB_RAND_SRC,
-    /// \[0\] min, \[1\] max; 0 for RandGetState
-    ///
-    /// Bytes 16..32 (`params`).
+    /// Bytes 16..32 (`params`): \[0\] min, \[1\] max; 0 for RandGetState.
     pub params: [NEURON_ISA_TPB_RAND_PARAM; 4],
-    /// output type; UINT32 for RandGetState
-    ///
-    /// Bytes 32..33 (`dtype`).
+    /// Bytes 32..33 (`dtype`): output type; UINT32 for RandGetState.
     pub dtype: NEURON_ISA_TPB_DTYPE,
-    /// zero
-    ///
-    /// Bytes 33..34 (`reserved1`).
+    /// Bytes 33..34 (`reserved1`): zero.
     pub reserved1: [u8; 1],
-    /// lanes written
-    ///
-    /// Bytes 34..35 (`num_active_channels`).
+    /// Bytes 34..35 (`num_active_channels`): lanes written.
     pub num_active_channels: u8,
-    /// zero
-    ///
-    /// Bytes 35..44 (`reserved2`).
+    /// Bytes 35..44 (`reserved2`): zero.
     pub reserved2: [u8; 9],
-    /// output, SBUF or PSUM
-    ///
-    /// Bytes 44..64 (`dst_mem_pattern`).
+    /// Bytes 44..64 (`dst_mem_pattern`): output, SBUF or PSUM.
     pub dst_mem_pattern: NEURON_ISA_TPB_TENSOR4D,
 }
+#[cfg(feature = "d4_rand")]
 const _: () = {
     assert!(core::mem::size_of::<NEURON_ISA_TPB_D4_RAND_STRUCT>() == 64);
     assert!(core::mem::align_of::<NEURON_ISA_TPB_D4_RAND_STRUCT>() == 4);
@@ -2381,6 +2176,7 @@ const _: () = {
     assert!(core::mem::offset_of!(NEURON_ISA_TPB_D4_RAND_STRUCT, reserved2) == 35);
     assert!(core::mem::offset_of!(NEURON_ISA_TPB_D4_RAND_STRUCT, dst_mem_pattern) == 44);
 };
+#[cfg(feature = "d4_rand")]
 impl NEURON_ISA_TPB_D4_RAND_STRUCT {
     /// Size in bytes.
     pub const SIZE: usize = 64;
@@ -2407,9 +2203,9 @@ impl NEURON_ISA_TPB_D4_RAND_STRUCT {
                 NEURON_ISA_TPB_RAND_PARAM::read_at(b, at + 16 + k * 4)
             }),
             dtype: isa_core::le::get_u8(b, at + 32),
-            reserved1: core::array::from_fn(|k| isa_core::le::get_u8(b, at + 33 + k)),
+            reserved1: isa_core::le::get_u8s(b, at + 33),
             num_active_channels: isa_core::le::get_u8(b, at + 34),
-            reserved2: core::array::from_fn(|k| isa_core::le::get_u8(b, at + 35 + k)),
+            reserved2: isa_core::le::get_u8s(b, at + 35),
             dst_mem_pattern: NEURON_ISA_TPB_TENSOR4D::read_at(b, at + 44),
         }
     }
@@ -2425,29 +2221,20 @@ impl NEURON_ISA_TPB_D4_RAND_STRUCT {
             (*item).write_at(b, at + 16 + k * 4);
         }
         isa_core::le::put_u8(b, at + 32, self.dtype);
-        for (k, item) in (self.reserved1).iter().enumerate() {
-            isa_core::le::put_u8(b, at + 33 + k, *item);
-        }
+        isa_core::le::put_u8s(b, at + 33, &self.reserved1);
         isa_core::le::put_u8(b, at + 34, self.num_active_channels);
-        for (k, item) in (self.reserved2).iter().enumerate() {
-            isa_core::le::put_u8(b, at + 35 + k, *item);
-        }
+        isa_core::le::put_u8s(b, at + 35, &self.reserved2);
         (self.dst_mem_pattern).write_at(b, at + 44);
     }
 }
+#[cfg(feature = "d4_rand")]
 impl Default for NEURON_ISA_TPB_D4_RAND_STRUCT {
     fn default() -> Self {
         Self::from_bytes(&[0u8; 64])
     }
 }
-/// Neuron 'PSEUDO\_SET\_RNG\_SEED' Format: pseudo instruction, no tensor operand.
-/// Use for: PseudoSetRngSeed
-///
-/// Seeds the random-number generator of an engine from one 32-bit value. The compiler emits it; the
-/// runtime replaces it with real instructions before execution (that expansion is not documented).
-/// Only DVE is supported for now. seed holds the value, or a pointer to it, as seed\_src says.
-///
-/// C struct `NEURON_ISA_TPB_PSEUDO_SET_RNG_SEED_STRUCT`: 64 bytes, alignment 4, declared at tpb/aws_neuron_isa_tpb_pseudo_set_rng_seed.h:17.
+#[cfg(feature = "pseudo_set_rng_seed")]
+/// C struct `NEURON_ISA_TPB_PSEUDO_SET_RNG_SEED_STRUCT`: 64 bytes, alignment 4, declared at tpb/aws_neuron_isa_tpb_pseudo_set_rng_seed.h:17. The format is described on [`crate::PseudoSetRngSeedFields`].
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct NEURON_ISA_TPB_PSEUDO_SET_RNG_SEED_STRUCT {
@@ -2455,23 +2242,16 @@ pub struct NEURON_ISA_TPB_PSEUDO_SET_RNG_SEED_STRUCT {
     pub header: NEURON_ISA_TPB_HEADER,
     /// Bytes 4..12 (`events`).
     pub events: NEURON_ISA_TPB_EVENTS,
-    /// where the seed comes from
-    ///
-    /// Bytes 12..13 (`seed_src`).
+    /// Bytes 12..13 (`seed_src`): where the seed comes from.
     pub seed_src: NEURON_ISA_TPB_IMM_SRC,
-    /// zero
-    ///
-    /// Bytes 13..16 (`reserved0`).
+    /// Bytes 13..16 (`reserved0`): zero.
     pub reserved0: [u8; 3],
-    /// seed value or pointer
-    ///
-    /// Bytes 16..20 (`seed`).
+    /// Bytes 16..20 (`seed`): seed value or pointer.
     pub seed: NEURON_ISA_TPB_IMM_VAL_INST_FIELD,
-    /// zero
-    ///
-    /// Bytes 20..64 (`reserved1`).
+    /// Bytes 20..64 (`reserved1`): zero.
     pub reserved1: [u8; 44],
 }
+#[cfg(feature = "pseudo_set_rng_seed")]
 const _: () = {
     assert!(core::mem::size_of::<NEURON_ISA_TPB_PSEUDO_SET_RNG_SEED_STRUCT>() == 64);
     assert!(core::mem::align_of::<NEURON_ISA_TPB_PSEUDO_SET_RNG_SEED_STRUCT>() == 4);
@@ -2482,6 +2262,7 @@ const _: () = {
     assert!(core::mem::offset_of!(NEURON_ISA_TPB_PSEUDO_SET_RNG_SEED_STRUCT, seed) == 16);
     assert!(core::mem::offset_of!(NEURON_ISA_TPB_PSEUDO_SET_RNG_SEED_STRUCT, reserved1) == 20);
 };
+#[cfg(feature = "pseudo_set_rng_seed")]
 impl NEURON_ISA_TPB_PSEUDO_SET_RNG_SEED_STRUCT {
     /// Size in bytes.
     pub const SIZE: usize = 64;
@@ -2501,9 +2282,9 @@ impl NEURON_ISA_TPB_PSEUDO_SET_RNG_SEED_STRUCT {
             header: NEURON_ISA_TPB_HEADER::read_at(b, at),
             events: NEURON_ISA_TPB_EVENTS::read_at(b, at + 4),
             seed_src: isa_core::le::get_u8(b, at + 12),
-            reserved0: core::array::from_fn(|k| isa_core::le::get_u8(b, at + 13 + k)),
+            reserved0: isa_core::le::get_u8s(b, at + 13),
             seed: NEURON_ISA_TPB_IMM_VAL_INST_FIELD::read_at(b, at + 16),
-            reserved1: core::array::from_fn(|k| isa_core::le::get_u8(b, at + 20 + k)),
+            reserved1: isa_core::le::get_u8s(b, at + 20),
         }
     }
     #[allow(dead_code)]
@@ -2511,40 +2292,19 @@ impl NEURON_ISA_TPB_PSEUDO_SET_RNG_SEED_STRUCT {
         (self.header).write_at(b, at);
         (self.events).write_at(b, at + 4);
         isa_core::le::put_u8(b, at + 12, self.seed_src);
-        for (k, item) in (self.reserved0).iter().enumerate() {
-            isa_core::le::put_u8(b, at + 13 + k, *item);
-        }
+        isa_core::le::put_u8s(b, at + 13, &self.reserved0);
         (self.seed).write_at(b, at + 16);
-        for (k, item) in (self.reserved1).iter().enumerate() {
-            isa_core::le::put_u8(b, at + 20 + k, *item);
-        }
+        isa_core::le::put_u8s(b, at + 20, &self.reserved1);
     }
 }
+#[cfg(feature = "pseudo_set_rng_seed")]
 impl Default for NEURON_ISA_TPB_PSEUDO_SET_RNG_SEED_STRUCT {
     fn default() -> Self {
         Self::from_bytes(&[0u8; 64])
     }
 }
-/// Neuron 'S1\_RAND' Format: one 1-D SRC tensor, no DST tensor.
-/// Use for: RandSetState
-///
-/// Loads the per-lane random-number state of the engine that executes it. The new state is read
-/// from src\_mem\_pattern when update\_state is SRC\_TENSOR: partition p holds the words of lane p and
-/// num\_elem\[0\] is the state width N, in UINT32 words. With IMM\_SINGLE the state is taken from
-/// imm\_state instead; only Philox may be loaded that way, and imm\_state\[7\] must be 0.
-/// rand\_generator and rand\_algorithm together choose the generator. The legal pairs, and N for each,
-/// are the arms of rand\_set\_state\_legal\_combinations:
-/// Pool  RNG\_PHILOX       PHILOX  IMM\_SINGLE   7 words
-/// Pool  RNG\_PHILOX       PHILOX  SRC\_TENSOR   7 words
-/// Pool  RNG\_XORWOW       XORWOW  SRC\_TENSOR   6 words
-/// Pool  OUTPUT\_CVT\_LFSR  LFSR    SRC\_TENSOR   1 word
-/// DVE   RNG\_XORWOW       XORWOW  SRC\_TENSOR  24 words
-/// DVE   RNG\_LFSR         LFSR    SRC\_TENSOR   4 words
-/// DVE   OUTPUT\_CVT\_LFSR  LFSR    SRC\_TENSOR   4 words
-/// Act   OUTPUT\_CVT\_LFSR  LFSR    SRC\_TENSOR   2 words
-/// The validator takes the executing engine as a parameter.
-///
-/// C struct `NEURON_ISA_TPB_S1_RAND_STRUCT`: 64 bytes, alignment 4, declared at tpb/aws_neuron_isa_tpb_s1_rand.h:29.
+#[cfg(feature = "s1_rand")]
+/// C struct `NEURON_ISA_TPB_S1_RAND_STRUCT`: 64 bytes, alignment 4, declared at tpb/aws_neuron_isa_tpb_s1_rand.h:29. The format is described on [`crate::S1Rand`].
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct NEURON_ISA_TPB_S1_RAND_STRUCT {
@@ -2552,39 +2312,24 @@ pub struct NEURON_ISA_TPB_S1_RAND_STRUCT {
     pub header: NEURON_ISA_TPB_HEADER,
     /// Bytes 4..12 (`events`).
     pub events: NEURON_ISA_TPB_EVENTS,
-    /// generator algorithm
-    ///
-    /// Bytes 12..13 (`rand_algorithm`).
+    /// Bytes 12..13 (`rand_algorithm`): generator algorithm.
     pub rand_algorithm: NEURON_ISA_TPB_RAND_ALGORITHM,
-    /// lanes loaded
-    ///
-    /// Bytes 13..14 (`num_active_channels`).
+    /// Bytes 13..14 (`num_active_channels`): lanes loaded.
     pub num_active_channels: u8,
-    /// state source
-    ///
-    /// Bytes 14..15 (`update_state`).
+    /// Bytes 14..15 (`update_state`): state source.
     pub update_state: NEURON_ISA_TPB_RAND_STATE_UPDATE,
-    /// UINT32
-    ///
-    /// Bytes 15..16 (`in_dtype`).
+    /// Bytes 15..16 (`in_dtype`): UINT32.
     pub in_dtype: NEURON_ISA_TPB_DTYPE,
-    /// state input, SBUF, read only
-    ///
-    /// Bytes 16..24 (`src_mem_pattern`).
+    /// Bytes 16..24 (`src_mem_pattern`): state input, SBUF, read only.
     pub src_mem_pattern: NEURON_ISA_TPB_TENSOR1D,
-    /// generator source
-    ///
-    /// Bytes 24..25 (`rand_generator`).
+    /// Bytes 24..25 (`rand_generator`): generator source.
     pub rand_generator: NEURON_ISA_TPB_RAND_SRC,
-    /// zero
-    ///
-    /// Bytes 25..32 (`reserved`).
+    /// Bytes 25..32 (`reserved`): zero.
     pub reserved: [u8; 7],
-    /// inline state; zero unless update\_state != SRC\_TENSOR
-    ///
-    /// Bytes 32..64 (`imm_state`).
+    /// Bytes 32..64 (`imm_state`): inline state; zero unless update\_state != SRC\_TENSOR.
     pub imm_state: [u32; 8],
 }
+#[cfg(feature = "s1_rand")]
 const _: () = {
     assert!(core::mem::size_of::<NEURON_ISA_TPB_S1_RAND_STRUCT>() == 64);
     assert!(core::mem::align_of::<NEURON_ISA_TPB_S1_RAND_STRUCT>() == 4);
@@ -2599,6 +2344,7 @@ const _: () = {
     assert!(core::mem::offset_of!(NEURON_ISA_TPB_S1_RAND_STRUCT, reserved) == 25);
     assert!(core::mem::offset_of!(NEURON_ISA_TPB_S1_RAND_STRUCT, imm_state) == 32);
 };
+#[cfg(feature = "s1_rand")]
 impl NEURON_ISA_TPB_S1_RAND_STRUCT {
     /// Size in bytes.
     pub const SIZE: usize = 64;
@@ -2623,8 +2369,8 @@ impl NEURON_ISA_TPB_S1_RAND_STRUCT {
             in_dtype: isa_core::le::get_u8(b, at + 15),
             src_mem_pattern: NEURON_ISA_TPB_TENSOR1D::read_at(b, at + 16),
             rand_generator: isa_core::le::get_u8(b, at + 24),
-            reserved: core::array::from_fn(|k| isa_core::le::get_u8(b, at + 25 + k)),
-            imm_state: core::array::from_fn(|k| isa_core::le::get_u32(b, at + 32 + k * 4)),
+            reserved: isa_core::le::get_u8s(b, at + 25),
+            imm_state: isa_core::le::get_u32s(b, at + 32),
         }
     }
     #[allow(dead_code)]
@@ -2637,32 +2383,18 @@ impl NEURON_ISA_TPB_S1_RAND_STRUCT {
         isa_core::le::put_u8(b, at + 15, self.in_dtype);
         (self.src_mem_pattern).write_at(b, at + 16);
         isa_core::le::put_u8(b, at + 24, self.rand_generator);
-        for (k, item) in (self.reserved).iter().enumerate() {
-            isa_core::le::put_u8(b, at + 25 + k, *item);
-        }
-        for (k, item) in (self.imm_state).iter().enumerate() {
-            isa_core::le::put_u32(b, at + 32 + k * 4, *item);
-        }
+        isa_core::le::put_u8s(b, at + 25, &self.reserved);
+        isa_core::le::put_u32s(b, at + 32, &self.imm_state);
     }
 }
+#[cfg(feature = "s1_rand")]
 impl Default for NEURON_ISA_TPB_S1_RAND_STRUCT {
     fn default() -> Self {
         Self::from_bytes(&[0u8; 64])
     }
 }
-/// Neuron 'S2S1D2\_PE\_SEED' Format: one 2-D and one 1-D SRC tensor, one 2-D DST tensor.
-/// Use for: PeManageSeed
-///
-/// Moves the seeds of the PE stochastic rounding (used when PSUM fp32 results are drained as bf16)
-/// between memory and the array. This is a separate random domain from the engine generators that
-/// RandGetState / RandSetState handle. Each seed is 32 bits; the PSUM keeps 16 rounding states
-/// (8 banks, 2 per bank), 2048 seeds in all.
-/// LOAD\_SEED  reads the seeds from SBUF (16 x 128, INT32) through src\_seed\_mem\_pattern.
-/// SAVE\_SEED  writes them to the start of PSUM (128 x 16, UINT32) through dst\_seed\_mem\_pattern.
-/// identity\_mem\_pattern addresses the 16-element identity diagonal the array multiplies with.
-/// mode follows the PE\_SEED\_MODE enum: NONE = 0, LOAD\_SEED = 1, SAVE\_SEED = 2.
-///
-/// C struct `NEURON_ISA_TPB_S2S1D2_PE_SEED_STRUCT`: 64 bytes, alignment 4, declared at tpb/aws_neuron_isa_tpb_s2s1d2_pe_seed.h:22.
+#[cfg(feature = "s2s1d2_pe_seed")]
+/// C struct `NEURON_ISA_TPB_S2S1D2_PE_SEED_STRUCT`: 64 bytes, alignment 4, declared at tpb/aws_neuron_isa_tpb_s2s1d2_pe_seed.h:22. The format is described on [`crate::S2s1d2PeSeed`].
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct NEURON_ISA_TPB_S2S1D2_PE_SEED_STRUCT {
@@ -2670,39 +2402,24 @@ pub struct NEURON_ISA_TPB_S2S1D2_PE_SEED_STRUCT {
     pub header: NEURON_ISA_TPB_HEADER,
     /// Bytes 4..12 (`events`).
     pub events: NEURON_ISA_TPB_EVENTS,
-    /// LOAD\_SEED input, SBUF
-    ///
-    /// Bytes 12..24 (`src_seed_mem_pattern`).
+    /// Bytes 12..24 (`src_seed_mem_pattern`): LOAD\_SEED input, SBUF.
     pub src_seed_mem_pattern: NEURON_ISA_TPB_TENSOR2D,
-    /// identity diagonal
-    ///
-    /// Bytes 24..32 (`identity_mem_pattern`).
+    /// Bytes 24..32 (`identity_mem_pattern`): identity diagonal.
     pub identity_mem_pattern: NEURON_ISA_TPB_TENSOR1D,
-    /// BF16 / FP16 / FP32R / FP8
-    ///
-    /// Bytes 32..33 (`identity_dtype`).
+    /// Bytes 32..33 (`identity_dtype`): BF16 / FP16 / FP32R / FP8.
     pub identity_dtype: NEURON_ISA_TPB_DTYPE,
-    /// none / load / save
-    ///
-    /// Bytes 33..34 (`mode`).
+    /// Bytes 33..34 (`mode`): none / load / save.
     pub mode: NEURON_ISA_TPB_PE_SEED_MODE,
-    /// 16
-    ///
-    /// Bytes 34..35 (`num_active_rows`).
+    /// Bytes 34..35 (`num_active_rows`): 16.
     pub num_active_rows: u8,
-    /// 128
-    ///
-    /// Bytes 35..36 (`num_active_cols`).
+    /// Bytes 35..36 (`num_active_cols`): 128.
     pub num_active_cols: u8,
-    /// SAVE\_SEED output, PSUM
-    ///
-    /// Bytes 36..48 (`dst_seed_mem_pattern`).
+    /// Bytes 36..48 (`dst_seed_mem_pattern`): SAVE\_SEED output, PSUM.
     pub dst_seed_mem_pattern: NEURON_ISA_TPB_TENSOR2D,
-    /// zero
-    ///
-    /// Bytes 48..64 (`reserved`).
+    /// Bytes 48..64 (`reserved`): zero.
     pub reserved: [u8; 16],
 }
+#[cfg(feature = "s2s1d2_pe_seed")]
 const _: () = {
     assert!(core::mem::size_of::<NEURON_ISA_TPB_S2S1D2_PE_SEED_STRUCT>() == 64);
     assert!(core::mem::align_of::<NEURON_ISA_TPB_S2S1D2_PE_SEED_STRUCT>() == 4);
@@ -2723,6 +2440,7 @@ const _: () = {
     );
     assert!(core::mem::offset_of!(NEURON_ISA_TPB_S2S1D2_PE_SEED_STRUCT, reserved) == 48);
 };
+#[cfg(feature = "s2s1d2_pe_seed")]
 impl NEURON_ISA_TPB_S2S1D2_PE_SEED_STRUCT {
     /// Size in bytes.
     pub const SIZE: usize = 64;
@@ -2748,7 +2466,7 @@ impl NEURON_ISA_TPB_S2S1D2_PE_SEED_STRUCT {
             num_active_rows: isa_core::le::get_u8(b, at + 34),
             num_active_cols: isa_core::le::get_u8(b, at + 35),
             dst_seed_mem_pattern: NEURON_ISA_TPB_TENSOR2D::read_at(b, at + 36),
-            reserved: core::array::from_fn(|k| isa_core::le::get_u8(b, at + 48 + k)),
+            reserved: isa_core::le::get_u8s(b, at + 48),
         }
     }
     #[allow(dead_code)]
@@ -2762,28 +2480,17 @@ impl NEURON_ISA_TPB_S2S1D2_PE_SEED_STRUCT {
         isa_core::le::put_u8(b, at + 34, self.num_active_rows);
         isa_core::le::put_u8(b, at + 35, self.num_active_cols);
         (self.dst_seed_mem_pattern).write_at(b, at + 36);
-        for (k, item) in (self.reserved).iter().enumerate() {
-            isa_core::le::put_u8(b, at + 48 + k, *item);
-        }
+        isa_core::le::put_u8s(b, at + 48, &self.reserved);
     }
 }
+#[cfg(feature = "s2s1d2_pe_seed")]
 impl Default for NEURON_ISA_TPB_S2S1D2_PE_SEED_STRUCT {
     fn default() -> Self {
         Self::from_bytes(&[0u8; 64])
     }
 }
-/// Neuron 'S3D3\_DROPOUT' Format: one 3-D SRC tensor, one 3-D DST tensor.
-/// Use for: Dropout
-///
-/// For every element each lane draws a 32-bit LFSR value, turns it into an fp32 between 0.0 and 1.0
-/// and compares it with the threshold. A dropped element is written as 0.0; a kept element is copied
-/// unchanged (no 1 / (1 - p) scaling is applied). The instruction carries no seed: it uses the
-/// engine's generator state.
-/// threshold is an fp32 immediate, or a pointer to per-lane thresholds, as threshold\_src says.
-/// threshold\_dtype 0 (INVALID) is read as FP32 for compatibility. threshold\_type picks the
-/// comparison; this tree reads DROP\_RATE as 'flush when rand \< threshold'.
-///
-/// C struct `NEURON_ISA_TPB_S3D3_DROPOUT_STRUCT`: 64 bytes, alignment 4, declared at tpb/aws_neuron_isa_tpb_s3d3_dropout.h:21.
+#[cfg(feature = "s3d3_dropout")]
+/// C struct `NEURON_ISA_TPB_S3D3_DROPOUT_STRUCT`: 64 bytes, alignment 4, declared at tpb/aws_neuron_isa_tpb_s3d3_dropout.h:21. The format is described on [`crate::S3d3Dropout`].
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct NEURON_ISA_TPB_S3D3_DROPOUT_STRUCT {
@@ -2791,51 +2498,30 @@ pub struct NEURON_ISA_TPB_S3D3_DROPOUT_STRUCT {
     pub header: NEURON_ISA_TPB_HEADER,
     /// Bytes 4..12 (`events`).
     pub events: NEURON_ISA_TPB_EVENTS,
-    /// zero
-    ///
-    /// Bytes 12..16 (`reserved0`).
+    /// Bytes 12..16 (`reserved0`): zero.
     pub reserved0: [u8; 4],
-    /// input
-    ///
-    /// Bytes 16..32 (`src_mem_pattern`).
+    /// Bytes 16..32 (`src_mem_pattern`): input.
     pub src_mem_pattern: NEURON_ISA_TPB_TENSOR3D,
-    /// input type, no FP32R
-    ///
-    /// Bytes 32..33 (`in_dtype`).
+    /// Bytes 32..33 (`in_dtype`): input type, no FP32R.
     pub in_dtype: NEURON_ISA_TPB_DTYPE,
-    /// output type, equal to in\_dtype
-    ///
-    /// Bytes 33..34 (`out_dtype`).
+    /// Bytes 33..34 (`out_dtype`): output type, equal to in\_dtype.
     pub out_dtype: NEURON_ISA_TPB_DTYPE,
-    /// lanes used
-    ///
-    /// Bytes 34..35 (`num_active_channels`).
+    /// Bytes 34..35 (`num_active_channels`): lanes used.
     pub num_active_channels: u8,
-    /// where the threshold comes from
-    ///
-    /// Bytes 35..36 (`threshold_src`).
+    /// Bytes 35..36 (`threshold_src`): where the threshold comes from.
     pub threshold_src: NEURON_ISA_TPB_IMM_SRC,
-    /// threshold type; 0 means FP32
-    ///
-    /// Bytes 36..37 (`threshold_dtype`).
+    /// Bytes 36..37 (`threshold_dtype`): threshold type; 0 means FP32.
     pub threshold_dtype: NEURON_ISA_TPB_DTYPE,
-    /// zero
-    ///
-    /// Bytes 37..43 (`reserved1`).
+    /// Bytes 37..43 (`reserved1`): zero.
     pub reserved1: [u8; 6],
-    /// drop rate or keep rate
-    ///
-    /// Bytes 43..44 (`threshold_type`).
+    /// Bytes 43..44 (`threshold_type`): drop rate or keep rate.
     pub threshold_type: NEURON_ISA_TPB_DROPOUT_THRESHOLD_TYPE,
-    /// threshold value or pointer
-    ///
-    /// Bytes 44..48 (`threshold`).
+    /// Bytes 44..48 (`threshold`): threshold value or pointer.
     pub threshold: NEURON_ISA_TPB_IMM_VAL_INST_FIELD,
-    /// output, same element count as input
-    ///
-    /// Bytes 48..64 (`dst_mem_pattern`).
+    /// Bytes 48..64 (`dst_mem_pattern`): output, same element count as input.
     pub dst_mem_pattern: NEURON_ISA_TPB_TENSOR3D,
 }
+#[cfg(feature = "s3d3_dropout")]
 const _: () = {
     assert!(core::mem::size_of::<NEURON_ISA_TPB_S3D3_DROPOUT_STRUCT>() == 64);
     assert!(core::mem::align_of::<NEURON_ISA_TPB_S3D3_DROPOUT_STRUCT>() == 4);
@@ -2853,6 +2539,7 @@ const _: () = {
     assert!(core::mem::offset_of!(NEURON_ISA_TPB_S3D3_DROPOUT_STRUCT, threshold) == 44);
     assert!(core::mem::offset_of!(NEURON_ISA_TPB_S3D3_DROPOUT_STRUCT, dst_mem_pattern) == 48);
 };
+#[cfg(feature = "s3d3_dropout")]
 impl NEURON_ISA_TPB_S3D3_DROPOUT_STRUCT {
     /// Size in bytes.
     pub const SIZE: usize = 64;
@@ -2871,14 +2558,14 @@ impl NEURON_ISA_TPB_S3D3_DROPOUT_STRUCT {
         Self {
             header: NEURON_ISA_TPB_HEADER::read_at(b, at),
             events: NEURON_ISA_TPB_EVENTS::read_at(b, at + 4),
-            reserved0: core::array::from_fn(|k| isa_core::le::get_u8(b, at + 12 + k)),
+            reserved0: isa_core::le::get_u8s(b, at + 12),
             src_mem_pattern: NEURON_ISA_TPB_TENSOR3D::read_at(b, at + 16),
             in_dtype: isa_core::le::get_u8(b, at + 32),
             out_dtype: isa_core::le::get_u8(b, at + 33),
             num_active_channels: isa_core::le::get_u8(b, at + 34),
             threshold_src: isa_core::le::get_u8(b, at + 35),
             threshold_dtype: isa_core::le::get_u8(b, at + 36),
-            reserved1: core::array::from_fn(|k| isa_core::le::get_u8(b, at + 37 + k)),
+            reserved1: isa_core::le::get_u8s(b, at + 37),
             threshold_type: isa_core::le::get_u8(b, at + 43),
             threshold: NEURON_ISA_TPB_IMM_VAL_INST_FIELD::read_at(b, at + 44),
             dst_mem_pattern: NEURON_ISA_TPB_TENSOR3D::read_at(b, at + 48),
@@ -2888,23 +2575,20 @@ impl NEURON_ISA_TPB_S3D3_DROPOUT_STRUCT {
     pub(crate) fn write_at(&self, b: &mut [u8], at: usize) {
         (self.header).write_at(b, at);
         (self.events).write_at(b, at + 4);
-        for (k, item) in (self.reserved0).iter().enumerate() {
-            isa_core::le::put_u8(b, at + 12 + k, *item);
-        }
+        isa_core::le::put_u8s(b, at + 12, &self.reserved0);
         (self.src_mem_pattern).write_at(b, at + 16);
         isa_core::le::put_u8(b, at + 32, self.in_dtype);
         isa_core::le::put_u8(b, at + 33, self.out_dtype);
         isa_core::le::put_u8(b, at + 34, self.num_active_channels);
         isa_core::le::put_u8(b, at + 35, self.threshold_src);
         isa_core::le::put_u8(b, at + 36, self.threshold_dtype);
-        for (k, item) in (self.reserved1).iter().enumerate() {
-            isa_core::le::put_u8(b, at + 37 + k, *item);
-        }
+        isa_core::le::put_u8s(b, at + 37, &self.reserved1);
         isa_core::le::put_u8(b, at + 43, self.threshold_type);
         (self.threshold).write_at(b, at + 44);
         (self.dst_mem_pattern).write_at(b, at + 48);
     }
 }
+#[cfg(feature = "s3d3_dropout")]
 impl Default for NEURON_ISA_TPB_S3D3_DROPOUT_STRUCT {
     fn default() -> Self {
         Self::from_bytes(&[0u8; 64])
@@ -2920,9 +2604,7 @@ pub struct NEURON_ISA_TPB_INST_COMMON {
     pub header: NEURON_ISA_TPB_HEADER,
     /// Bytes 4..12 (`events`).
     pub events: NEURON_ISA_TPB_EVENTS,
-    /// format specific
-    ///
-    /// Bytes 12..64 (`payload`).
+    /// Bytes 12..64 (`payload`): format specific.
     pub payload: [u8; 52],
 }
 const _: () = {
@@ -2950,16 +2632,14 @@ impl NEURON_ISA_TPB_INST_COMMON {
         Self {
             header: NEURON_ISA_TPB_HEADER::read_at(b, at),
             events: NEURON_ISA_TPB_EVENTS::read_at(b, at + 4),
-            payload: core::array::from_fn(|k| isa_core::le::get_u8(b, at + 12 + k)),
+            payload: isa_core::le::get_u8s(b, at + 12),
         }
     }
     #[allow(dead_code)]
     pub(crate) fn write_at(&self, b: &mut [u8], at: usize) {
         (self.header).write_at(b, at);
         (self.events).write_at(b, at + 4);
-        for (k, item) in (self.payload).iter().enumerate() {
-            isa_core::le::put_u8(b, at + 12 + k, *item);
-        }
+        isa_core::le::put_u8s(b, at + 12, &self.payload);
     }
 }
 impl Default for NEURON_ISA_TPB_INST_COMMON {
@@ -2997,14 +2677,12 @@ impl NEURON_ISA_TPB_INST_RAW {
     #[allow(dead_code)]
     pub(crate) fn read_at(b: &[u8], at: usize) -> Self {
         Self {
-            bytes: core::array::from_fn(|k| isa_core::le::get_u8(b, at + k)),
+            bytes: isa_core::le::get_u8s(b, at),
         }
     }
     #[allow(dead_code)]
     pub(crate) fn write_at(&self, b: &mut [u8], at: usize) {
-        for (k, item) in (self.bytes).iter().enumerate() {
-            isa_core::le::put_u8(b, at + k, *item);
-        }
+        isa_core::le::put_u8s(b, at, &self.bytes);
     }
 }
 impl Default for NEURON_ISA_TPB_INST_RAW {
@@ -3071,71 +2749,85 @@ impl NEURON_ISA_TPB_INST_UNION {
         (value).write_at(b, 0);
     }
     /// Reads the union as its `s1_rand` member.
+    #[cfg(feature = "s1_rand")]
     pub fn s1_rand(&self) -> NEURON_ISA_TPB_S1_RAND_STRUCT {
         let b = &self.bytes[..];
         NEURON_ISA_TPB_S1_RAND_STRUCT::read_at(b, 0)
     }
     /// Overwrites the union with its `s1_rand` member.
+    #[cfg(feature = "s1_rand")]
     pub fn set_s1_rand(&mut self, value: NEURON_ISA_TPB_S1_RAND_STRUCT) {
         let b = &mut self.bytes[..];
         (value).write_at(b, 0);
     }
     /// Reads the union as its `d4_rand` member.
+    #[cfg(feature = "d4_rand")]
     pub fn d4_rand(&self) -> NEURON_ISA_TPB_D4_RAND_STRUCT {
         let b = &self.bytes[..];
         NEURON_ISA_TPB_D4_RAND_STRUCT::read_at(b, 0)
     }
     /// Overwrites the union with its `d4_rand` member.
+    #[cfg(feature = "d4_rand")]
     pub fn set_d4_rand(&mut self, value: NEURON_ISA_TPB_D4_RAND_STRUCT) {
         let b = &mut self.bytes[..];
         (value).write_at(b, 0);
     }
     /// Reads the union as its `s3d3_dropout` member.
+    #[cfg(feature = "s3d3_dropout")]
     pub fn s3d3_dropout(&self) -> NEURON_ISA_TPB_S3D3_DROPOUT_STRUCT {
         let b = &self.bytes[..];
         NEURON_ISA_TPB_S3D3_DROPOUT_STRUCT::read_at(b, 0)
     }
     /// Overwrites the union with its `s3d3_dropout` member.
+    #[cfg(feature = "s3d3_dropout")]
     pub fn set_s3d3_dropout(&mut self, value: NEURON_ISA_TPB_S3D3_DROPOUT_STRUCT) {
         let b = &mut self.bytes[..];
         (value).write_at(b, 0);
     }
     /// Reads the union as its `pseudo_set_rng_seed` member.
+    #[cfg(feature = "pseudo_set_rng_seed")]
     pub fn pseudo_set_rng_seed(&self) -> NEURON_ISA_TPB_PSEUDO_SET_RNG_SEED_STRUCT {
         let b = &self.bytes[..];
         NEURON_ISA_TPB_PSEUDO_SET_RNG_SEED_STRUCT::read_at(b, 0)
     }
     /// Overwrites the union with its `pseudo_set_rng_seed` member.
+    #[cfg(feature = "pseudo_set_rng_seed")]
     pub fn set_pseudo_set_rng_seed(&mut self, value: NEURON_ISA_TPB_PSEUDO_SET_RNG_SEED_STRUCT) {
         let b = &mut self.bytes[..];
         (value).write_at(b, 0);
     }
     /// Reads the union as its `d4_mr` member.
+    #[cfg(feature = "d4_mr")]
     pub fn d4_mr(&self) -> NEURON_ISA_TPB_D4_MR_STRUCT {
         let b = &self.bytes[..];
         NEURON_ISA_TPB_D4_MR_STRUCT::read_at(b, 0)
     }
     /// Overwrites the union with its `d4_mr` member.
+    #[cfg(feature = "d4_mr")]
     pub fn set_d4_mr(&mut self, value: NEURON_ISA_TPB_D4_MR_STRUCT) {
         let b = &mut self.bytes[..];
         (value).write_at(b, 0);
     }
     /// Reads the union as its `d3_rand` member.
+    #[cfg(feature = "d3_rand")]
     pub fn d3_rand(&self) -> NEURON_ISA_TPB_D3_RAND_STRUCT {
         let b = &self.bytes[..];
         NEURON_ISA_TPB_D3_RAND_STRUCT::read_at(b, 0)
     }
     /// Overwrites the union with its `d3_rand` member.
+    #[cfg(feature = "d3_rand")]
     pub fn set_d3_rand(&mut self, value: NEURON_ISA_TPB_D3_RAND_STRUCT) {
         let b = &mut self.bytes[..];
         (value).write_at(b, 0);
     }
     /// Reads the union as its `s2s1d2_pe_seed` member.
+    #[cfg(feature = "s2s1d2_pe_seed")]
     pub fn s2s1d2_pe_seed(&self) -> NEURON_ISA_TPB_S2S1D2_PE_SEED_STRUCT {
         let b = &self.bytes[..];
         NEURON_ISA_TPB_S2S1D2_PE_SEED_STRUCT::read_at(b, 0)
     }
     /// Overwrites the union with its `s2s1d2_pe_seed` member.
+    #[cfg(feature = "s2s1d2_pe_seed")]
     pub fn set_s2s1d2_pe_seed(&mut self, value: NEURON_ISA_TPB_S2S1D2_PE_SEED_STRUCT) {
         let b = &mut self.bytes[..];
         (value).write_at(b, 0);

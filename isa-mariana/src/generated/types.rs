@@ -72,6 +72,27 @@ impl TryFrom<u8> for NeuronCoreVersion {
         })
     }
 }
+impl NeuronCoreVersion {
+    /// Decodes the value of field `field` at byte `offset` (the decoders' one error path).
+    #[allow(dead_code)]
+    pub(crate) fn decode_field(
+        value: u8,
+        field: &'static str,
+        offset: usize,
+    ) -> Result<Self, isa_core::DecodeError> {
+        Self::try_from(value).map_err(|e| e.at(field, offset))
+    }
+    /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
+    #[allow(dead_code)]
+    pub(crate) fn read_field(
+        b: &[u8],
+        at: usize,
+        field: &'static str,
+        offset: usize,
+    ) -> Result<Self, isa_core::DecodeError> {
+        Self::decode_field(isa_core::le::get_u8(b, at), field, offset)
+    }
+}
 impl From<NeuronCoreVersion> for u8 {
     fn from(v: NeuronCoreVersion) -> u8 {
         v as u8
@@ -212,6 +233,27 @@ impl TryFrom<u8> for NeuronEngine {
             enum_name: "NEURON_ISA_TPB_NEURON_ENGINE",
             value: value as u64,
         })
+    }
+}
+impl NeuronEngine {
+    /// Decodes the value of field `field` at byte `offset` (the decoders' one error path).
+    #[allow(dead_code)]
+    pub(crate) fn decode_field(
+        value: u8,
+        field: &'static str,
+        offset: usize,
+    ) -> Result<Self, isa_core::DecodeError> {
+        Self::try_from(value).map_err(|e| e.at(field, offset))
+    }
+    /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
+    #[allow(dead_code)]
+    pub(crate) fn read_field(
+        b: &[u8],
+        at: usize,
+        field: &'static str,
+        offset: usize,
+    ) -> Result<Self, isa_core::DecodeError> {
+        Self::decode_field(isa_core::le::get_u8(b, at), field, offset)
     }
 }
 impl From<NeuronEngine> for u8 {
@@ -404,6 +446,27 @@ impl TryFrom<u8> for WaitMode {
             enum_name: "NEURON_ISA_TPB_WAIT_MODE",
             value: value as u64,
         })
+    }
+}
+impl WaitMode {
+    /// Decodes the value of field `field` at byte `offset` (the decoders' one error path).
+    #[allow(dead_code)]
+    pub(crate) fn decode_field(
+        value: u8,
+        field: &'static str,
+        offset: usize,
+    ) -> Result<Self, isa_core::DecodeError> {
+        Self::try_from(value).map_err(|e| e.at(field, offset))
+    }
+    /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
+    #[allow(dead_code)]
+    pub(crate) fn read_field(
+        b: &[u8],
+        at: usize,
+        field: &'static str,
+        offset: usize,
+    ) -> Result<Self, isa_core::DecodeError> {
+        Self::decode_field(isa_core::le::get_u8(b, at), field, offset)
     }
 }
 impl From<WaitMode> for u8 {
@@ -612,6 +675,27 @@ impl TryFrom<u8> for UpdateMode {
         })
     }
 }
+impl UpdateMode {
+    /// Decodes the value of field `field` at byte `offset` (the decoders' one error path).
+    #[allow(dead_code)]
+    pub(crate) fn decode_field(
+        value: u8,
+        field: &'static str,
+        offset: usize,
+    ) -> Result<Self, isa_core::DecodeError> {
+        Self::try_from(value).map_err(|e| e.at(field, offset))
+    }
+    /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
+    #[allow(dead_code)]
+    pub(crate) fn read_field(
+        b: &[u8],
+        at: usize,
+        field: &'static str,
+        offset: usize,
+    ) -> Result<Self, isa_core::DecodeError> {
+        Self::decode_field(isa_core::le::get_u8(b, at), field, offset)
+    }
+}
 impl From<UpdateMode> for u8 {
     fn from(v: UpdateMode) -> u8 {
         v as u8
@@ -719,6 +803,27 @@ impl TryFrom<u8> for WriteTensor {
         })
     }
 }
+impl WriteTensor {
+    /// Decodes the value of field `field` at byte `offset` (the decoders' one error path).
+    #[allow(dead_code)]
+    pub(crate) fn decode_field(
+        value: u8,
+        field: &'static str,
+        offset: usize,
+    ) -> Result<Self, isa_core::DecodeError> {
+        Self::try_from(value).map_err(|e| e.at(field, offset))
+    }
+    /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
+    #[allow(dead_code)]
+    pub(crate) fn read_field(
+        b: &[u8],
+        at: usize,
+        field: &'static str,
+        offset: usize,
+    ) -> Result<Self, isa_core::DecodeError> {
+        Self::decode_field(isa_core::le::get_u8(b, at), field, offset)
+    }
+}
 impl From<WriteTensor> for u8 {
     fn from(v: WriteTensor) -> u8 {
         v as u8
@@ -824,6 +929,27 @@ impl TryFrom<u8> for AllowedInPsum {
         })
     }
 }
+impl AllowedInPsum {
+    /// Decodes the value of field `field` at byte `offset` (the decoders' one error path).
+    #[allow(dead_code)]
+    pub(crate) fn decode_field(
+        value: u8,
+        field: &'static str,
+        offset: usize,
+    ) -> Result<Self, isa_core::DecodeError> {
+        Self::try_from(value).map_err(|e| e.at(field, offset))
+    }
+    /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
+    #[allow(dead_code)]
+    pub(crate) fn read_field(
+        b: &[u8],
+        at: usize,
+        field: &'static str,
+        offset: usize,
+    ) -> Result<Self, isa_core::DecodeError> {
+        Self::decode_field(isa_core::le::get_u8(b, at), field, offset)
+    }
+}
 impl From<AllowedInPsum> for u8 {
     fn from(v: AllowedInPsum) -> u8 {
         v as u8
@@ -927,6 +1053,27 @@ impl TryFrom<u8> for AllowedInSbuf {
             enum_name: "NEURON_ISA_TPB_ALLOWED_IN_SBUF",
             value: value as u64,
         })
+    }
+}
+impl AllowedInSbuf {
+    /// Decodes the value of field `field` at byte `offset` (the decoders' one error path).
+    #[allow(dead_code)]
+    pub(crate) fn decode_field(
+        value: u8,
+        field: &'static str,
+        offset: usize,
+    ) -> Result<Self, isa_core::DecodeError> {
+        Self::try_from(value).map_err(|e| e.at(field, offset))
+    }
+    /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
+    #[allow(dead_code)]
+    pub(crate) fn read_field(
+        b: &[u8],
+        at: usize,
+        field: &'static str,
+        offset: usize,
+    ) -> Result<Self, isa_core::DecodeError> {
+        Self::decode_field(isa_core::le::get_u8(b, at), field, offset)
     }
 }
 impl From<AllowedInSbuf> for u8 {
@@ -1216,6 +1363,27 @@ impl TryFrom<u8> for Dtype {
         })
     }
 }
+impl Dtype {
+    /// Decodes the value of field `field` at byte `offset` (the decoders' one error path).
+    #[allow(dead_code)]
+    pub(crate) fn decode_field(
+        value: u8,
+        field: &'static str,
+        offset: usize,
+    ) -> Result<Self, isa_core::DecodeError> {
+        Self::try_from(value).map_err(|e| e.at(field, offset))
+    }
+    /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
+    #[allow(dead_code)]
+    pub(crate) fn read_field(
+        b: &[u8],
+        at: usize,
+        field: &'static str,
+        offset: usize,
+    ) -> Result<Self, isa_core::DecodeError> {
+        Self::decode_field(isa_core::le::get_u8(b, at), field, offset)
+    }
+}
 impl From<Dtype> for u8 {
     fn from(v: Dtype) -> u8 {
         v as u8
@@ -1438,6 +1606,27 @@ impl TryFrom<u8> for DtypeBasic {
         })
     }
 }
+impl DtypeBasic {
+    /// Decodes the value of field `field` at byte `offset` (the decoders' one error path).
+    #[allow(dead_code)]
+    pub(crate) fn decode_field(
+        value: u8,
+        field: &'static str,
+        offset: usize,
+    ) -> Result<Self, isa_core::DecodeError> {
+        Self::try_from(value).map_err(|e| e.at(field, offset))
+    }
+    /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
+    #[allow(dead_code)]
+    pub(crate) fn read_field(
+        b: &[u8],
+        at: usize,
+        field: &'static str,
+        offset: usize,
+    ) -> Result<Self, isa_core::DecodeError> {
+        Self::decode_field(isa_core::le::get_u8(b, at), field, offset)
+    }
+}
 impl From<DtypeBasic> for u8 {
     fn from(v: DtypeBasic) -> u8 {
         v as u8
@@ -1545,6 +1734,27 @@ impl TryFrom<u8> for DtypeAllowFp32r {
         })
     }
 }
+impl DtypeAllowFp32r {
+    /// Decodes the value of field `field` at byte `offset` (the decoders' one error path).
+    #[allow(dead_code)]
+    pub(crate) fn decode_field(
+        value: u8,
+        field: &'static str,
+        offset: usize,
+    ) -> Result<Self, isa_core::DecodeError> {
+        Self::try_from(value).map_err(|e| e.at(field, offset))
+    }
+    /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
+    #[allow(dead_code)]
+    pub(crate) fn read_field(
+        b: &[u8],
+        at: usize,
+        field: &'static str,
+        offset: usize,
+    ) -> Result<Self, isa_core::DecodeError> {
+        Self::decode_field(isa_core::le::get_u8(b, at), field, offset)
+    }
+}
 impl From<DtypeAllowFp32r> for u8 {
     fn from(v: DtypeAllowFp32r) -> u8 {
         v as u8
@@ -1650,6 +1860,27 @@ impl TryFrom<u8> for DtypeAllowU64 {
         })
     }
 }
+impl DtypeAllowU64 {
+    /// Decodes the value of field `field` at byte `offset` (the decoders' one error path).
+    #[allow(dead_code)]
+    pub(crate) fn decode_field(
+        value: u8,
+        field: &'static str,
+        offset: usize,
+    ) -> Result<Self, isa_core::DecodeError> {
+        Self::try_from(value).map_err(|e| e.at(field, offset))
+    }
+    /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
+    #[allow(dead_code)]
+    pub(crate) fn read_field(
+        b: &[u8],
+        at: usize,
+        field: &'static str,
+        offset: usize,
+    ) -> Result<Self, isa_core::DecodeError> {
+        Self::decode_field(isa_core::le::get_u8(b, at), field, offset)
+    }
+}
 impl From<DtypeAllowU64> for u8 {
     fn from(v: DtypeAllowU64) -> u8 {
         v as u8
@@ -1753,6 +1984,27 @@ impl TryFrom<u8> for DtypeAllowI64 {
             enum_name: "NEURON_ISA_TPB_DTYPE_ALLOW_I64",
             value: value as u64,
         })
+    }
+}
+impl DtypeAllowI64 {
+    /// Decodes the value of field `field` at byte `offset` (the decoders' one error path).
+    #[allow(dead_code)]
+    pub(crate) fn decode_field(
+        value: u8,
+        field: &'static str,
+        offset: usize,
+    ) -> Result<Self, isa_core::DecodeError> {
+        Self::try_from(value).map_err(|e| e.at(field, offset))
+    }
+    /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
+    #[allow(dead_code)]
+    pub(crate) fn read_field(
+        b: &[u8],
+        at: usize,
+        field: &'static str,
+        offset: usize,
+    ) -> Result<Self, isa_core::DecodeError> {
+        Self::decode_field(isa_core::le::get_u8(b, at), field, offset)
     }
 }
 impl From<DtypeAllowI64> for u8 {
@@ -1874,6 +2126,27 @@ impl TryFrom<u8> for RandAlgorithm {
             enum_name: "NEURON_ISA_TPB_RAND_ALGORITHM",
             value: value as u64,
         })
+    }
+}
+impl RandAlgorithm {
+    /// Decodes the value of field `field` at byte `offset` (the decoders' one error path).
+    #[allow(dead_code)]
+    pub(crate) fn decode_field(
+        value: u8,
+        field: &'static str,
+        offset: usize,
+    ) -> Result<Self, isa_core::DecodeError> {
+        Self::try_from(value).map_err(|e| e.at(field, offset))
+    }
+    /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
+    #[allow(dead_code)]
+    pub(crate) fn read_field(
+        b: &[u8],
+        at: usize,
+        field: &'static str,
+        offset: usize,
+    ) -> Result<Self, isa_core::DecodeError> {
+        Self::decode_field(isa_core::le::get_u8(b, at), field, offset)
     }
 }
 impl From<RandAlgorithm> for u8 {
@@ -2003,6 +2276,27 @@ impl TryFrom<u8> for RandSrc {
         })
     }
 }
+impl RandSrc {
+    /// Decodes the value of field `field` at byte `offset` (the decoders' one error path).
+    #[allow(dead_code)]
+    pub(crate) fn decode_field(
+        value: u8,
+        field: &'static str,
+        offset: usize,
+    ) -> Result<Self, isa_core::DecodeError> {
+        Self::try_from(value).map_err(|e| e.at(field, offset))
+    }
+    /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
+    #[allow(dead_code)]
+    pub(crate) fn read_field(
+        b: &[u8],
+        at: usize,
+        field: &'static str,
+        offset: usize,
+    ) -> Result<Self, isa_core::DecodeError> {
+        Self::decode_field(isa_core::le::get_u8(b, at), field, offset)
+    }
+}
 impl From<RandSrc> for u8 {
     fn from(v: RandSrc) -> u8 {
         v as u8
@@ -2117,6 +2411,27 @@ impl TryFrom<u8> for RandStateUpdate {
         })
     }
 }
+impl RandStateUpdate {
+    /// Decodes the value of field `field` at byte `offset` (the decoders' one error path).
+    #[allow(dead_code)]
+    pub(crate) fn decode_field(
+        value: u8,
+        field: &'static str,
+        offset: usize,
+    ) -> Result<Self, isa_core::DecodeError> {
+        Self::try_from(value).map_err(|e| e.at(field, offset))
+    }
+    /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
+    #[allow(dead_code)]
+    pub(crate) fn read_field(
+        b: &[u8],
+        at: usize,
+        field: &'static str,
+        offset: usize,
+    ) -> Result<Self, isa_core::DecodeError> {
+        Self::decode_field(isa_core::le::get_u8(b, at), field, offset)
+    }
+}
 impl From<RandStateUpdate> for u8 {
     fn from(v: RandStateUpdate) -> u8 {
         v as u8
@@ -2229,6 +2544,27 @@ impl TryFrom<u8> for RandPostProc {
             enum_name: "NEURON_ISA_TPB_RAND_POST_PROC",
             value: value as u64,
         })
+    }
+}
+impl RandPostProc {
+    /// Decodes the value of field `field` at byte `offset` (the decoders' one error path).
+    #[allow(dead_code)]
+    pub(crate) fn decode_field(
+        value: u8,
+        field: &'static str,
+        offset: usize,
+    ) -> Result<Self, isa_core::DecodeError> {
+        Self::try_from(value).map_err(|e| e.at(field, offset))
+    }
+    /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
+    #[allow(dead_code)]
+    pub(crate) fn read_field(
+        b: &[u8],
+        at: usize,
+        field: &'static str,
+        offset: usize,
+    ) -> Result<Self, isa_core::DecodeError> {
+        Self::decode_field(isa_core::le::get_u8(b, at), field, offset)
     }
 }
 impl From<RandPostProc> for u8 {
@@ -2349,6 +2685,27 @@ impl TryFrom<u8> for ImmSrc {
         })
     }
 }
+impl ImmSrc {
+    /// Decodes the value of field `field` at byte `offset` (the decoders' one error path).
+    #[allow(dead_code)]
+    pub(crate) fn decode_field(
+        value: u8,
+        field: &'static str,
+        offset: usize,
+    ) -> Result<Self, isa_core::DecodeError> {
+        Self::try_from(value).map_err(|e| e.at(field, offset))
+    }
+    /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
+    #[allow(dead_code)]
+    pub(crate) fn read_field(
+        b: &[u8],
+        at: usize,
+        field: &'static str,
+        offset: usize,
+    ) -> Result<Self, isa_core::DecodeError> {
+        Self::decode_field(isa_core::le::get_u8(b, at), field, offset)
+    }
+}
 impl From<ImmSrc> for u8 {
     fn from(v: ImmSrc) -> u8 {
         v as u8
@@ -2455,6 +2812,27 @@ impl TryFrom<u8> for DropoutThresholdType {
             enum_name: "NEURON_ISA_TPB_DROPOUT_THRESHOLD_TYPE",
             value: value as u64,
         })
+    }
+}
+impl DropoutThresholdType {
+    /// Decodes the value of field `field` at byte `offset` (the decoders' one error path).
+    #[allow(dead_code)]
+    pub(crate) fn decode_field(
+        value: u8,
+        field: &'static str,
+        offset: usize,
+    ) -> Result<Self, isa_core::DecodeError> {
+        Self::try_from(value).map_err(|e| e.at(field, offset))
+    }
+    /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
+    #[allow(dead_code)]
+    pub(crate) fn read_field(
+        b: &[u8],
+        at: usize,
+        field: &'static str,
+        offset: usize,
+    ) -> Result<Self, isa_core::DecodeError> {
+        Self::decode_field(isa_core::le::get_u8(b, at), field, offset)
     }
 }
 impl From<DropoutThresholdType> for u8 {
@@ -2571,6 +2949,27 @@ impl TryFrom<u8> for PeSeedMode {
         })
     }
 }
+impl PeSeedMode {
+    /// Decodes the value of field `field` at byte `offset` (the decoders' one error path).
+    #[allow(dead_code)]
+    pub(crate) fn decode_field(
+        value: u8,
+        field: &'static str,
+        offset: usize,
+    ) -> Result<Self, isa_core::DecodeError> {
+        Self::try_from(value).map_err(|e| e.at(field, offset))
+    }
+    /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
+    #[allow(dead_code)]
+    pub(crate) fn read_field(
+        b: &[u8],
+        at: usize,
+        field: &'static str,
+        offset: usize,
+    ) -> Result<Self, isa_core::DecodeError> {
+        Self::decode_field(isa_core::le::get_u8(b, at), field, offset)
+    }
+}
 impl From<PeSeedMode> for u8 {
     fn from(v: PeSeedMode) -> u8 {
         v as u8
@@ -2618,17 +3017,11 @@ impl isa_core::VendorEnum for PeSeedMode {
     serde(crate = "isa_core::serde", deny_unknown_fields)
 )]
 pub struct Header {
-    /// length in 4-byte words, 16
-    ///
-    /// Bytes 1..2 (`inst_word_len`).
+    /// Bytes 1..2 (`inst_word_len`): length in 4-byte words, 16.
     pub inst_word_len: u8,
-    /// debugger command
-    ///
-    /// Bytes 2..3 (`debug_cmd`).
+    /// Bytes 2..3 (`debug_cmd`): debugger command.
     pub debug_cmd: u8,
-    /// debugger hint
-    ///
-    /// Bytes 3..4 (`debug_hint`).
+    /// Bytes 3..4 (`debug_hint`): debugger hint.
     pub debug_hint: u8,
 }
 impl Header {
@@ -2692,25 +3085,15 @@ impl isa_core::disasm::Disasm for Header {
     serde(crate = "isa_core::serde", deny_unknown_fields)
 )]
 pub struct Events {
-    /// wait before start
-    ///
-    /// Bytes 0..1 (`wait_mode`).
+    /// Bytes 0..1 (`wait_mode`): wait before start.
     pub wait_mode: WaitMode,
-    /// semaphore waited on
-    ///
-    /// Bytes 1..2 (`wait_idx`).
+    /// Bytes 1..2 (`wait_idx`): semaphore waited on.
     pub wait_idx: u8,
-    /// update after read / completion
-    ///
-    /// Bytes 2..3 (`update_mode`).
+    /// Bytes 2..3 (`update_mode`): update after read / completion.
     pub update_mode: UpdateMode,
-    /// semaphore updated
-    ///
-    /// Bytes 3..4 (`update_idx`).
+    /// Bytes 3..4 (`update_idx`): semaphore updated.
     pub update_idx: u8,
-    /// immediate of the wait / update
-    ///
-    /// Bytes 4..8 (`semaphore_value`).
+    /// Bytes 4..8 (`semaphore_value`): immediate of the wait / update.
     pub semaphore_value: u32,
 }
 impl Events {
@@ -2736,11 +3119,9 @@ impl Events {
     #[allow(dead_code)]
     pub(crate) fn try_decode_at(b: &[u8], at: usize) -> Result<Self, isa_core::DecodeError> {
         Ok(Self {
-            wait_mode: WaitMode::try_from(isa_core::le::get_u8(b, at))
-                .map_err(|e| e.at("wait_mode", 0))?,
+            wait_mode: WaitMode::read_field(b, at, "wait_mode", 0)?,
             wait_idx: isa_core::le::get_u8(b, at + 1),
-            update_mode: UpdateMode::try_from(isa_core::le::get_u8(b, at + 2))
-                .map_err(|e| e.at("update_mode", 2))?,
+            update_mode: UpdateMode::read_field(b, at + 2, "update_mode", 2)?,
             update_idx: isa_core::le::get_u8(b, at + 3),
             semaphore_value: isa_core::le::get_u32(b, at + 4),
         })
@@ -2787,18 +3168,12 @@ impl isa_core::disasm::Disasm for Events {
     serde(crate = "isa_core::serde", deny_unknown_fields)
 )]
 pub struct AddrReg4 {
-    /// address register, below NUM\_ADDR\_REGISTERS
-    ///
-    /// Bytes 0..1 (`regnum`).
+    /// Bytes 0..1 (`regnum`): address register, below NUM\_ADDR\_REGISTERS.
     pub regnum: u8,
-    /// zero
-    ///
-    /// Bytes 1..3 (`reserved0`).
+    /// Bytes 1..3 (`reserved0`): zero.
     #[cfg_attr(feature = "serde", serde(with = "isa_core::serde_support::array"))]
     pub reserved0: [u8; 2],
-    /// ADDR4\_MARKER\_\*
-    ///
-    /// Bytes 3..4 (`marker`).
+    /// Bytes 3..4 (`marker`): ADDR4\_MARKER\_\*.
     pub marker: u8,
 }
 impl AddrReg4 {
@@ -2813,16 +3188,14 @@ impl AddrReg4 {
     #[allow(dead_code)]
     pub(crate) fn encode_at(&self, b: &mut [u8], at: usize) {
         isa_core::le::put_u8(b, at, self.regnum);
-        for (k, item) in (self.reserved0).iter().enumerate() {
-            isa_core::le::put_u8(b, at + 1 + k, *item);
-        }
+        isa_core::le::put_u8s(b, at + 1, &self.reserved0);
         isa_core::le::put_u8(b, at + 3, self.marker);
     }
     #[allow(dead_code)]
     pub(crate) fn decode_at(b: &[u8], at: usize) -> Self {
         Self {
             regnum: isa_core::le::get_u8(b, at),
-            reserved0: core::array::from_fn(|k| isa_core::le::get_u8(b, at + 1 + k)),
+            reserved0: isa_core::le::get_u8s(b, at + 1),
             marker: isa_core::le::get_u8(b, at + 3),
         }
     }
@@ -2909,9 +3282,11 @@ impl Addr4 {
         }
         Self { bytes }
     }
+    #[allow(dead_code)]
     pub(crate) fn encode_at(&self, b: &mut [u8], at: usize) {
         isa_core::le::put_bytes::<4>(b, at, &self.bytes);
     }
+    #[allow(dead_code)]
     pub(crate) fn decode_at(b: &[u8], at: usize) -> Self {
         Self {
             bytes: isa_core::le::get_bytes::<4>(b, at),
@@ -2941,18 +3316,12 @@ impl isa_core::disasm::Disasm for Addr4 {
     serde(crate = "isa_core::serde", deny_unknown_fields)
 )]
 pub struct ImmReg {
-    /// register holding the value or pointer
-    ///
-    /// Bytes 0..1 (`regnum`).
+    /// Bytes 0..1 (`regnum`): register holding the value or pointer.
     pub regnum: u8,
-    /// zero
-    ///
-    /// Bytes 1..3 (`reserved0`).
+    /// Bytes 1..3 (`reserved0`): zero.
     #[cfg_attr(feature = "serde", serde(with = "isa_core::serde_support::array"))]
     pub reserved0: [u8; 2],
-    /// register marker
-    ///
-    /// Bytes 3..4 (`marker`).
+    /// Bytes 3..4 (`marker`): register marker.
     pub marker: u8,
 }
 impl ImmReg {
@@ -2967,16 +3336,14 @@ impl ImmReg {
     #[allow(dead_code)]
     pub(crate) fn encode_at(&self, b: &mut [u8], at: usize) {
         isa_core::le::put_u8(b, at, self.regnum);
-        for (k, item) in (self.reserved0).iter().enumerate() {
-            isa_core::le::put_u8(b, at + 1 + k, *item);
-        }
+        isa_core::le::put_u8s(b, at + 1, &self.reserved0);
         isa_core::le::put_u8(b, at + 3, self.marker);
     }
     #[allow(dead_code)]
     pub(crate) fn decode_at(b: &[u8], at: usize) -> Self {
         Self {
             regnum: isa_core::le::get_u8(b, at),
-            reserved0: core::array::from_fn(|k| isa_core::le::get_u8(b, at + 1 + k)),
+            reserved0: isa_core::le::get_u8s(b, at + 1),
             marker: isa_core::le::get_u8(b, at + 3),
         }
     }
@@ -3019,18 +3386,12 @@ impl isa_core::disasm::Disasm for ImmReg {
     serde(crate = "isa_core::serde", deny_unknown_fields)
 )]
 pub struct Tensor1d {
-    /// first element
-    ///
-    /// Bytes 0..4 (`start_addr`).
+    /// Bytes 0..4 (`start_addr`): first element.
     pub start_addr: Addr4,
-    /// strides in elements
-    ///
-    /// Bytes 4..6 (`step_elem`).
+    /// Bytes 4..6 (`step_elem`): strides in elements.
     #[cfg_attr(feature = "serde", serde(with = "isa_core::serde_support::array"))]
     pub step_elem: [i16; 1],
-    /// element counts
-    ///
-    /// Bytes 6..8 (`num_elem`).
+    /// Bytes 6..8 (`num_elem`): element counts.
     #[cfg_attr(feature = "serde", serde(with = "isa_core::serde_support::array"))]
     pub num_elem: [u16; 1],
 }
@@ -3046,19 +3407,15 @@ impl Tensor1d {
     #[allow(dead_code)]
     pub(crate) fn encode_at(&self, b: &mut [u8], at: usize) {
         (self.start_addr).encode_at(b, at);
-        for (k, item) in (self.step_elem).iter().enumerate() {
-            isa_core::le::put_i16(b, at + 4 + k * 2, *item);
-        }
-        for (k, item) in (self.num_elem).iter().enumerate() {
-            isa_core::le::put_u16(b, at + 6 + k * 2, *item);
-        }
+        isa_core::le::put_i16s(b, at + 4, &self.step_elem);
+        isa_core::le::put_u16s(b, at + 6, &self.num_elem);
     }
     #[allow(dead_code)]
     pub(crate) fn decode_at(b: &[u8], at: usize) -> Self {
         Self {
             start_addr: Addr4::decode_at(b, at),
-            step_elem: core::array::from_fn(|k| isa_core::le::get_i16(b, at + 4 + k * 2)),
-            num_elem: core::array::from_fn(|k| isa_core::le::get_u16(b, at + 6 + k * 2)),
+            step_elem: isa_core::le::get_i16s(b, at + 4),
+            num_elem: isa_core::le::get_u16s(b, at + 6),
         }
     }
 }
@@ -3097,18 +3454,12 @@ impl isa_core::disasm::Disasm for Tensor1d {
     serde(crate = "isa_core::serde", deny_unknown_fields)
 )]
 pub struct Tensor2d {
-    /// first element
-    ///
-    /// Bytes 0..4 (`start_addr`).
+    /// Bytes 0..4 (`start_addr`): first element.
     pub start_addr: Addr4,
-    /// strides in elements
-    ///
-    /// Bytes 4..8 (`step_elem`).
+    /// Bytes 4..8 (`step_elem`): strides in elements.
     #[cfg_attr(feature = "serde", serde(with = "isa_core::serde_support::array"))]
     pub step_elem: [i16; 2],
-    /// element counts
-    ///
-    /// Bytes 8..12 (`num_elem`).
+    /// Bytes 8..12 (`num_elem`): element counts.
     #[cfg_attr(feature = "serde", serde(with = "isa_core::serde_support::array"))]
     pub num_elem: [u16; 2],
 }
@@ -3124,19 +3475,15 @@ impl Tensor2d {
     #[allow(dead_code)]
     pub(crate) fn encode_at(&self, b: &mut [u8], at: usize) {
         (self.start_addr).encode_at(b, at);
-        for (k, item) in (self.step_elem).iter().enumerate() {
-            isa_core::le::put_i16(b, at + 4 + k * 2, *item);
-        }
-        for (k, item) in (self.num_elem).iter().enumerate() {
-            isa_core::le::put_u16(b, at + 8 + k * 2, *item);
-        }
+        isa_core::le::put_i16s(b, at + 4, &self.step_elem);
+        isa_core::le::put_u16s(b, at + 8, &self.num_elem);
     }
     #[allow(dead_code)]
     pub(crate) fn decode_at(b: &[u8], at: usize) -> Self {
         Self {
             start_addr: Addr4::decode_at(b, at),
-            step_elem: core::array::from_fn(|k| isa_core::le::get_i16(b, at + 4 + k * 2)),
-            num_elem: core::array::from_fn(|k| isa_core::le::get_u16(b, at + 8 + k * 2)),
+            step_elem: isa_core::le::get_i16s(b, at + 4),
+            num_elem: isa_core::le::get_u16s(b, at + 8),
         }
     }
 }
@@ -3175,18 +3522,12 @@ impl isa_core::disasm::Disasm for Tensor2d {
     serde(crate = "isa_core::serde", deny_unknown_fields)
 )]
 pub struct Tensor3d {
-    /// first element
-    ///
-    /// Bytes 0..4 (`start_addr`).
+    /// Bytes 0..4 (`start_addr`): first element.
     pub start_addr: Addr4,
-    /// strides in elements
-    ///
-    /// Bytes 4..10 (`step_elem`).
+    /// Bytes 4..10 (`step_elem`): strides in elements.
     #[cfg_attr(feature = "serde", serde(with = "isa_core::serde_support::array"))]
     pub step_elem: [i16; 3],
-    /// element counts
-    ///
-    /// Bytes 10..16 (`num_elem`).
+    /// Bytes 10..16 (`num_elem`): element counts.
     #[cfg_attr(feature = "serde", serde(with = "isa_core::serde_support::array"))]
     pub num_elem: [u16; 3],
 }
@@ -3202,19 +3543,15 @@ impl Tensor3d {
     #[allow(dead_code)]
     pub(crate) fn encode_at(&self, b: &mut [u8], at: usize) {
         (self.start_addr).encode_at(b, at);
-        for (k, item) in (self.step_elem).iter().enumerate() {
-            isa_core::le::put_i16(b, at + 4 + k * 2, *item);
-        }
-        for (k, item) in (self.num_elem).iter().enumerate() {
-            isa_core::le::put_u16(b, at + 10 + k * 2, *item);
-        }
+        isa_core::le::put_i16s(b, at + 4, &self.step_elem);
+        isa_core::le::put_u16s(b, at + 10, &self.num_elem);
     }
     #[allow(dead_code)]
     pub(crate) fn decode_at(b: &[u8], at: usize) -> Self {
         Self {
             start_addr: Addr4::decode_at(b, at),
-            step_elem: core::array::from_fn(|k| isa_core::le::get_i16(b, at + 4 + k * 2)),
-            num_elem: core::array::from_fn(|k| isa_core::le::get_u16(b, at + 10 + k * 2)),
+            step_elem: isa_core::le::get_i16s(b, at + 4),
+            num_elem: isa_core::le::get_u16s(b, at + 10),
         }
     }
 }
@@ -3253,18 +3590,12 @@ impl isa_core::disasm::Disasm for Tensor3d {
     serde(crate = "isa_core::serde", deny_unknown_fields)
 )]
 pub struct Tensor4d {
-    /// first element
-    ///
-    /// Bytes 0..4 (`start_addr`).
+    /// Bytes 0..4 (`start_addr`): first element.
     pub start_addr: Addr4,
-    /// strides in elements
-    ///
-    /// Bytes 4..12 (`step_elem`).
+    /// Bytes 4..12 (`step_elem`): strides in elements.
     #[cfg_attr(feature = "serde", serde(with = "isa_core::serde_support::array"))]
     pub step_elem: [i16; 4],
-    /// element counts
-    ///
-    /// Bytes 12..20 (`num_elem`).
+    /// Bytes 12..20 (`num_elem`): element counts.
     #[cfg_attr(feature = "serde", serde(with = "isa_core::serde_support::array"))]
     pub num_elem: [u16; 4],
 }
@@ -3280,19 +3611,15 @@ impl Tensor4d {
     #[allow(dead_code)]
     pub(crate) fn encode_at(&self, b: &mut [u8], at: usize) {
         (self.start_addr).encode_at(b, at);
-        for (k, item) in (self.step_elem).iter().enumerate() {
-            isa_core::le::put_i16(b, at + 4 + k * 2, *item);
-        }
-        for (k, item) in (self.num_elem).iter().enumerate() {
-            isa_core::le::put_u16(b, at + 12 + k * 2, *item);
-        }
+        isa_core::le::put_i16s(b, at + 4, &self.step_elem);
+        isa_core::le::put_u16s(b, at + 12, &self.num_elem);
     }
     #[allow(dead_code)]
     pub(crate) fn decode_at(b: &[u8], at: usize) -> Self {
         Self {
             start_addr: Addr4::decode_at(b, at),
-            step_elem: core::array::from_fn(|k| isa_core::le::get_i16(b, at + 4 + k * 2)),
-            num_elem: core::array::from_fn(|k| isa_core::le::get_u16(b, at + 12 + k * 2)),
+            step_elem: isa_core::le::get_i16s(b, at + 4),
+            num_elem: isa_core::le::get_u16s(b, at + 12),
         }
     }
 }
@@ -3431,22 +3758,22 @@ impl ImmValInstField {
     /// The union read as its `imm_bitvec_uint16` member.
     pub fn imm_bitvec_uint16(&self) -> [u16; 2] {
         let b = &self.bytes[..];
-        core::array::from_fn(|k| isa_core::le::get_u16(b, k * 2))
+        isa_core::le::get_u16s(b, 0)
     }
     /// A union holding `value` as its `imm_bitvec_uint16` member (remaining bytes zero).
     pub fn from_imm_bitvec_uint16(value: [u16; 2]) -> Self {
         let mut bytes = [0u8; 4];
         {
             let b = &mut bytes[..];
-            for (k, item) in (value).iter().enumerate() {
-                isa_core::le::put_u16(b, k * 2, *item);
-            }
+            isa_core::le::put_u16s(b, 0, &value);
         }
         Self { bytes }
     }
+    #[allow(dead_code)]
     pub(crate) fn encode_at(&self, b: &mut [u8], at: usize) {
         isa_core::le::put_bytes::<4>(b, at, &self.bytes);
     }
+    #[allow(dead_code)]
     pub(crate) fn decode_at(b: &[u8], at: usize) -> Self {
         Self {
             bytes: isa_core::le::get_bytes::<4>(b, at),
@@ -3521,9 +3848,11 @@ impl RandParam {
         }
         Self { bytes }
     }
+    #[allow(dead_code)]
     pub(crate) fn encode_at(&self, b: &mut [u8], at: usize) {
         isa_core::le::put_bytes::<4>(b, at, &self.bytes);
     }
+    #[allow(dead_code)]
     pub(crate) fn decode_at(b: &[u8], at: usize) -> Self {
         Self {
             bytes: isa_core::le::get_bytes::<4>(b, at),

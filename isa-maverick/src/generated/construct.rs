@@ -172,6 +172,7 @@ impl crate::Tensor4d {
     }
 }
 /// The source and the 4 bytes of an immediate operand.
+#[allow(dead_code, unused_macros)]
 fn immediate(x: isa_core::Immediate) -> (crate::ImmSrc, crate::ImmValInstField) {
     match x {
         isa_core::Immediate::Value(bits) => (
@@ -192,6 +193,7 @@ fn immediate(x: isa_core::Immediate) -> (crate::ImmSrc, crate::ImmValInstField) 
         }
     }
 }
+#[cfg(feature = "s2s1d2_pe_seed")]
 impl Default for crate::inst::PeManageSeed {
     /// What the validator of `PE_MANAGE_SEED` pins whatever the other fields hold (`header.inst_word_len = 16`, `num_active_rows = 16`, `num_active_cols = 128`), every other field zero: not a valid instruction by itself (its operands are empty). The typed constructors build valid ones; this is the base for building one field by field.
     fn default() -> Self {
@@ -202,6 +204,7 @@ impl Default for crate::inst::PeManageSeed {
         Self(f)
     }
 }
+#[cfg(feature = "d4_mr")]
 impl Default for crate::inst::Memset {
     /// What the validator of `MEMSET` pins whatever the other fields hold (`header.inst_word_len = 16`), every other field zero: not a valid instruction by itself (its operands are empty). The typed constructors build valid ones; this is the base for building one field by field.
     fn default() -> Self {
@@ -210,6 +213,7 @@ impl Default for crate::inst::Memset {
         Self(f)
     }
 }
+#[cfg(feature = "d4_mr")]
 impl Default for crate::inst::RegStore {
     /// What the validator of `REG_STORE` pins whatever the other fields hold (`header.inst_word_len = 16`), every other field zero: not a valid instruction by itself (its operands are empty). The typed constructors build valid ones; this is the base for building one field by field.
     fn default() -> Self {
@@ -218,6 +222,7 @@ impl Default for crate::inst::RegStore {
         Self(f)
     }
 }
+#[cfg(feature = "d4_mr")]
 impl Default for crate::inst::Rng {
     /// What the validator of `RNG` pins whatever the other fields hold (`header.inst_word_len = 16`), every other field zero: not a valid instruction by itself (its operands are empty). The typed constructors build valid ones; this is the base for building one field by field.
     fn default() -> Self {
@@ -226,6 +231,7 @@ impl Default for crate::inst::Rng {
         Self(f)
     }
 }
+#[cfg(feature = "d4_rand")]
 impl Default for crate::inst::Rand {
     /// What the validator of `RAND` pins whatever the other fields hold (`header.inst_word_len = 16`, `rand_algorithm = PHILOX`, `rand_num_steps = 1`), every other field zero: not a valid instruction by itself (its operands are empty). The typed constructors build valid ones; this is the base for building one field by field.
     fn default() -> Self {
@@ -236,6 +242,7 @@ impl Default for crate::inst::Rand {
         Self(f)
     }
 }
+#[cfg(feature = "d4_rand")]
 impl Default for crate::inst::RandGetState {
     /// What the validator of `RAND_GET_STATE` pins whatever the other fields hold (`header.inst_word_len = 16`, `dtype = UINT32`), every other field zero: not a valid instruction by itself (its operands are empty). The typed constructors build valid ones; this is the base for building one field by field.
     fn default() -> Self {
@@ -245,6 +252,7 @@ impl Default for crate::inst::RandGetState {
         Self(f)
     }
 }
+#[cfg(feature = "s1_rand")]
 impl Default for crate::inst::RandSetState {
     /// What the validator of `RAND_SET_STATE` pins whatever the other fields hold (`header.inst_word_len = 16`, `in_dtype = UINT32`), every other field zero: not a valid instruction by itself (its operands are empty). The typed constructors build valid ones; this is the base for building one field by field.
     fn default() -> Self {
@@ -254,6 +262,7 @@ impl Default for crate::inst::RandSetState {
         Self(f)
     }
 }
+#[cfg(feature = "s3d3_dropout")]
 impl Default for crate::inst::Dropout {
     /// What the validator of `DROPOUT` pins whatever the other fields hold (`header.inst_word_len = 16`), every other field zero: not a valid instruction by itself (its operands are empty). The typed constructors build valid ones; this is the base for building one field by field.
     fn default() -> Self {
@@ -262,6 +271,7 @@ impl Default for crate::inst::Dropout {
         Self(f)
     }
 }
+#[cfg(feature = "pseudo_set_rng_seed")]
 impl Default for crate::inst::PseudoSetRngSeed {
     /// What the validator of `PSEUDO_SET_RNG_SEED` pins whatever the other fields hold (`header.inst_word_len = 16`), every other field zero: not a valid instruction by itself (its operands are empty). The typed constructors build valid ones; this is the base for building one field by field.
     fn default() -> Self {
@@ -270,6 +280,7 @@ impl Default for crate::inst::PseudoSetRngSeed {
         Self(f)
     }
 }
+#[cfg(feature = "d3_rand")]
 impl Default for crate::inst::Rand2 {
     /// What the validator of `RAND2` pins whatever the other fields hold (`header.inst_word_len = 16`, `rand_algorithm = XORWOW`, `post_process = UNIFORM_IN_RANGE`), every other field zero: not a valid instruction by itself (its operands are empty). The typed constructors build valid ones; this is the base for building one field by field.
     fn default() -> Self {
@@ -280,6 +291,7 @@ impl Default for crate::inst::Rand2 {
         Self(f)
     }
 }
+#[cfg(feature = "d4_mr")]
 impl Default for crate::inst::DveReadIndices {
     /// What the validator of `DVE_READ_INDICES` pins whatever the other fields hold (`header.inst_word_len = 16`), every other field zero: not a valid instruction by itself (its operands are empty). The typed constructors build valid ones; this is the base for building one field by field.
     fn default() -> Self {
@@ -288,6 +300,7 @@ impl Default for crate::inst::DveReadIndices {
         Self(f)
     }
 }
+#[cfg(feature = "s2s1d2_pe_seed")]
 impl crate::inst::PeManageSeed {
     /// A legal `PE_MANAGE_SEED` on MAVERICK with `mode = LOAD_SEED`. The validator admits `LOAD_SEED`, `SAVE_SEED` for `mode` and rejects `NONE` whatever the other fields hold, so only the admitted members have a constructor.
     ///
@@ -326,6 +339,7 @@ impl crate::inst::PeManageSeed {
         Self(f)
     }
 }
+#[cfg(feature = "d4_mr")]
 impl crate::inst::Rng {
     /// A legal `RNG` on MAVERICK.
     ///
@@ -370,6 +384,7 @@ impl crate::inst::Rng {
         Self(f)
     }
 }
+#[cfg(feature = "d4_rand")]
 impl crate::inst::Rand {
     /// A legal `RAND` on MAVERICK with `post_process = RAW_U32`. The validator admits `RAW_U32`, `UNIFORM_IN_RANGE` for `post_process` and rejects `NORMAL` whatever the other fields hold, so only the admitted members have a constructor.
     ///
@@ -461,6 +476,7 @@ impl crate::inst::Rand {
         Self(f)
     }
 }
+#[cfg(feature = "s3d3_dropout")]
 impl crate::inst::Dropout {
     /// A legal `DROPOUT` on MAVERICK.
     ///
@@ -520,6 +536,7 @@ impl crate::inst::Dropout {
         Self(f)
     }
 }
+#[cfg(feature = "pseudo_set_rng_seed")]
 impl crate::inst::PseudoSetRngSeed {
     /// A legal `PSEUDO_SET_RNG_SEED` on MAVERICK.
     ///
@@ -550,6 +567,7 @@ impl crate::inst::PseudoSetRngSeed {
         Self(f)
     }
 }
+#[cfg(feature = "d3_rand")]
 impl crate::inst::Rand2 {
     /// A legal `RAND2` on MAVERICK.
     ///
@@ -603,6 +621,7 @@ impl crate::inst::Rand2 {
     }
 }
 /// Parameters of `PeManageSeed::load_seed`.
+#[cfg(feature = "s2s1d2_pe_seed")]
 const PE_MANAGE_SEED_LOAD_SEED_PARAMS: &[isa_core::construct::Param] = &[
     isa_core::construct::Param {
         name: "src_seed",
@@ -614,6 +633,7 @@ const PE_MANAGE_SEED_LOAD_SEED_PARAMS: &[isa_core::construct::Param] = &[
     },
 ];
 /// Parameters of `Rng::new`.
+#[cfg(feature = "d4_mr")]
 const RNG_NEW_PARAMS: &[isa_core::construct::Param] = &[
     isa_core::construct::Param {
         name: "dst",
@@ -629,6 +649,7 @@ const RNG_NEW_PARAMS: &[isa_core::construct::Param] = &[
     },
 ];
 /// Parameters of `Rand::raw_u32`.
+#[cfg(feature = "d4_rand")]
 const RAND_RAW_U32_PARAMS: &[isa_core::construct::Param] = &[
     isa_core::construct::Param {
         name: "dst",
@@ -644,6 +665,7 @@ const RAND_RAW_U32_PARAMS: &[isa_core::construct::Param] = &[
     },
 ];
 /// Parameters of `Rand::uniform_in_range`.
+#[cfg(feature = "d4_rand")]
 const RAND_UNIFORM_IN_RANGE_PARAMS: &[isa_core::construct::Param] = &[
     isa_core::construct::Param {
         name: "dst",
@@ -667,6 +689,7 @@ const RAND_UNIFORM_IN_RANGE_PARAMS: &[isa_core::construct::Param] = &[
     },
 ];
 /// Parameters of `Dropout::new`.
+#[cfg(feature = "s3d3_dropout")]
 const DROPOUT_NEW_PARAMS: &[isa_core::construct::Param] = &[
     isa_core::construct::Param {
         name: "src",
@@ -700,12 +723,14 @@ const DROPOUT_NEW_PARAMS: &[isa_core::construct::Param] = &[
     },
 ];
 /// Parameters of `PseudoSetRngSeed::new`.
+#[cfg(feature = "pseudo_set_rng_seed")]
 const PSEUDO_SET_RNG_SEED_NEW_PARAMS: &[isa_core::construct::Param] =
     &[isa_core::construct::Param {
         name: "seed",
         kind: isa_core::construct::ParamKind::Immediate,
     }];
 /// Parameters of `Rand2::new`.
+#[cfg(feature = "d3_rand")]
 const RAND2_NEW_PARAMS: &[isa_core::construct::Param] = &[
     isa_core::construct::Param {
         name: "dst",
@@ -729,6 +754,7 @@ const RAND2_NEW_PARAMS: &[isa_core::construct::Param] = &[
     },
 ];
 /// A tensor argument as the record.
+#[cfg(feature = "s2s1d2_pe_seed")]
 fn arg_tensor2d((start, step_elem, num_elem): (u32, [i16; 2], [u16; 2])) -> crate::Tensor2d {
     crate::Tensor2d {
         start_addr: crate::Addr4::from_bytes(start.to_le_bytes()),
@@ -737,6 +763,7 @@ fn arg_tensor2d((start, step_elem, num_elem): (u32, [i16; 2], [u16; 2])) -> crat
     }
 }
 /// A tensor argument as the record.
+#[allow(dead_code, unused_macros)]
 fn arg_tensor4d((start, step_elem, num_elem): (u32, [i16; 4], [u16; 4])) -> crate::Tensor4d {
     crate::Tensor4d {
         start_addr: crate::Addr4::from_bytes(start.to_le_bytes()),
@@ -745,6 +772,7 @@ fn arg_tensor4d((start, step_elem, num_elem): (u32, [i16; 4], [u16; 4])) -> crat
     }
 }
 /// A tensor argument as the record.
+#[allow(dead_code, unused_macros)]
 fn arg_tensor3d((start, step_elem, num_elem): (u32, [i16; 3], [u16; 3])) -> crate::Tensor3d {
     crate::Tensor3d {
         start_addr: crate::Addr4::from_bytes(start.to_le_bytes()),
@@ -753,6 +781,7 @@ fn arg_tensor3d((start, step_elem, num_elem): (u32, [i16; 3], [u16; 3])) -> crat
     }
 }
 /// An enum argument by vendor member name.
+#[allow(dead_code, unused_macros)]
 fn member<E: isa_core::VendorEnum>(
     name: &str,
     param: &'static str,
@@ -762,36 +791,43 @@ fn member<E: isa_core::VendorEnum>(
 /// The typed constructors of MAVERICK, callable by the instruction's vendor name and the function's name (each call goes to the typed constructor).
 impl isa_core::construct::Construct for crate::Maverick {
     const CONSTRUCTORS: &'static [isa_core::construct::ConstructorInfo] = &[
+        #[cfg(feature = "s2s1d2_pe_seed")]
         isa_core::construct::ConstructorInfo {
             instruction: "PE_MANAGE_SEED",
             function: "load_seed",
             params: PE_MANAGE_SEED_LOAD_SEED_PARAMS,
         },
+        #[cfg(feature = "d4_mr")]
         isa_core::construct::ConstructorInfo {
             instruction: "RNG",
             function: "new",
             params: RNG_NEW_PARAMS,
         },
+        #[cfg(feature = "d4_rand")]
         isa_core::construct::ConstructorInfo {
             instruction: "RAND",
             function: "raw_u32",
             params: RAND_RAW_U32_PARAMS,
         },
+        #[cfg(feature = "d4_rand")]
         isa_core::construct::ConstructorInfo {
             instruction: "RAND",
             function: "uniform_in_range",
             params: RAND_UNIFORM_IN_RANGE_PARAMS,
         },
+        #[cfg(feature = "s3d3_dropout")]
         isa_core::construct::ConstructorInfo {
             instruction: "DROPOUT",
             function: "new",
             params: DROPOUT_NEW_PARAMS,
         },
+        #[cfg(feature = "pseudo_set_rng_seed")]
         isa_core::construct::ConstructorInfo {
             instruction: "PSEUDO_SET_RNG_SEED",
             function: "new",
             params: PSEUDO_SET_RNG_SEED_NEW_PARAMS,
         },
+        #[cfg(feature = "d3_rand")]
         isa_core::construct::ConstructorInfo {
             instruction: "RAND2",
             function: "new",
@@ -803,7 +839,9 @@ impl isa_core::construct::Construct for crate::Maverick {
         function: &str,
         args: &[(&str, isa_core::construct::Arg<'_>)],
     ) -> Result<[u8; 64], isa_core::construct::ConstructError> {
+        let _ = &args;
         match (instruction, function) {
+            #[cfg(feature = "s2s1d2_pe_seed")]
             ("PE_MANAGE_SEED", "load_seed") => {
                 let a = isa_core::construct::Args::new(args, PE_MANAGE_SEED_LOAD_SEED_PARAMS)?;
                 Ok(crate::inst::PeManageSeed::load_seed(
@@ -812,6 +850,7 @@ impl isa_core::construct::Construct for crate::Maverick {
                 )
                 .to_bytes())
             }
+            #[cfg(feature = "d4_mr")]
             ("RNG", "new") => {
                 let a = isa_core::construct::Args::new(args, RNG_NEW_PARAMS)?;
                 Ok(crate::inst::Rng::new(
@@ -821,6 +860,7 @@ impl isa_core::construct::Construct for crate::Maverick {
                 )
                 .to_bytes())
             }
+            #[cfg(feature = "d4_rand")]
             ("RAND", "raw_u32") => {
                 let a = isa_core::construct::Args::new(args, RAND_RAW_U32_PARAMS)?;
                 Ok(crate::inst::Rand::raw_u32(
@@ -830,6 +870,7 @@ impl isa_core::construct::Construct for crate::Maverick {
                 )
                 .to_bytes())
             }
+            #[cfg(feature = "d4_rand")]
             ("RAND", "uniform_in_range") => {
                 let a = isa_core::construct::Args::new(args, RAND_UNIFORM_IN_RANGE_PARAMS)?;
                 Ok(crate::inst::Rand::uniform_in_range(
@@ -841,6 +882,7 @@ impl isa_core::construct::Construct for crate::Maverick {
                 )
                 .to_bytes())
             }
+            #[cfg(feature = "s3d3_dropout")]
             ("DROPOUT", "new") => {
                 let a = isa_core::construct::Args::new(args, DROPOUT_NEW_PARAMS)?;
                 Ok(crate::inst::Dropout::new(
@@ -857,10 +899,12 @@ impl isa_core::construct::Construct for crate::Maverick {
                 )
                 .to_bytes())
             }
+            #[cfg(feature = "pseudo_set_rng_seed")]
             ("PSEUDO_SET_RNG_SEED", "new") => {
                 let a = isa_core::construct::Args::new(args, PSEUDO_SET_RNG_SEED_NEW_PARAMS)?;
                 Ok(crate::inst::PseudoSetRngSeed::new(a.immediate("seed")?).to_bytes())
             }
+            #[cfg(feature = "d3_rand")]
             ("RAND2", "new") => {
                 let a = isa_core::construct::Args::new(args, RAND2_NEW_PARAMS)?;
                 Ok(crate::inst::Rand2::new(

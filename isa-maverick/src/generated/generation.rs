@@ -44,6 +44,7 @@ impl isa_core::Isa for Maverick {
         inst.validate(engine)
     }
 }
+#[cfg(all(feature = "d4_rand", feature = "s1_rand"))]
 impl rng_core::Generation for Maverick {
     const INFO: isa_core::GenerationInfo = GENERATION;
     const SET_STATE_ARMS: &'static [rng_core::CheckpointArm] = &[
@@ -334,6 +335,7 @@ impl rng_core::Generation for Maverick {
             120 | 119 => {
                 Self::decode_checkpoint(word, engine).map(rng_core::RngInstruction::Checkpoint)
             }
+            #[cfg(feature = "d4_rand")]
             118 => {
                 let inst =
                     crate::Rand::from_bytes(word).map_err(rng_core::InstructionError::Decode)?;
@@ -369,6 +371,7 @@ impl rng_core::Generation for Maverick {
                     },
                 }))
             }
+            #[cfg(feature = "d3_rand")]
             226 => {
                 let inst =
                     crate::Rand2::from_bytes(word).map_err(rng_core::InstructionError::Decode)?;
@@ -401,6 +404,7 @@ impl rng_core::Generation for Maverick {
                     },
                 ))
             }
+            #[cfg(feature = "s3d3_dropout")]
             127 => {
                 let inst =
                     crate::Dropout::from_bytes(word).map_err(rng_core::InstructionError::Decode)?;
@@ -442,6 +446,7 @@ impl rng_core::Generation for Maverick {
                     },
                 ))
             }
+            #[cfg(feature = "pseudo_set_rng_seed")]
             208 => {
                 let inst = crate::PseudoSetRngSeed::from_bytes(word)
                     .map_err(rng_core::InstructionError::Decode)?;

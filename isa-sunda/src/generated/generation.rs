@@ -44,6 +44,7 @@ impl isa_core::Isa for Sunda {
         inst.validate(engine)
     }
 }
+#[cfg(all(feature = "d4_rand", feature = "s1_rand"))]
 impl rng_core::Generation for Sunda {
     const INFO: isa_core::GenerationInfo = GENERATION;
     const SET_STATE_ARMS: &'static [rng_core::CheckpointArm] = &[
@@ -219,6 +220,7 @@ impl rng_core::Generation for Sunda {
             120 | 119 => {
                 Self::decode_checkpoint(word, engine).map(rng_core::RngInstruction::Checkpoint)
             }
+            #[cfg(feature = "d4_rand")]
             118 => {
                 let inst =
                     crate::Rand::from_bytes(word).map_err(rng_core::InstructionError::Decode)?;
@@ -254,6 +256,7 @@ impl rng_core::Generation for Sunda {
                     },
                 }))
             }
+            #[cfg(feature = "s3d3_dropout")]
             127 => {
                 let inst =
                     crate::Dropout::from_bytes(word).map_err(rng_core::InstructionError::Decode)?;
@@ -295,6 +298,7 @@ impl rng_core::Generation for Sunda {
                     },
                 ))
             }
+            #[cfg(feature = "pseudo_set_rng_seed")]
             208 => {
                 let inst = crate::PseudoSetRngSeed::from_bytes(word)
                     .map_err(rng_core::InstructionError::Decode)?;
