@@ -18,7 +18,7 @@
 use rng_core::machine::{restore_instruction, save_instruction};
 use rng_core::{
     Algorithm, CheckpointArm, Engine, Gate, Generation, Generator, InstructionError, Machine,
-    MachineError, MemoryError, PartitionMemory, SparseMemory, StateUpdate,
+    MachineError, MemoryError, PartitionMemory, RngInstruction, SparseMemory, StateUpdate,
 };
 
 type M<G> = Machine<G, SparseMemory>;
@@ -365,7 +365,14 @@ fn rand2_from_restored_states<G: Generation>(
             let size = (row[6].len() / 2) as u32;
             let dst = sbuf::<G>(0, 0x100);
             let word = rand2(&row[5], channels, min, max, dst, want.len() as u16);
-            run(&mut m, &[set, word], engine);
+            run(&mut m, &[set], engine);
+            // RAND2 is placed on DVE alone (instr_assert.h), so a RAND2 word on POOL is refused;
+            // the POOL record still checks the model's 6-word POOL bank, through the decoded form.
+            let mut draw = G::decode_instruction(&word, Engine::Dve).unwrap();
+            if let RngInstruction::Rand2(r) = &mut draw {
+                r.engine = engine;
+            }
+            m.run_instruction(&draw).unwrap();
             for lane in 0..u32::from(channels) {
                 assert_eq!(
                     elements(&m, lane, dst, want.len() as u32, size),
@@ -650,19 +657,24 @@ fn refused_words_change_nothing_and_say_why() {
         refused(&mut m, &mariana2::rand2_register_min(0), Engine::Dve),
         MachineError::RegisterOperand { operand: "min" }
     );
-    // PSEUDO_SET_RNG_SEED is DVE-only in the validator; DROPOUT on POOL has no LFSR state to draw.
+    // PSEUDO_SET_RNG_SEED and DROPOUT are placed on DVE alone (instr_assert.h): refused on POOL,
+    // naming the placement rule.
+    for word in [
+        mariana::set_rng_seed(1, None),
+        mariana::dropout(1, 0, 0x100, 4, 0.5, false),
+    ] {
+        match refused(&mut m, &word, Engine::Pool) {
+            MachineError::Instruction(InstructionError::Invalid(v)) => {
+                assert_eq!(v.path()[0], "neuron_isa_check_opcode_on_engine", "{v}")
+            }
+            other => panic!("{other}"),
+        }
+    }
+    // RAND is placed on DVE too, which holds no Philox state to draw from.
     assert!(matches!(
-        refused(&mut m, &mariana::set_rng_seed(1, None), Engine::Pool),
-        MachineError::Instruction(InstructionError::Invalid(_))
-    ));
-    assert!(matches!(
-        refused(
-            &mut m,
-            &mariana::dropout(1, 0, 0x100, 4, 0.5, false),
-            Engine::Pool
-        ),
+        refused(&mut m, &mariana::rand_philox(1, 0, 4), Engine::Dve),
         MachineError::Checkpoint(rng_core::CheckpointError::NoBank {
-            engine: Engine::Pool,
+            engine: Engine::Dve,
             ..
         })
     ));

@@ -26,6 +26,7 @@ macro_rules! predicates {
             const SET: &str = "is_valid_s1_rand";
             const GET: &str = "is_valid_rand_get_state";
             const POOL: NeuronEngine = NeuronEngine::Pool;
+            const PLACEMENT: &str = "neuron_isa_check_opcode_on_engine";
 
             /// SET, Pool Philox by SRC_TENSOR: 7 words from SBUF partition 0, 128 lanes.
             fn restore() -> RandSetState {
@@ -477,12 +478,15 @@ macro_rules! predicates {
                 for engine in [NeuronEngine::Dve, NeuronEngine::Act, NeuronEngine::Pe] {
                     let value = i64::from(engine.value());
                     let (set, get) = (restore().validate(engine), save().validate(engine));
-                    if $fixed {
-                        // SUNDA / CAYMAN: the validator passes NeuronEngine::Pool itself.
-                        let gate = "engine == NeuronEngine::POOL";
-                        let v = rejected(set, &[SET, gate], &[("engine", value)]);
-                        assert_eq!(v.predicate(), gate);
-                        rejected(get, &[GET, gate], &[("engine", value)]);
+                    let placed = isa::Opcode::RandSetState.runs_on(engine);
+                    assert_eq!(placed, isa::Opcode::RandGetState.runs_on(engine));
+                    if placed == Some(false) {
+                        // instr_assert.h's placement is checked first and names the engine.
+                        let v = rejected(set, &[PLACEMENT], &[("engine", value)]);
+                        assert!(v.predicate().starts_with("RAND_SET_STATE runs on "), "{v}");
+                        rejected(get, &[PLACEMENT], &[("engine", value)]);
+                    } else if $fixed {
+                        unreachable!("SUNDA / CAYMAN place the checkpoint pair on POOL alone");
                     } else if engine == NeuronEngine::Pe {
                         // No channel bound is written for PE: it fails before the arm table.
                         rejected(

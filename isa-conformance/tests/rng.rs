@@ -22,6 +22,7 @@ macro_rules! rng_validator {
             use $krate as isa;
 
             const V: &str = "is_valid_rng";
+            const PLACEMENT: &str = "neuron_isa_check_opcode_on_engine";
             const INT8: u8 = 0x2;
             const UINT8: u8 = 0x3;
             const INT16: u8 = 0x4;
@@ -142,14 +143,31 @@ macro_rules! rng_validator {
             fn engines_follow_the_placement() {
                 let sbuf = rng(good(INT32));
                 sbuf.validate(NeuronEngine::Dve).unwrap();
-                for e in [NeuronEngine::Act, NeuronEngine::Pe] {
-                    rejected(sbuf.validate(e), &[V, "has_valid_rng_engine"], &[]);
-                }
+                let mut refused = vec![NeuronEngine::Act, NeuronEngine::Pe];
                 if $pool {
                     sbuf.validate(NeuronEngine::Pool).unwrap();
                 } else {
-                    rejected(sbuf.validate(NeuronEngine::Pool), &[V, "has_valid_rng_engine"], &[]);
+                    refused.push(NeuronEngine::Pool);
                 }
+                for e in refused {
+                    // instr_assert.h's placement is checked first and names the engine ...
+                    rejected(
+                        sbuf.validate(e),
+                        &[PLACEMENT],
+                        &[("engine", i64::from(e.value()))],
+                    );
+                    // ... and the validator's own engine rule agrees with it.
+                    assert!(!isa::spec::is_valid_rng(isa::Opcode::Rng, &sbuf.0, e));
+                }
+                let placed: &[NeuronEngine] = if $pool {
+                    &[NeuronEngine::Pool, NeuronEngine::Dve]
+                } else {
+                    &[NeuronEngine::Dve]
+                };
+                assert_eq!(isa::Opcode::Rng.engines(), placed);
+                // The D4_MR siblings are not placed by these trees (A53): no engine rule.
+                assert!(isa::Opcode::Memset.engines().is_empty());
+                assert_eq!(isa::Opcode::Memset.runs_on(NeuronEngine::Pe), None);
             }
 
             #[test]

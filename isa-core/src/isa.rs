@@ -60,4 +60,10 @@ pub trait Isa: Copy + Default + Debug + Send + Sync + 'static {
     fn opcode_of(inst: &Self::Instruction) -> Self::Opcode;
     /// Runs the spec validator of the instruction's opcode as executed by `engine`.
     fn validate(inst: &Self::Instruction, engine: Self::Engine) -> Result<(), Violation>;
+    /// The engines that run `op` per the tree's engine placement
+    /// (`neuron_isa_check_opcode_on_engine`); empty when the tree does not place it.
+    fn engines(op: Self::Opcode) -> &'static [Self::Engine] {
+        let _ = op;
+        &[]
+    }
 }

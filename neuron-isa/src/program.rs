@@ -74,9 +74,10 @@ fn runs_on<G: Isa + Generation>(
 /// The engine queue the program's words run on when `--engine` is not given: the one engine
 /// on which every word can run (see `runs_on`), when there is exactly one.
 ///
-/// This is the one place the choice is made: today it is derived from the validators and the
-/// legality tables the generated crates expose; header-derived engine placement can replace it.
-/// An empty program needs no engine (`None`).
+/// This is the one place the choice is made. It follows the generated validators, which check
+/// the tree's engine placement (`neuron_isa_check_opcode_on_engine`, instr_assert.h) first, then
+/// their own rules and the legality tables, and the model's state banks. An empty program needs
+/// no engine (`None`).
 pub fn placement<G: Isa + Generation>(
     words: &[[u8; INST_NBYTES]],
 ) -> Result<Option<Engine>, Failure> {
@@ -88,6 +89,15 @@ pub fn placement<G: Isa + Generation>(
         .iter()
         .map(|&e| (e, words.iter().position(|w| !runs_on(&m, w, e))))
         .collect();
+    choose_engine(&stops, |k| instruction_name::<G>(&words[k]))
+}
+
+/// The choice of [`placement`] from, per engine, the first word it refuses (`None`: it runs
+/// them all); `name_of(k)` names word `k` for the message.
+fn choose_engine(
+    stops: &[(Engine, Option<usize>)],
+    name_of: impl Fn(usize) -> String,
+) -> Result<Option<Engine>, Failure> {
     let able: Vec<Engine> = stops
         .iter()
         .filter(|(_, stop)| stop.is_none())
@@ -100,11 +110,7 @@ pub fn placement<G: Isa + Generation>(
                 .iter()
                 .filter_map(|(e, stop)| {
                     let k = (*stop)?;
-                    Some(format!(
-                        "{} at word {k} ({})",
-                        e.name(),
-                        instruction_name::<G>(&words[k])
-                    ))
+                    Some(format!("{} at word {k} ({})", e.name(), name_of(k)))
                 })
                 .collect();
             Err(Failure::usage(format!(
@@ -351,6 +357,25 @@ mod tests {
         assert_eq!(
             names(&[Engine::Pool, Engine::Dve, Engine::Act]),
             "POOL, DVE and ACT"
+        );
+    }
+
+    #[test]
+    fn several_able_engines_need_a_choice() {
+        let stops = [
+            (Engine::Pool, None),
+            (Engine::Dve, None),
+            (Engine::Act, Some(0)),
+        ];
+        assert_eq!(
+            choose_engine(&stops, |_| "RAND2".into()),
+            Err(Failure::usage(
+                "run: every word runs on POOL and DVE; choose the engine with --engine"
+            ))
+        );
+        assert_eq!(
+            choose_engine(&stops[1..], |_| "RAND2".into()),
+            Ok(Some(Engine::Dve))
         );
     }
 

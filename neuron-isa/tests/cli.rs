@@ -367,6 +367,37 @@ fn encode_takes_decimal_and_hex_and_immediates() {
 }
 
 #[test]
+fn validate_follows_the_engine_placement() {
+    // RAND2 is placed on DVE alone (instr_assert.h): POOL rejects the word, naming the rule.
+    let word = ok(&sh(
+        "encode --gen mariana rand2 --dst 0 --channels 2 --elems 4 --min 0 --max 1",
+    ));
+    let o = run(&[
+        "validate",
+        "--gen",
+        "mariana",
+        "--engine",
+        "pool",
+        word.trim(),
+    ]);
+    let err = fails(&o, 1, "RAND2 on POOL");
+    assert!(err.contains("1 of 1 words"), "{err}");
+    let out = stdout(&o);
+    assert!(
+        out.starts_with("word 0 @ 0x0: inst failed assertion check: 'RAND2 runs on DVE' (neuron_isa_check_opcode_on_engine -> RAND2 runs on DVE); engine = 2 (POOL)"),
+        "{out}"
+    );
+    ok(&[
+        "validate",
+        "--gen",
+        "mariana",
+        "--engine",
+        "dve",
+        word.trim(),
+    ]);
+}
+
+#[test]
 fn an_invalid_word_exits_1_and_names_the_predicate() {
     // DVE's XORWOW state is 24 words; 6 is POOL's width: a word the validator must reject.
     let hex = ok(&sh("encode --gen mariana rand-set-state --engine dve --generator rng-xorwow --algorithm xorwow --update src-tensor --src 0 --words 6"));
@@ -1114,23 +1145,27 @@ fn run_stops_at_a_refused_word_with_its_index_offset_and_reason() {
 #[test]
 fn run_chooses_the_only_engine_or_asks_for_one() {
     use mariana_words::*;
-    // RAND2 alone runs on POOL and DVE (each holds an XORWOW state): --engine is needed.
-    let both = program_file("both.bin", &[rand2(2, 0.0, 1.0, 0, 4)]);
-    let both = both.to_str().unwrap();
-    let o = run(&["run", "--gen", "mariana", "--file", both, "--dump", "0:1:1"]);
-    assert_eq!(
-        fails(&o, 2, "ambiguous engine"),
-        "neuron-isa: run: every word runs on POOL and DVE; choose the engine with --engine\n"
-    );
-    let pool = dump_lines(&ok(&[
-        "run", "--gen", "mariana", "--file", both, "--engine", "pool", "--dump", "0:2:4",
+    // RAND2 is placed on DVE alone (instr_assert.h): run picks DVE without --engine ...
+    let rand2_only = program_file("rand2.bin", &[rand2(2, 0.0, 1.0, 0, 4)]);
+    let rand2_only = rand2_only.to_str().unwrap();
+    let chosen = dump_lines(&ok(&[
+        "run", "--gen", "mariana", "--file", rand2_only, "--dump", "0:2:4",
     ]));
     let dve = dump_lines(&ok(&[
-        "run", "--gen", "mariana", "--file", both, "--engine", "dve", "--dump", "0:2:4",
+        "run", "--gen", "mariana", "--file", rand2_only, "--engine", "dve", "--dump", "0:2:4",
     ]));
-    assert_ne!(
-        pool, dve,
-        "POOL's 6-word and DVE's 24-word power-on states draw differently"
+    assert_eq!(chosen, dve);
+    assert_ne!(dve, vec![vec![0u32; 4]; 2], "RAND2 wrote its draws");
+    // ... and refuses it on POOL, naming the placement rule, before anything is written.
+    let o = run(&[
+        "run", "--gen", "mariana", "--file", rand2_only, "--engine", "pool", "--dump", "0:2:4",
+    ]);
+    let err = fails(&o, 1, "RAND2 on POOL");
+    assert!(
+        err.starts_with("neuron-isa: run: word 0 @ 0x0 (RAND2): ")
+            && err.contains("neuron_isa_check_opcode_on_engine")
+            && err.contains("RAND2 runs on DVE"),
+        "{err}"
     );
     // A POOL-only save after the DVE-only seed: no engine runs both.
     let pool_get = isa_mariana::RandGetState::save::<

@@ -9,8 +9,8 @@
 //! result equals one draw of all elements.
 //!
 //! Semantics (rng-core README, "Draw instructions"):
-//! - a draw advances exactly the bank RAND_GET_STATE saves for the same
-//!   (`rand_generator`, `rand_algorithm`) on the same engine, so save → draw →
+//! - a draw advances exactly the bank RAND_GET_STATE saves for
+//!   (`RNG_<algorithm>`, `rand_algorithm`) on the same engine, so save → draw →
 //!   restore → draw reproduces;
 //! - lane `k` (partition `k` of the tensor, `k < num_active_channels`) draws
 //!   element `j` of its partition, in pattern order (innermost dimension first);
@@ -245,15 +245,16 @@ impl<G: Generation, M: PartitionMemory> Machine<G, M> {
     }
 
     /// Whether the instruction's engine holds the generator state it reads or writes (the
-    /// checkpoint arm's bank, RAND's (`rand_generator`, `rand_algorithm`), RAND2's
-    /// `RNG_<algorithm>`, DROPOUT's `dropout_state`, a state PSEUDO_SET_RNG_SEED reseeds): a
+    /// checkpoint arm's bank, RAND's and RAND2's `RNG_<algorithm>`, DROPOUT's `dropout_state`, a state PSEUDO_SET_RNG_SEED reseeds): a
     /// static fact of the generation (its arm tables and the model), independent of the state's
     /// values. An instruction without it is refused when run.
     pub fn holds_state(&self, inst: &RngInstruction) -> bool {
         let e = self.engine(inst.engine());
         let state = match inst {
             RngInstruction::Checkpoint(c) => Some((c.generator, c.algorithm)),
-            RngInstruction::Rand(r) => Some((r.generator, r.algorithm)),
+            RngInstruction::Rand(r) => {
+                Generator::for_algorithm(r.algorithm).map(|g| (g, r.algorithm))
+            }
             RngInstruction::Rand2(r) => {
                 Generator::for_algorithm(r.algorithm).map(|g| (g, r.algorithm))
             }
@@ -334,11 +335,15 @@ impl<G: Generation, M: PartitionMemory> Machine<G, M> {
             });
         }
         let output = output_of(r.post_process, r.dtype, true)?;
-        self.has_bank(r.engine, r.generator, r.algorithm)?;
+        // `rand_generator` is not read: the bank is the algorithm's (see the README).
+        let generator = Generator::for_algorithm(r.algorithm).ok_or(MachineError::Unmodelled {
+            what: "RAND with rand_algorithm PCG32 (no RNG_ source names a PCG32 state)",
+        })?;
+        self.has_bank(r.engine, generator, r.algorithm)?;
         let dst = place::<G>("dst_mem_pattern", &r.dst, r.dtype.size(), r.channels)?;
         Ok(Fill {
             engine: r.engine,
-            state: (r.generator, r.algorithm),
+            state: (generator, r.algorithm),
             steps: r.steps,
             output,
             dtype: r.dtype,

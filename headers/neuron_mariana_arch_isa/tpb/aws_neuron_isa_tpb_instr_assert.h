@@ -73,6 +73,7 @@ STATIC inline bool neuron_isa_check_opcode_on_engine(NEURON_ISA_TPB_OPCODE opcod
     }
     if (engine == NEURON_ISA_TPB_NEURON_ENGINE_POOL) {
         return(   (opcode == NEURON_ISA_TPB_OPCODE_RNG)               // NKI rng from NC-v3: GpSimd (C13)
+               || (opcode == NEURON_ISA_TPB_OPCODE_RAND)              // the Philox state RAND draws is checkpointed on POOL only (A55)
                || (opcode == NEURON_ISA_TPB_OPCODE_RAND_GET_STATE)    // NKI: GpSimd (C13)
                || (opcode == NEURON_ISA_TPB_OPCODE_RAND_SET_STATE));  // NKI: GpSimd (C13)
     }

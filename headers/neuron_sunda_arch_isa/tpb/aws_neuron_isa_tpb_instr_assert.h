@@ -64,7 +64,8 @@ STATIC inline bool is_pseudo_op(NEURON_ISA_TPB_OPCODE opcode) {
 STATIC inline bool neuron_isa_check_opcode_on_engine(NEURON_ISA_TPB_OPCODE opcode,
                                                      NEURON_ISA_TPB_NEURON_ENGINE engine) {
     if (engine == NEURON_ISA_TPB_NEURON_ENGINE_POOL) {
-        return(   (opcode == NEURON_ISA_TPB_OPCODE_RAND_GET_STATE)    // validator Pool arms (C12)
+        return(   (opcode == NEURON_ISA_TPB_OPCODE_RAND)              // the Philox state RAND draws is checkpointed on POOL only (A55)
+               || (opcode == NEURON_ISA_TPB_OPCODE_RAND_GET_STATE)    // validator Pool arms (C12)
                || (opcode == NEURON_ISA_TPB_OPCODE_RAND_SET_STATE));  // validator Pool arms (C12)
     }
     if (engine == NEURON_ISA_TPB_NEURON_ENGINE_DVE) {

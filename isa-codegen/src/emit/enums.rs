@@ -236,6 +236,7 @@ pub fn emit_opcode(model: &Model) -> String {
         ),
     );
     let serde = super::api::enum_serde(&name);
+    let placement = placement_fns(model);
     let tokens = quote! {
         #docs
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -270,6 +271,7 @@ pub fn emit_opcode(model: &Model) -> String {
             pub fn vendor_name_of(value: u64) -> Option<&'static str> {
                 u8::try_from(value).ok().and_then(Self::from_value).map(Self::name)
             }
+            #placement
         }
         impl TryFrom<u8> for #name {
             type Error = isa_core::InvalidEnumValue;
@@ -299,6 +301,40 @@ pub fn emit_opcode(model: &Model) -> String {
         }
     };
     render(&banner(model, "the opcode enum."), tokens)
+}
+
+/// `Opcode::engines` and `Opcode::runs_on`, from the tree's engine placement
+/// (`neuron_isa_check_opcode_on_engine`); nothing for a tree without one.
+fn placement_fns(model: &Model) -> TokenStream {
+    let (Some(p), Some(engine)) = (&model.placement, model.engine_enum) else {
+        return quote!();
+    };
+    let e = &model.enums[engine];
+    let et = ident(&e.rust);
+    let arms = model.opcodes.iter().enumerate().filter_map(|(k, o)| {
+        let engines = p.engines.get(k).filter(|e| !e.is_empty())?;
+        let v = ident(&o.rust);
+        let members = engines.iter().map(|m| ident(&e.members[*m].rust));
+        Some(quote! { Self::#v => &[#(crate::#et::#members),*], })
+    });
+    let doc = format!(
+        " The engines that run this opcode, in engine order, as the tree's engine placement says (`{}`, {}). Empty for an opcode the placement puts on no engine: the tree does not place it, and `validate` does not check its engine.",
+        crate::model::placement::PLACEMENT_FN,
+        p.loc
+    );
+    quote! {
+        #[doc = #doc]
+        pub const fn engines(self) -> &'static [crate::#et] {
+            #[allow(unreachable_patterns)]
+            match self { #(#arms)* _ => &[] }
+        }
+        /// Whether `engine` runs this opcode: `Some(true)` or `Some(false)` for an opcode the
+        /// placement puts on some engine, `None` for one it does not place (see [`Self::engines`]).
+        pub fn runs_on(self, engine: crate::#et) -> Option<bool> {
+            let engines = self.engines();
+            (!engines.is_empty()).then(|| engines.contains(&engine))
+        }
+    }
 }
 
 /// The constants under their short names.

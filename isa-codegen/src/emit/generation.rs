@@ -98,6 +98,11 @@ fn isa_impl(model: &Model) -> TokenStream {
     };
     let marker = ident(&crate::model::names::camel(&model.generation));
     let et = ident(&model.enums[engine].rust);
+    let engines_fn = if model.placement.is_some() {
+        quote!(fn engines(op: crate::Opcode) -> &'static [crate::#et] { op.engines() })
+    } else {
+        quote!()
+    };
     quote! {
         impl isa_core::Isa for #marker {
             const INFO: isa_core::GenerationInfo = GENERATION;
@@ -111,6 +116,7 @@ fn isa_impl(model: &Model) -> TokenStream {
             fn encode(inst: &crate::Instruction) -> [u8; 64] { inst.to_bytes() }
             fn opcode_of(inst: &crate::Instruction) -> crate::Opcode { inst.opcode() }
             fn validate(inst: &crate::Instruction, engine: crate::#et) -> Result<(), isa_core::Violation> { inst.validate(engine) }
+            #engines_fn
         }
     }
 }

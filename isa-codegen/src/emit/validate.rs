@@ -635,6 +635,36 @@ impl Emitter<'_> {
     }
 }
 
+/// The engine-placement check of opcode `op` (`validate` runs it first): an engine the tree's
+/// placement does not run the opcode on is a [`isa_core::Violation`] naming the rule and the
+/// engine. Nothing for an opcode the placement puts on no engine (not placed, not checked).
+fn placement_gate(model: &Model, op: usize) -> TokenStream {
+    let (Some(p), Some(en)) = (&model.placement, model.engine_enum) else {
+        return quote!();
+    };
+    let Some(engines) = p.engines.get(op).filter(|e| !e.is_empty()) else {
+        return quote!();
+    };
+    let e = &model.enums[en];
+    let t = ident(&e.rust);
+    let o = &model.opcodes[op];
+    let v = ident(&o.rust);
+    let rule = crate::model::placement::PLACEMENT_FN;
+    let names: Vec<&str> = engines
+        .iter()
+        .map(|m| e.members[*m].short.as_str())
+        .collect();
+    let pred = format!("{} runs on {}", o.short, names.join(", "));
+    quote! {
+        if crate::Opcode::#v.runs_on(engine) == Some(false) {
+            const PATH: &[&str] = &[#rule, #pred];
+            const FIELDS: &[isa_core::FieldSpec] =
+                &[isa_core::FieldSpec { name: "engine", member: Some(#t::vendor_name_of) }];
+            return Err(isa_core::Violation::new(PATH, FIELDS, [i64::from(engine.value()), 0, 0, 0, 0, 0, 0, 0, 0, 0]));
+        }
+    }
+}
+
 pub fn emit(model: &Model) -> String {
     let names = super::inst::instruction_names(model);
     let engine_ty = model.engine_enum.map(|e| ident(&model.enums[e].rust));
@@ -673,7 +703,8 @@ pub fn emit(model: &Model) -> String {
                 Some((_, why)) => format!("no spec validator for {}: {why}", o.short),
                 None => format!("no spec validator for {}", o.short),
             };
-            arms.push(quote! { #cfg Self::#id(_) => Err(isa_core::Violation::new(&[#msg], &[], [0; isa_core::MAX_FIELDS])), });
+            let gate = placement_gate(model, k);
+            arms.push(quote! { #cfg Self::#id(_) => { #gate Err(isa_core::Violation::new(&[#msg], &[], [0; isa_core::MAX_FIELDS])) } });
             continue;
         };
         arms.push(quote! { #cfg Self::#id(inst) => inst.validate(engine), });
@@ -786,8 +817,18 @@ pub fn emit(model: &Model) -> String {
         } else {
             engine_gate
         };
+        let placed = placement_gate(model, k);
+        let placed_doc = match (&model.placement, model.engine_enum) {
+            (Some(p), Some(_)) if !placed.is_empty() => format!(
+                " An engine that the tree's placement (`{}`, {}) does not run {} on is rejected first.",
+                crate::model::placement::PLACEMENT_FN,
+                p.loc,
+                o.short
+            ),
+            _ => String::new(),
+        };
         let doc = format!(
-            " Runs the header's validator `{}` ({}) on this instruction as executed by `engine`.{}\n\n On failure the [`isa_core::Violation`] names the predicate chain from `{}` down to the check that failed, with the fields it read.",
+            " Runs the header's validator `{}` ({}) on this instruction as executed by `engine`.{}{placed_doc}\n\n On failure the [`isa_core::Violation`] names the predicate chain from `{}` down to the check that failed, with the fields it read.",
             f.name,
             f.loc,
             match v.implied_engine {
@@ -804,6 +845,7 @@ pub fn emit(model: &Model) -> String {
             impl crate::inst::#id {
                 #[doc = #doc]
                 pub fn validate(&self, #engine_param) -> Result<(), isa_core::Violation> {
+                    #placed
                     #engine_gate
                     if crate::spec::#fname(#(#args),*) {
                         Ok(())
