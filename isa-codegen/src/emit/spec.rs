@@ -632,9 +632,11 @@ pub fn emit(model: &Model) -> String {
             Some(InstKind::Shape(s)) => super::cfg_for_shape(model, s),
             _ => quote!(),
         };
+        let allow = super::allow_vendor_fn_case(&f.name);
         items.push(quote! {
             #docs
             #cfg
+            #allow
             pub fn #name #generics (#(#params),*) -> #ret { #body }
         });
     }
