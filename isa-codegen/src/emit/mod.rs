@@ -117,6 +117,20 @@ pub(crate) fn plus_elem_at(at: &TokenStream, size: u64, depth: usize) -> TokenSt
     }
 }
 
+/// `&v`, or `item` when `v` is `*item` (an array loop's element, already a reference: clippy's
+/// `borrow_deref_ref` rejects `&*item`).
+pub(crate) fn borrow(v: &TokenStream) -> TokenStream {
+    let mut tokens = v.clone().into_iter();
+    match (tokens.next(), tokens.next(), tokens.next()) {
+        (Some(proc_macro2::TokenTree::Punct(p)), Some(proc_macro2::TokenTree::Ident(i)), None)
+            if p.as_char() == '*' =>
+        {
+            quote::quote!(#i)
+        }
+        _ => quote::quote!(&#v),
+    }
+}
+
 /// A hexadecimal literal (for opcodes and byte codes).
 pub(crate) fn hex(v: i128, width: usize) -> TokenStream {
     let text = if v < 0 {
