@@ -258,7 +258,9 @@ impl Translator<'_> {
                 }
                 (InstRoot::Common, true) => quote!(#i.#fname),
                 // Accessors return references; a scalar is read by value.
-                (InstRoot::Common, false) if matches!(rec.fields[k].ty, Ty::Prim(_) | Ty::Enum(_)) => {
+                (InstRoot::Common, false)
+                    if matches!(rec.fields[k].ty, Ty::Prim(_) | Ty::Enum(_)) =>
+                {
                     quote!(*#i.#fname())
                 }
                 (InstRoot::Common, false) => quote!(#i.#fname()),
