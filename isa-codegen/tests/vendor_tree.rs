@@ -5,8 +5,7 @@
 
 mod common;
 
-use common::{copy_tree, edit, line_of, Scratch};
-use isa_codegen::diag::Diagnostic;
+use common::{copy_tree, edit, line_of, strict_reports, warning, Scratch};
 use isa_codegen::model::{Model, Ty};
 use isa_codegen::Options;
 use std::fs;
@@ -64,37 +63,6 @@ impl Copy {
             Err(e) => e,
         }
     }
-}
-
-/// The one warning at `file:line` mentioning every one of `words`.
-#[track_caller]
-fn warning<'m>(model: &'m Model, file: &str, line: u32, words: &[&str]) -> &'m Diagnostic {
-    let hits: Vec<&Diagnostic> = model
-        .warnings
-        .iter()
-        .filter(|d| {
-            d.loc.file == file && d.loc.line == line && words.iter().all(|w| d.message.contains(w))
-        })
-        .collect();
-    assert_eq!(
-        hits.len(),
-        1,
-        "expected one warning at {file}:{line} mentioning {words:?}; warnings:\n{:#?}",
-        model.warnings
-    );
-    hits[0]
-}
-
-/// Under `--strict` the error holds the warning, at its place, marked as a warning.
-#[track_caller]
-fn strict_reports(err: &isa_codegen::diag::Error, file: &str, line: u32, words: &[&str]) {
-    assert!(
-        err.diagnostics.iter().any(|d| d.loc.file == file
-            && d.loc.line == line
-            && d.message.contains("--strict")
-            && words.iter().all(|w| d.message.contains(w))),
-        "no --strict error at {file}:{line} mentioning {words:?}:\n{err}"
-    );
 }
 
 fn record<'m>(m: &'m Model, name: &str) -> &'m isa_codegen::model::Record {

@@ -341,13 +341,14 @@ fn placement_fns(model: &Model) -> TokenStream {
 pub fn emit_consts(model: &Model) -> String {
     let items = model.constants.iter().map(|c| {
         let name = ident(&c.short);
+        let allow = super::allow_vendor_const_case(&c.short);
         let t = prim(c.ty);
         let v = lit(c.value);
         let d = doc::with_comment(
             c.doc.as_deref(),
             &format!("`{}`, declared at {}.", c.c_name, c.loc),
         );
-        quote! { #d pub const #name: #t = #v; }
+        quote! { #d #allow pub const #name: #t = #v; }
     });
     render(&banner(model, "the header constants."), quote!(#(#items)*))
 }

@@ -153,8 +153,12 @@ fn kind_const(model: &Model, t: &Ty) -> Option<(String, TokenStream)> {
         }
         Ty::Record(r) => {
             let name = &model.records[*r].c_name;
+            // An anonymous record's name ends in its field's spelling (`..._STRUCT_anon1`).
             Some((
-                format!("KIND_{}", crate::model::names::short(name)),
+                format!(
+                    "KIND_{}",
+                    crate::model::names::short(name).to_ascii_uppercase()
+                ),
                 quote!(isa_core::FieldKind::Union { name: #name }),
             ))
         }

@@ -38,6 +38,26 @@ pub(crate) fn ident(name: &str) -> Ident {
     Ident::new(name, Span::call_site())
 }
 
+/// `#[allow(non_snake_case)]` for a function named as the header spells it when that spelling
+/// has capitals (`has_valid_LncSizefmt`): the vendor's name is kept, so it can be found as written.
+pub(crate) fn allow_vendor_fn_case(name: &str) -> TokenStream {
+    if name.bytes().any(|b| b.is_ascii_uppercase()) {
+        quote::quote!(#[allow(non_snake_case)])
+    } else {
+        TokenStream::new()
+    }
+}
+
+/// `#[allow(non_upper_case_globals)]` for a constant named as the header spells it when that
+/// spelling has lower-case letters (`DGE_COMPUTE_OP_n_ADD`): the vendor's name is kept.
+pub(crate) fn allow_vendor_const_case(name: &str) -> TokenStream {
+    if name.bytes().any(|b| b.is_ascii_lowercase()) {
+        quote::quote!(#[allow(non_upper_case_globals)])
+    } else {
+        TokenStream::new()
+    }
+}
+
 /// An unsuffixed integer literal.
 pub(crate) fn lit(v: impl Into<i128>) -> TokenStream {
     let v: i128 = v.into();
@@ -94,6 +114,20 @@ pub(crate) fn plus_elem_at(at: &TokenStream, size: u64, depth: usize) -> TokenSt
         k
     } else {
         quote::quote!(#at + #k)
+    }
+}
+
+/// `&v`, or `item` when `v` is `*item` (an array loop's element, already a reference: clippy's
+/// `borrow_deref_ref` rejects `&*item`).
+pub(crate) fn borrow(v: &TokenStream) -> TokenStream {
+    let mut tokens = v.clone().into_iter();
+    match (tokens.next(), tokens.next(), tokens.next()) {
+        (Some(proc_macro2::TokenTree::Punct(p)), Some(proc_macro2::TokenTree::Ident(i)), None)
+            if p.as_char() == '*' =>
+        {
+            quote::quote!(#i)
+        }
+        _ => quote::quote!(&#v),
     }
 }
 

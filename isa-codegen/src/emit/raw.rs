@@ -187,8 +187,9 @@ fn write_raw_at(
         Ty::Record(_) => quote!((#v).write_at(b, #at)),
         Ty::Array(inner, _) => match super::ty::int_elem(model, inner, true) {
             Some(p) => {
+                let v_ref = super::borrow(&v);
                 let put = ident(&format!("put_{}s", p.rust()));
-                quote!(isa_core::le::#put(b, #at, &#v))
+                quote!(isa_core::le::#put(b, #at, #v_ref))
             }
             None => {
                 let (k, item) = (index_var(depth), item_var(depth));

@@ -248,8 +248,9 @@ fn encode_value_at(
         Ty::Record(_) => quote!((#v).encode_at(b, #at);),
         Ty::Array(inner, _) => match super::ty::int_elem(model, inner, false) {
             Some(p) => {
+                let v_ref = super::borrow(&v);
                 let put = ident(&format!("put_{}s", p.rust()));
-                quote!(isa_core::le::#put(b, #at, &#v);)
+                quote!(isa_core::le::#put(b, #at, #v_ref);)
             }
             None => {
                 let (kv, item) = (index_var(depth), item_var(depth));

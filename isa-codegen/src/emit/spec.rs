@@ -5,7 +5,7 @@
 use super::{banner, doc, ident, lit, render};
 use crate::model::names::rust_field;
 use crate::model::spec::{children, BinOp, Expr, ExprKind, InstKind, InstRoot, SpecFn, SpecTy};
-use crate::model::{Model, RecordId};
+use crate::model::{Model, RecordId, Ty};
 use crate::read::cdecl::{Prim, RecordKind};
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -257,6 +257,12 @@ impl Translator<'_> {
                     quote!(#i.#h().#fname)
                 }
                 (InstRoot::Common, true) => quote!(#i.#fname),
+                // Accessors return references; a scalar is read by value.
+                (InstRoot::Common, false)
+                    if matches!(rec.fields[k].ty, Ty::Prim(_) | Ty::Enum(_)) =>
+                {
+                    quote!(*#i.#fname())
+                }
                 (InstRoot::Common, false) => quote!(#i.#fname()),
             };
             return Code::atom(tokens, repr);
@@ -436,41 +442,179 @@ fn uses_param(e: &Expr, k: usize) -> bool {
     }
 }
 
-/// Fields of the common prefix every operand struct has at the same place: (name, typed record).
-/// Without `NEURON_ISA_TPB_INST_COMMON` the prefix is the header alone (the field holding the opcode).
-pub(crate) fn common_fields(model: &Model) -> Vec<(String, RecordId)> {
-    let everywhere = |name: &str, offset: u64, ty: &crate::model::Ty| {
-        model.shapes.iter().all(|s| {
-            model.records[s.record]
-                .fields
-                .iter()
-                .any(|g| g.name == name && g.offset == offset && g.ty == *ty)
-        })
-    };
-    let mut out = Vec::new();
+/// A field of the common prefix (`NEURON_ISA_TPB_INST_COMMON`) that shape-generic spec
+/// functions read through an accessor: `header()`, `events()`.
+pub(crate) struct PrefixField {
+    /// The field's name (the accessor's, as a Rust field name).
+    pub name: String,
+    /// Its type.
+    pub ty: crate::model::Ty,
+    /// The shapes whose operand struct has it (indices into [`Model::shapes`]).
+    pub shapes: Vec<usize>,
+    /// Its index among `NEURON_ISA_TPB_INST_COMMON`'s fields (`None`: a tree without that
+    /// record, whose prefix is the header alone).
+    pub common_field: Option<usize>,
+}
+
+impl PrefixField {
+    /// True when every operand struct has the field: its accessor is a method of `InstFields`.
+    fn everywhere(&self, model: &Model) -> bool {
+        self.shapes.len() == model.shapes.len()
+    }
+}
+
+/// The common-prefix fields at least one operand struct has, in declaration order. Without
+/// `NEURON_ISA_TPB_INST_COMMON` the prefix is the header alone (the field holding the opcode),
+/// when every operand struct begins with it.
+pub(crate) fn prefix_fields(model: &Model) -> Vec<PrefixField> {
     match model.record_named(crate::model::build::INST_COMMON) {
-        Some(common) => {
-            for f in &model.records[common].fields {
-                if let crate::model::Ty::Record(r) = f.ty {
-                    if everywhere(&f.name, f.offset, &f.ty) {
-                        out.push((f.name.clone(), r));
-                    }
-                }
-            }
-        }
+        Some(common) => model.records[common]
+            .fields
+            .iter()
+            .enumerate()
+            .filter_map(|(j, f)| {
+                let shapes: Vec<usize> = (0..model.shapes.len())
+                    .filter(|&s| model.shape_carries_common(s, common, j))
+                    .collect();
+                (!shapes.is_empty()).then(|| PrefixField {
+                    name: f.name.clone(),
+                    ty: f.ty.clone(),
+                    shapes,
+                    common_field: Some(j),
+                })
+            })
+            .collect(),
         None => {
-            if let Some(first) = model.shapes.first() {
-                if let Some(h) = model.records[first.record].fields.first() {
-                    if let crate::model::Ty::Record(r) = h.ty {
-                        if everywhere(&h.name, h.offset, &h.ty) {
-                            out.push((h.name.clone(), r));
-                        }
-                    }
-                }
+            let first = model
+                .shapes
+                .first()
+                .and_then(|s| model.records[s.record].fields.first());
+            let Some(h) = first else {
+                return Vec::new();
+            };
+            let everywhere = model.shapes.iter().all(|s| {
+                model.records[s.record]
+                    .fields
+                    .iter()
+                    .any(|g| g.name == h.name && g.offset == h.offset && g.ty == h.ty)
+            });
+            if !everywhere || !matches!(h.ty, crate::model::Ty::Record(_)) {
+                return Vec::new();
             }
+            vec![PrefixField {
+                name: h.name.clone(),
+                ty: h.ty.clone(),
+                shapes: (0..model.shapes.len()).collect(),
+                common_field: None,
+            }]
         }
     }
-    out
+}
+
+/// The trait a shape-generic spec function takes its instruction as (`&dyn #trait`): the
+/// prefix fields it reads that only some operand structs have decide it. None of them:
+/// `InstFields`; one: its own trait (`InstEvents`); several: the trait joining theirs.
+fn inst_trait(model: &Model, prefix: &[PrefixField], f: &SpecFn) -> String {
+    let partial = partial_reads(model, prefix, f);
+    if partial.is_empty() {
+        "InstFields".to_string()
+    } else {
+        joined_trait(&partial)
+    }
+}
+
+/// The prefix fields `f` reads (itself or through a callee) that only some operand structs have.
+fn partial_reads<'p>(model: &Model, prefix: &'p [PrefixField], f: &SpecFn) -> Vec<&'p PrefixField> {
+    prefix
+        .iter()
+        .filter(|p| {
+            !p.everywhere(model) && p.common_field.is_some_and(|j| f.common_reads.contains(&j))
+        })
+        .collect()
+}
+
+/// The trait of prefix fields only some operand structs have: `Inst` followed by each field's
+/// name in CamelCase (`InstEvents` for one, `InstEventsQueue` joining two).
+fn joined_trait(fields: &[&PrefixField]) -> String {
+    let mut name = "Inst".to_string();
+    for p in fields {
+        name.push_str(&crate::model::names::camel(&p.name));
+    }
+    name
+}
+
+/// The prefix traits: `InstFields` (the fields every operand struct has), one trait per field
+/// only some have (implemented by those, with `InstFields` as supertrait), and a trait joining
+/// several of those for each set a spec function reads together (implemented by whatever has
+/// them all). Trait objects of one upcast to the others a callee takes.
+fn prefix_traits(model: &Model, prefix: &[PrefixField]) -> TokenStream {
+    let accessor = |p: &PrefixField| {
+        let id = ident(&rust_field(&p.name));
+        let t = super::ty::typed(model, &p.ty);
+        (id, t)
+    };
+    let methods = prefix.iter().filter(|p| p.everywhere(model)).map(|p| {
+        let (id, t) = accessor(p);
+        let d = format!(" The `{}` every operand struct begins with.", p.name);
+        quote! { #[doc = #d] fn #id(&self) -> &#t; }
+    });
+    let impls = model.shapes.iter().enumerate().map(|(k, s)| {
+        let cfg = super::cfg_for_shape(model, k);
+        let st = ident(&s.rust);
+        let ms = prefix.iter().filter(|p| p.everywhere(model)).map(|p| {
+            let (id, t) = accessor(p);
+            quote! { fn #id(&self) -> &#t { &self.#id } }
+        });
+        quote! { #cfg impl InstFields for crate::inst::#st { #(#ms)* } }
+    });
+    let mut items = vec![quote! {
+        /// The operand fields every instruction shares (`NEURON_ISA_TPB_INST_COMMON` without its
+        /// payload and opcode): what spec functions that read only `i.header` / `i.common` see.
+        pub trait InstFields { #(#methods)* }
+        #(#impls)*
+    }];
+    for p in prefix.iter().filter(|p| !p.everywhere(model)) {
+        let (id, t) = accessor(p);
+        let tr = ident(&joined_trait(&[p]));
+        let d = format!(
+            " The operand structs with the common `{}` (not every one has it): what spec functions that read `i.common.{}` take.",
+            p.name, p.name
+        );
+        let md = format!(" The `{}` of the common prefix.", p.name);
+        let impls = p.shapes.iter().map(|&k| {
+            let cfg = super::cfg_for_shape(model, k);
+            let st = ident(&model.shapes[k].rust);
+            quote! { #cfg impl #tr for crate::inst::#st { fn #id(&self) -> &#t { &self.#id } } }
+        });
+        items.push(quote! {
+            #[doc = #d]
+            pub trait #tr: InstFields { #[doc = #md] fn #id(&self) -> &#t; }
+            #(#impls)*
+        });
+    }
+    // Joined traits, once per set of two or more partial fields some function reads.
+    let mut joined: Vec<String> = Vec::new();
+    for f in &model.specs {
+        let parts = partial_reads(model, prefix, f);
+        let name = joined_trait(&parts);
+        if parts.len() < 2 || joined.contains(&name) {
+            continue;
+        }
+        let tr = ident(&name);
+        let supers: Vec<_> = parts.iter().map(|p| ident(&joined_trait(&[p]))).collect();
+        let names: Vec<String> = parts.iter().map(|p| format!("`{}`", p.name)).collect();
+        let d = format!(
+            " The operand structs with the common {} together.",
+            names.join(", ")
+        );
+        items.push(quote! {
+            #[doc = #d]
+            pub trait #tr: #(#supers)+* {}
+            impl<T: #(#supers)+* + ?Sized> #tr for T {}
+        });
+        joined.push(name);
+    }
+    quote!(#(#items)*)
 }
 
 /// The Rust names `signature` gives the parameters of spec function `f` (the instruction as its
@@ -536,8 +680,9 @@ pub(crate) fn signature(
                     }
                     InstKind::Any => {
                         // Not generic: one body for every shape, not one per shape.
+                        let tr = ident(&inst_trait(model, &prefix_fields(model), f));
                         params.push(quote!(#op: crate::Opcode));
-                        params.push(quote!(#i: &dyn InstFields));
+                        params.push(quote!(#i: &dyn #tr));
                     }
                 }
             }
@@ -557,30 +702,8 @@ pub(crate) fn signature(
 
 pub fn emit(model: &Model) -> String {
     let mut items = Vec::new();
-    // The trait generic helpers read the common prefix through.
-    let common = common_fields(model);
-    let methods = common.iter().map(|(name, r)| {
-        let id = ident(&rust_field(name));
-        let t = ident(&model.records[*r].rust);
-        let d = format!(" The `{name}` every operand struct begins with.");
-        quote! { #[doc = #d] fn #id(&self) -> &#t; }
-    });
-    let impls = model.shapes.iter().enumerate().map(|(k, s)| {
-        let cfg = super::cfg_for_shape(model, k);
-        let st = ident(&s.rust);
-        let ms = common.iter().map(|(name, r)| {
-            let id = ident(&rust_field(name));
-            let t = ident(&model.records[*r].rust);
-            quote! { fn #id(&self) -> &#t { &self.#id } }
-        });
-        quote! { #cfg impl InstFields for crate::inst::#st { #(#ms)* } }
-    });
-    items.push(quote! {
-        /// The operand fields every instruction shares (`NEURON_ISA_TPB_INST_COMMON` without its
-        /// payload and opcode): what spec functions that read only `i.header` / `i.common` see.
-        pub trait InstFields { #(#methods)* }
-        #(#impls)*
-    });
+    // The traits generic helpers read the common prefix through.
+    items.push(prefix_traits(model, &prefix_fields(model)));
     let mut memo = vec![None; model.specs.len()];
     for (fk, f) in model.specs.iter().enumerate() {
         let (generics, params) = signature(model, f, &mut memo, fk);
@@ -632,9 +755,11 @@ pub fn emit(model: &Model) -> String {
             Some(InstKind::Shape(s)) => super::cfg_for_shape(model, s),
             _ => quote!(),
         };
+        let allow = super::allow_vendor_fn_case(&f.name);
         items.push(quote! {
             #docs
             #cfg
+            #allow
             pub fn #name #generics (#(#params),*) -> #ret { #body }
         });
     }

@@ -591,7 +591,9 @@ impl Emitter<'_> {
         let f = &model.specs[g];
         let (generics, params) = super::spec::signature(model, f, &mut self.memo, g);
         let name = ident(&format!("explain_{}", f.name));
+        let allow = super::allow_vendor_fn_case(&f.name);
         quote! {
+            #allow
             fn #name #generics (#x: &mut isa_core::Explain, #n: &'static [R], #(#params),*) -> bool {
                 #body
             }

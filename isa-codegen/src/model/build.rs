@@ -603,6 +603,23 @@ fn find_validators(
             missing.push((k, why));
             ok = false;
         }
+        // A shape-generic validator may read a common field this opcode's struct lacks.
+        if let (true, Some(common), Some(j)) = (
+            ok,
+            model.record_named(INST_COMMON),
+            super::spec::uncarried_common_field(model, shape, &model.specs[func].common_reads),
+        ) {
+            let why = format!(
+                "validator `{}` of {} reads `i.common.{}`, which {} does not have",
+                f.name,
+                o.short,
+                model.records[common].fields[j].name,
+                model.records[model.shapes[shape].record].c_name
+            );
+            sink.warn(f.loc.clone(), why.clone());
+            missing.push((k, why));
+            ok = false;
+        }
         if !ok {
             continue;
         }

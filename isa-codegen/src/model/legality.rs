@@ -124,6 +124,21 @@ pub fn derive(
             );
             continue;
         };
+        if let (Some(common), Some(j)) = (
+            model.record_named(super::build::INST_COMMON),
+            super::spec::uncarried_common_field(model, shape, &f.common_reads),
+        ) {
+            sink.push(
+                f.loc.clone(),
+                format!(
+                    "`{}` reads `i.common.{}`, which {} does not have",
+                    f.name,
+                    model.records[common].fields[j].name,
+                    model.records[model.shapes[shape].record].c_name
+                ),
+            );
+            continue;
+        }
         let shape_record = model.shapes[shape].record;
         match table(model, fns, fk, op, shape, shape_record, validators) {
             Ok(t) => tables.push(t),

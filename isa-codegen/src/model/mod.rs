@@ -377,4 +377,16 @@ impl Model {
     pub fn is_discriminator(&self, record: RecordId, field: usize) -> bool {
         self.discriminator.record == record && self.discriminator.field == field
     }
+
+    /// True when operand shape `shape` (index into [`Model::shapes`]) has field `field` of
+    /// `NEURON_ISA_TPB_INST_COMMON` (`common`) as its own: same name, offset, type and bits. A
+    /// vendor struct may put something else there (DMA_COPY2D has `wait_sema_value` where
+    /// `events` starts), so `i.common.events` is not readable through every shape.
+    pub fn shape_carries_common(&self, shape: usize, common: RecordId, field: usize) -> bool {
+        let c = &self.records[common].fields[field];
+        self.records[self.shapes[shape].record]
+            .fields
+            .iter()
+            .any(|f| f.name == c.name && f.offset == c.offset && f.ty == c.ty && f.bits == c.bits)
+    }
 }

@@ -186,6 +186,9 @@ pub struct SpecFn {
     pub loc: Loc,
     /// The block text.
     pub source: String,
+    /// The fields of `NEURON_ISA_TPB_INST_COMMON` read as `i.common.<field>`, here or in a
+    /// function the instruction is passed to (indices into that record's fields, ascending).
+    pub common_reads: Vec<usize>,
 }
 
 impl SpecFn {
@@ -279,6 +282,7 @@ pub fn resolve(
                     body,
                     loc: b.loc.clone(),
                     source: b.text.clone(),
+                    common_reads: Vec::new(),
                 })
             }
             None if !errors.is_empty() => own[k] = errors,
@@ -336,8 +340,15 @@ pub fn resolve(
         let before = kept.len();
         drop_callers(&mut kept, &mut is_dropped, blocks, &mut dropped, sink);
         let mut fns = reindex(&kept);
-        let conflicts = infer_inst_kinds(model, &mut fns);
+        let mut conflicts = infer_inst_kinds(model, &mut fns);
+        if conflicts.is_empty() {
+            conflicts = common_field_conflicts(model, &fns);
+        }
         if conflicts.is_empty() && kept.len() == before {
+            let reads = common_reads(&fns);
+            for (f, reads) in fns.iter_mut().zip(reads) {
+                f.common_reads = reads;
+            }
             return (fns, dropped);
         }
         for (j, loc, message) in conflicts {
@@ -1335,16 +1346,6 @@ fn infer_inst_kinds(model: &Model, fns: &mut [SpecFn]) -> Vec<(usize, Loc, Strin
             direct(c, out);
         }
     }
-    fn passes(e: &Expr, out: &mut Vec<(usize, u32)>) {
-        if let ExprKind::Call(f, args) = &e.kind {
-            if args.iter().any(|a| matches!(a.ty, SpecTy::Inst(_))) {
-                out.push((*f, e.line));
-            }
-        }
-        for c in children(e) {
-            passes(c, out);
-        }
-    }
     let at = |f: &SpecFn, line: u32| {
         Loc::new(
             f.loc.file.clone(),
@@ -1375,9 +1376,7 @@ fn infer_inst_kinds(model: &Model, fns: &mut [SpecFn]) -> Vec<(usize, Loc, Strin
     loop {
         let mut changed = false;
         for k in 0..n {
-            let mut callees = Vec::new();
-            passes(&fns[k].body, &mut callees);
-            for (c, line) in callees {
+            for (c, line) in inst_calls(&fns[k].body) {
                 if let Some(s) = kind[c] {
                     match kind[k] {
                         None => {
@@ -1413,6 +1412,162 @@ fn infer_inst_kinds(model: &Model, fns: &mut [SpecFn]) -> Vec<(usize, Loc, Strin
         }
     }
     retag_inst_args(fns);
+    conflicts
+}
+
+/// For each function, the fields of `NEURON_ISA_TPB_INST_COMMON` it reads as `i.common.<field>`,
+/// itself or in a function it passes the instruction to (indices into that record's fields,
+/// ascending, without repeats).
+fn common_reads(fns: &[SpecFn]) -> Vec<Vec<usize>> {
+    let mut reads: Vec<Vec<usize>> = fns
+        .iter()
+        .map(|f| {
+            let mut at = Vec::new();
+            direct_common_reads(&f.body, &mut at);
+            at.into_iter().map(|(j, _)| j).collect()
+        })
+        .collect();
+    // Through calls, until nothing changes (a call cycle settles too).
+    loop {
+        let mut changed = false;
+        for k in 0..fns.len() {
+            for (c, _) in inst_calls(&fns[k].body) {
+                for j in reads[c].clone() {
+                    if !reads[k].contains(&j) {
+                        reads[k].push(j);
+                        changed = true;
+                    }
+                }
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    for r in &mut reads {
+        r.sort_unstable();
+        r.dedup();
+    }
+    reads
+}
+
+/// The fields of `i.common` that `e` reads directly: (field index, line), in reading order.
+fn direct_common_reads(e: &Expr, out: &mut Vec<(usize, u32)>) {
+    if let ExprKind::Field(base, _, k) = &e.kind {
+        if matches!(base.kind, ExprKind::Inst(_, InstRoot::Common)) {
+            out.push((*k, e.line));
+        }
+    }
+    for c in children(e) {
+        direct_common_reads(c, out);
+    }
+}
+
+/// The calls in `e` that pass an instruction: (callee, line).
+fn inst_calls(e: &Expr) -> Vec<(usize, u32)> {
+    fn walk(e: &Expr, out: &mut Vec<(usize, u32)>) {
+        if let ExprKind::Call(f, args) = &e.kind {
+            if args.iter().any(|a| matches!(a.ty, SpecTy::Inst(_))) {
+                out.push((*f, e.line));
+            }
+        }
+        for c in children(e) {
+            walk(c, out);
+        }
+    }
+    let mut out = Vec::new();
+    walk(e, &mut out);
+    out
+}
+
+/// The first field of `reads` (of `NEURON_ISA_TPB_INST_COMMON`) that shape `shape` does not
+/// carry ([`Model::shape_carries_common`]).
+pub fn uncarried_common_field(model: &Model, shape: usize, reads: &[usize]) -> Option<usize> {
+    let common = model.record_named(super::build::INST_COMMON)?;
+    reads
+        .iter()
+        .copied()
+        .find(|&j| !model.shape_carries_common(shape, common, j))
+}
+
+/// Functions whose `i.common.<field>` reads no operand struct can serve: a shape-bound function
+/// reading (itself or through a callee) a common field its shape does not carry, and a
+/// shape-generic one reading a common field no shape carries. In C the read reinterprets other
+/// bytes of the union; the generated code reads fields by name, so such a function is not
+/// translated. Returns (function index, where, what), as [`infer_inst_kinds`] does.
+fn common_field_conflicts(model: &Model, fns: &[SpecFn]) -> Vec<(usize, Loc, String)> {
+    let Some(common) = model.record_named(super::build::INST_COMMON) else {
+        return Vec::new();
+    };
+    let reads = common_reads(fns);
+    let field = |j: usize| {
+        let f = &model.records[common].fields[j];
+        format!("`{}` at {}", f.name, f.offset)
+    };
+    let at = |f: &SpecFn, line: u32| {
+        Loc::new(
+            f.loc.file.clone(),
+            if line == 0 { f.loc.line } else { line },
+        )
+    };
+    let mut conflicts = Vec::new();
+    for (k, f) in fns.iter().enumerate() {
+        let mut direct = Vec::new();
+        direct_common_reads(&f.body, &mut direct);
+        match f.inst_kind() {
+            Some(InstKind::Shape(s)) => {
+                let member = &model.shapes[s].member;
+                let record = &model.records[model.shapes[s].record].c_name;
+                let missing = direct
+                    .iter()
+                    .find(|(j, _)| !model.shape_carries_common(s, common, *j))
+                    .map(|&(j, line)| {
+                        (
+                            line,
+                            format!(
+                                "`{}` reads `i.common` field {} through shape `{member}`, and {record} has no such field",
+                                f.name,
+                                field(j)
+                            ),
+                        )
+                    })
+                    .or_else(|| {
+                        inst_calls(&f.body).into_iter().find_map(|(c, line)| {
+                            let j = uncarried_common_field(model, s, &reads[c])?;
+                            Some((
+                                line,
+                                format!(
+                                    "`{}` passes an instruction of shape `{member}` to `{}`, which reads `i.common` field {}, and {record} has no such field",
+                                    f.name,
+                                    fns[c].name,
+                                    field(j)
+                                ),
+                            ))
+                        })
+                    });
+                if let Some((line, why)) = missing {
+                    conflicts.push((k, at(f, line), why));
+                }
+            }
+            Some(InstKind::Any) => {
+                let nowhere = direct.iter().find(|(j, _)| {
+                    !(0..model.shapes.len()).any(|s| model.shape_carries_common(s, common, *j))
+                });
+                if let Some(&(j, line)) = nowhere {
+                    conflicts.push((
+                        k,
+                        at(f, line),
+                        format!(
+                            "`{}` reads `i.common` field {}, which no operand struct has",
+                            f.name,
+                            field(j)
+                        ),
+                    ));
+                }
+            }
+            None => {}
+        }
+    }
     conflicts
 }
 

@@ -1,6 +1,8 @@
 //! Helpers shared by the fixture tests: scratch directories, tree copies and one-place edits.
 #![allow(dead_code)]
 
+use isa_codegen::diag::Diagnostic;
+use isa_codegen::model::Model;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -217,4 +219,35 @@ pub fn run_named_generated_crate(
         String::from_utf8_lossy(&out.stderr)
     );
     (out.status.success(), text)
+}
+
+/// The one warning at `file:line` mentioning every one of `words`.
+#[track_caller]
+pub fn warning<'m>(model: &'m Model, file: &str, line: u32, words: &[&str]) -> &'m Diagnostic {
+    let hits: Vec<&Diagnostic> = model
+        .warnings
+        .iter()
+        .filter(|d| {
+            d.loc.file == file && d.loc.line == line && words.iter().all(|w| d.message.contains(w))
+        })
+        .collect();
+    assert_eq!(
+        hits.len(),
+        1,
+        "expected one warning at {file}:{line} mentioning {words:?}; warnings:\n{:#?}",
+        model.warnings
+    );
+    hits[0]
+}
+
+/// Under `--strict` the error holds the warning, at its place, marked as a warning.
+#[track_caller]
+pub fn strict_reports(err: &isa_codegen::diag::Error, file: &str, line: u32, words: &[&str]) {
+    assert!(
+        err.diagnostics.iter().any(|d| d.loc.file == file
+            && d.loc.line == line
+            && d.message.contains("--strict")
+            && words.iter().all(|w| d.message.contains(w))),
+        "no --strict error at {file}:{line} mentioning {words:?}:\n{err}"
+    );
 }
