@@ -116,7 +116,8 @@ pub(crate) fn bitfield_units(r: &Record) -> Vec<(String, u64, u64, Vec<&Field>)>
     units
 }
 
-fn read_prim(p: Prim, at: TokenStream) -> TokenStream {
+/// Expression reading a scalar of `p` from `b` at `at` (little-endian; `bool` as a nonzero byte).
+pub(crate) fn read_prim(p: Prim, at: TokenStream) -> TokenStream {
     let (get, _) = le_fns(p);
     match p {
         Prim::Bool => quote!(#get(b, #at) != 0),
@@ -125,7 +126,8 @@ fn read_prim(p: Prim, at: TokenStream) -> TokenStream {
     }
 }
 
-fn write_prim(p: Prim, at: TokenStream, v: TokenStream) -> TokenStream {
+/// Statement writing the scalar `v` of `p` into `b` at `at` (the inverse of [`read_prim`]).
+pub(crate) fn write_prim(p: Prim, at: TokenStream, v: TokenStream) -> TokenStream {
     let (_, put) = le_fns(p);
     match p {
         Prim::Bool => quote!(#put(b, #at, u8::from(#v))),

@@ -3,7 +3,7 @@
 //! member), plus the encode/decode code shared with the instructions.
 
 use super::raw::bitfield_units;
-use super::ty::{fallible, le_fns, typed, zero_decodable};
+use super::ty::{fallible, typed, zero_decodable};
 use super::{banner, doc, ident, index_var, item_var, lit, plus, plus_elem_at, render};
 use crate::model::names::rust_field;
 use crate::model::{Field, Model, Record, RecordId, Ty};
@@ -74,24 +74,6 @@ pub fn emit(model: &Model) -> String {
     )
 }
 
-fn read_scalar(p: Prim, at: TokenStream) -> TokenStream {
-    let (get, _) = le_fns(p);
-    match p {
-        Prim::Bool => quote!(#get(b, #at) != 0),
-        Prim::F64 => quote!(f64::from_bits(#get(b, #at))),
-        _ => quote!(#get(b, #at)),
-    }
-}
-
-fn write_scalar(p: Prim, at: TokenStream, v: TokenStream) -> TokenStream {
-    let (_, put) = le_fns(p);
-    match p {
-        Prim::Bool => quote!(#put(b, #at, u8::from(#v))),
-        Prim::F64 => quote!(#put(b, #at, (#v).to_bits())),
-        _ => quote!(#put(b, #at, #v)),
-    }
-}
-
 /// Expression decoding a typed value of `t` at `at`; `path` and `offset` (static, relative to
 /// the decoded root) name it in a `DecodeError`. Uses `?`: the enclosing fn returns `Result<_, DecodeError>`.
 pub fn decode_value(
@@ -114,7 +96,7 @@ fn decode_value_at(
     depth: usize,
 ) -> TokenStream {
     match t {
-        Ty::Prim(p) => read_scalar(*p, at),
+        Ty::Prim(p) => super::raw::read_prim(*p, at),
         Ty::Enum(e) => {
             let en = &model.enums[*e];
             let name = ident(&en.rust);
@@ -237,12 +219,12 @@ fn encode_value_at(
 ) -> TokenStream {
     match t {
         Ty::Prim(p) => {
-            let w = write_scalar(*p, at, v);
+            let w = super::raw::write_prim(*p, at, v);
             quote!(#w;)
         }
         Ty::Enum(e) => {
             let repr = super::ty::prim(model.enums[*e].repr);
-            let w = write_scalar(model.enums[*e].repr, at, quote!((#v) as #repr));
+            let w = super::raw::write_prim(model.enums[*e].repr, at, quote!((#v) as #repr));
             quote!(#w;)
         }
         Ty::Record(_) => quote!((#v).encode_at(b, #at);),
