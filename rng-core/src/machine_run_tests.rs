@@ -159,6 +159,17 @@ fn elements<G: Generation>(m: &M<G>, lane: u32, start: u32, n: usize, size: u32)
 // ------------------------------------------------------------------ RAND2
 
 /// The states of a case of rand2_xorwow.txt as (engine, record).
+/// The expected elements of rand2_xorwow.txt's `out` row for `case`, range `range` and `dtype`
+/// (the project's default choices: separate arithmetic, nearest even).
+fn expected_out(d: &[Vec<String>], case: &str, range: &str, dtype: &str) -> Vec<u64> {
+    let row = rows(d, "out")
+        .find(|r| {
+            r[1] == case && r[2] == range && r[3] == "separate" && r[4] == "rne" && r[5] == dtype
+        })
+        .unwrap_or_else(|| panic!("no out row {case} {range} {dtype}"));
+    hexes(&row[6..])
+}
+
 fn rand2_case(d: &[Vec<String>], case: &str) -> (Engine, Vec<u32>) {
     let record: Vec<u32> = rows(d, "state")
         .filter(|r| r[1] == case)
@@ -306,17 +317,7 @@ fn rand2_pointer_bounds_are_read_per_lane() {
     let (_, record) = rand2_case(&d, "pool");
     let u = hexes(&rows(&d, "uniform").find(|r| r[1] == "pool").unwrap()[2..]);
     let range = rows(&d, "range").find(|r| r[1] == "1").unwrap();
-    let ranged = hexes(
-        &rows(&d, "out")
-            .find(|r| {
-                r[1] == "pool"
-                    && r[2] == "1"
-                    && r[3] == "separate"
-                    && r[4] == "rne"
-                    && r[5] == "FP32"
-            })
-            .unwrap()[6..],
-    );
+    let ranged = expected_out(&d, "pool", "1", "FP32");
     let mut m = machine::<Mariana>();
     set_lanes(
         &mut m,
@@ -541,17 +542,7 @@ fn rand_uniform_in_range_is_rand2_s_formula_on_params() {
     let (_, record) = rand2_case(&d, "pool");
     let range = rows(&d, "range").find(|r| r[1] == "1").unwrap();
     let (min, max) = (hex(&range[2]) as u32, hex(&range[3]) as u32);
-    let expect = hexes(
-        &rows(&d, "out")
-            .find(|r| {
-                r[1] == "pool"
-                    && r[2] == "1"
-                    && r[3] == "separate"
-                    && r[4] == "rne"
-                    && r[5] == "BFLOAT16"
-            })
-            .unwrap()[6..],
-    );
+    let expect = expected_out(&d, "pool", "1", "BFLOAT16");
     let mut m = machine::<Mariana>();
     set_lanes(
         &mut m,
