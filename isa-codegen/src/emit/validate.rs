@@ -637,6 +637,24 @@ impl Emitter<'_> {
     }
 }
 
+/// `if <rejects> { return Err(..) }`: a static [`isa_core::Violation`] with the path
+/// `[function, predicate]` that reports the engine (type `engine_ty`) by its vendor name.
+fn engine_rejected(
+    rejects: TokenStream,
+    engine_ty: &proc_macro2::Ident,
+    function: &str,
+    predicate: &str,
+) -> TokenStream {
+    quote! {
+        if #rejects {
+            const PATH: &[&str] = &[#function, #predicate];
+            const FIELDS: &[isa_core::FieldSpec] =
+                &[isa_core::FieldSpec { name: "engine", member: Some(#engine_ty::vendor_name_of) }];
+            return Err(isa_core::Violation::new(PATH, FIELDS, [i64::from(engine.value()), 0, 0, 0, 0, 0, 0, 0, 0, 0]));
+        }
+    }
+}
+
 /// The engine-placement check of opcode `op` (`validate` runs it first): an engine the tree's
 /// placement does not run the opcode on is a [`isa_core::Violation`] naming the rule and the
 /// engine. Nothing for an opcode the placement puts on no engine (not placed, not checked).
@@ -657,14 +675,12 @@ fn placement_gate(model: &Model, op: usize) -> TokenStream {
         .map(|m| e.members[*m].short.as_str())
         .collect();
     let pred = format!("{} runs on {}", o.short, names.join(", "));
-    quote! {
-        if crate::Opcode::#v.runs_on(engine) == Some(false) {
-            const PATH: &[&str] = &[#rule, #pred];
-            const FIELDS: &[isa_core::FieldSpec] =
-                &[isa_core::FieldSpec { name: "engine", member: Some(#t::vendor_name_of) }];
-            return Err(isa_core::Violation::new(PATH, FIELDS, [i64::from(engine.value()), 0, 0, 0, 0, 0, 0, 0, 0, 0]));
-        }
-    }
+    engine_rejected(
+        quote!(crate::Opcode::#v.runs_on(engine) == Some(false)),
+        &t,
+        rule,
+        &pred,
+    )
 }
 
 pub fn emit(model: &Model) -> String {
@@ -799,14 +815,7 @@ pub fn emit(model: &Model) -> String {
                 let t = ident(&e.rust);
                 let mv = ident(&e.members[m].rust);
                 let pred = format!("engine == NeuronEngine::{}", e.members[m].short);
-                quote! {
-                    if engine != #t::#mv {
-                        const PATH: &[&str] = &[#root, #pred];
-                        const FIELDS: &[isa_core::FieldSpec] =
-                            &[isa_core::FieldSpec { name: "engine", member: Some(#t::vendor_name_of) }];
-                        return Err(isa_core::Violation::new(PATH, FIELDS, [i64::from(engine.value()), 0, 0, 0, 0, 0, 0, 0, 0, 0]));
-                    }
-                }
+                engine_rejected(quote!(engine != #t::#mv), &t, root, &pred)
             }
             _ => quote!(let _ = engine;),
         };
