@@ -378,6 +378,12 @@ fn bindgen_text(
         .allowlist_recursively(false)
         .derive_default(false)
         .merge_extern_blocks(true)
+        // The text is parsed with syn, never read by people: formatting it would cost a
+        // rustfmt process per header.
+        .formatter(bindgen::Formatter::None)
+        // The headers include no system headers, so asking the clang binary for its include
+        // directories (llvm-config and `clang -v` per header) buys nothing.
+        .detect_include_paths(false)
         .clang_arg(LAYOUT_TARGET)
         .clang_arg("-std=c11")
         .clang_arg("-fparse-all-comments")
