@@ -239,8 +239,16 @@ pub fn emit(model: &Model) -> Option<String> {
     if calls.is_empty() {
         return None;
     }
+    // Each macro body is formatted as a function (rustfmt leaves macro bodies as they are),
+    // all of them in one rustfmt process.
+    let mut bodies: Vec<String> = macros.iter().map(printed_fn).collect();
+    let named: Vec<String> = (0..bodies.len())
+        .map(|k| format!("agreement_{k}"))
+        .collect();
+    // Unformatted but valid, should rustfmt be missing: formatting the whole file reports that.
+    let _ = super::rustfmt_all(named.iter().map(String::as_str).zip(bodies.iter_mut()));
     // A macro is compiled when one of the tables that use it is.
-    let macros: Vec<String> = macros
+    let macros: Vec<String> = bodies
         .iter()
         .zip(&layouts)
         .enumerate()
@@ -267,14 +275,16 @@ pub fn emit(model: &Model) -> Option<String> {
     Some(out)
 }
 
-/// `macro_rules! agreement_<k>` whose body is the test function `test` (printed as a function,
-/// then its placeholder names turned into the macro's parameters).
-fn macro_text(k: usize, cfg: &TokenStream, test: &TokenStream) -> String {
+/// The test function `test`, printed.
+fn printed_fn(test: &TokenStream) -> String {
     let file: syn::File = syn::parse2(test.clone()).expect("the agreement test parses");
-    let printed = prettyplease::unparse(&file);
-    // Formatted as a function (rustfmt leaves macro bodies as they are), then parameterised.
-    let body = super::rustfmt(&printed)
-        .unwrap_or(printed)
+    prettyplease::unparse(&file)
+}
+
+/// `macro_rules! agreement_<k>` whose body is the formatted test function `function`, its
+/// placeholder names turned into the macro's parameters.
+fn macro_text(k: usize, cfg: &TokenStream, function: &str) -> String {
+    let body = function
         .replace("__m_arm_list", "$($arm),*")
         .replace("__m_", "$");
     // The attribute, printed the way the rest of the file prints it.

@@ -271,43 +271,111 @@ pub fn emit_with_notes(model: &Model) -> (Files, Vec<String>) {
     (files, notes)
 }
 
-/// Formats Rust source with the toolchain's `rustfmt` (edition 2021), so the committed
-/// files are exactly what `cargo fmt` would leave. `$RUSTFMT` overrides the binary.
-pub fn rustfmt(source: &str) -> Result<String, String> {
-    use std::io::Write as _;
-    use std::process::{Command, Stdio};
+/// Formats every `.rs` file of `files` with the toolchain's `rustfmt` (edition 2021), so the
+/// committed files are exactly what `cargo fmt` would leave; one rustfmt process for all of them.
+pub fn format_all(files: &mut Files) -> Result<(), String> {
+    rustfmt_all(
+        files
+            .iter_mut()
+            .filter(|(path, _)| path.ends_with(".rs"))
+            .map(|(path, text)| (path.as_str(), text)),
+    )
+}
+
+/// Formats each `(name, text)` in place with one rustfmt process (`$RUSTFMT` overrides the
+/// binary): a process, and the toolchain proxy in front of it, per file was half of a
+/// regeneration's CPU. The sources go through a scratch directory holding a `rustfmt.toml` of
+/// the defaults, so no configuration around them applies; rustfmt still runs in the caller's
+/// directory, where the toolchain proxy finds the pinned toolchain. An error names the source
+/// by `name`.
+pub fn rustfmt_all<'a>(
+    sources: impl IntoIterator<Item = (&'a str, &'a mut String)>,
+) -> Result<(), String> {
+    let mut sources: Vec<(&str, &mut String)> = sources.into_iter().collect();
+    if sources.is_empty() {
+        return Ok(());
+    }
+    let scratch =
+        Scratch::new().map_err(|e| format!("rustfmt: cannot make a scratch directory: {e}"))?;
+    let dir = scratch.0.as_path();
+    let io =
+        |what: &str, e: std::io::Error| format!("rustfmt: cannot {what} in {}: {e}", dir.display());
+    std::fs::write(dir.join("rustfmt.toml"), "edition = \"2021\"\n")
+        .map_err(|e| io("write rustfmt.toml", e))?;
+    let file_of = |k: usize| dir.join(format!("f{k}.rs"));
+    for (k, (_, text)) in sources.iter().enumerate() {
+        std::fs::write(file_of(k), text.as_bytes()).map_err(|e| io("write a source", e))?;
+    }
     let binary = std::env::var("RUSTFMT").unwrap_or_else(|_| "rustfmt".to_string());
-    let mut child = Command::new(&binary)
-        .args(["--edition", "2021", "--emit", "stdout", "--quiet"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
+    let output = std::process::Command::new(&binary)
+        .args(["--edition", "2021", "--quiet"])
+        .args((0..sources.len()).map(file_of))
+        .stdin(std::process::Stdio::null())
+        .output()
         .map_err(|e| {
             format!("cannot run `{binary}` ({e}); install it with `rustup component add rustfmt`")
         })?;
-    let mut stdin = child.stdin.take().ok_or("rustfmt: no stdin")?;
-    let input = source.to_string();
-    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
-    let output = child
-        .wait_with_output()
-        .map_err(|e| format!("rustfmt: {e}"))?;
-    let _ = writer.join();
     if !output.status.success() {
-        return Err(format!(
-            "rustfmt failed: {}",
-            String::from_utf8_lossy(&output.stderr).trim()
-        ));
-    }
-    String::from_utf8(output.stdout).map_err(|e| format!("rustfmt output: {e}"))
-}
-
-/// Runs [`rustfmt`] over every `.rs` file of `files`.
-pub fn format_all(files: &mut Files) -> Result<(), String> {
-    for (path, text) in files.iter_mut() {
-        if path.ends_with(".rs") {
-            *text = rustfmt(text).map_err(|e| format!("{path}: {e}"))?;
+        // rustfmt names the scratch files: put the sources' own names back.
+        let mut message = String::from_utf8_lossy(&output.stderr).trim().to_string();
+        for k in (0..sources.len()).rev() {
+            message = message.replace(&file_of(k).display().to_string(), sources[k].0);
         }
+        return Err(format!("rustfmt failed: {message}"));
+    }
+    for (k, (name, text)) in sources.iter_mut().enumerate() {
+        **text = std::fs::read_to_string(file_of(k))
+            .map_err(|e| format!("{name}: rustfmt output: {e}"))?;
     }
     Ok(())
+}
+
+/// A fresh directory under the system's temporary directory, removed on drop.
+struct Scratch(std::path::PathBuf);
+
+impl Scratch {
+    fn new() -> std::io::Result<Scratch> {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        static NEXT: AtomicUsize = AtomicUsize::new(0);
+        let dir = std::env::temp_dir().join(format!(
+            "isa-codegen-rustfmt-{}-{}",
+            std::process::id(),
+            NEXT.fetch_add(1, Ordering::Relaxed)
+        ));
+        // A leftover of a killed run with the same pid would hold stale files.
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir)?;
+        Ok(Scratch(dir))
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::rustfmt_all;
+
+    #[test]
+    fn one_rustfmt_run_formats_every_source() {
+        let mut first = "fn a(){let x=1;}".to_string();
+        let mut second = "pub   struct   S;".to_string();
+        rustfmt_all([("a.rs", &mut first), ("b.rs", &mut second)]).unwrap();
+        assert_eq!(first, "fn a() {\n    let x = 1;\n}\n");
+        assert_eq!(second, "pub struct S;\n");
+    }
+
+    #[test]
+    fn a_rustfmt_error_names_the_source_and_changes_nothing() {
+        let mut good = "fn a(){}".to_string();
+        let mut bad = "fn b( {".to_string();
+        let error = rustfmt_all([("src/good.rs", &mut good), ("src/bad.rs", &mut bad)])
+            .unwrap_err();
+        assert!(error.contains("src/bad.rs"), "{error}");
+        assert!(!error.contains("f1.rs"), "{error}");
+        assert_eq!((good.as_str(), bad.as_str()), ("fn a(){}", "fn b( {"));
+    }
 }
