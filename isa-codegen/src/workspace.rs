@@ -76,6 +76,7 @@ pub fn plan(
             e,
         )]
     })?;
+    let mut wanted = Vec::new();
     for tree in trees {
         let tree_name = tree
             .file_name()
@@ -95,7 +96,11 @@ pub fn plan(
             });
             continue;
         }
-        match generate(&tree, options) {
+        wanted.push((tree, tree_name, crate_dir));
+    }
+    let generated = generate_each(wanted.iter().map(|(tree, _, _)| tree.as_path()), options);
+    for ((_, tree_name, crate_dir), generated) in wanted.into_iter().zip(generated) {
+        match generated {
             Ok(generated) => run.plans.push(compare(tree_name, crate_dir, generated)),
             Err(e) => errors.push(e),
         }
@@ -105,6 +110,31 @@ pub fn plan(
     } else {
         Err(errors)
     }
+}
+
+/// [`generate`] for each tree, the trees side by side on their own threads (the trees are
+/// independent, and most of a tree's time is one thread's); the results in the trees' order.
+fn generate_each<'a>(
+    trees: impl Iterator<Item = &'a Path>,
+    options: &Options,
+) -> Vec<Result<Generated, Error>> {
+    std::thread::scope(|scope| {
+        let running: Vec<_> = trees
+            .map(|tree| (tree, scope.spawn(move || generate(tree, options))))
+            .collect();
+        running
+            .into_iter()
+            .map(|(tree, thread)| {
+                thread.join().unwrap_or_else(|_| {
+                    Err(Error::single(
+                        "",
+                        crate::diag::Loc::new(tree.display().to_string(), 0),
+                        "the generator panicked on this tree (a bug: please report it)",
+                    ))
+                })
+            })
+            .collect()
+    })
 }
 
 /// Regenerating from an installed vendor package (`--vendor-root`): the plans, and for each
