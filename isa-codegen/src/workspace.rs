@@ -222,6 +222,7 @@ pub fn plan_vendor(
     };
     let mut errors = Vec::new();
     let mut names = Vec::new();
+    let mut staged_trees = Vec::new();
     for tree in vendor_trees {
         let tree_name = tree
             .file_name()
@@ -261,7 +262,18 @@ pub fn plan_vendor(
             ));
             continue;
         }
-        match generate(&staged, options) {
+        staged_trees.push((tree_name, crate_dir, staged, headers_tree));
+    }
+    let generated = generate_each(
+        staged_trees
+            .iter()
+            .map(|(_, _, staged, _)| staged.as_path()),
+        options,
+    );
+    for ((tree_name, crate_dir, staged, headers_tree), generated) in
+        staged_trees.into_iter().zip(generated)
+    {
+        match generated {
             Ok(generated) => {
                 let current = isa_core::fingerprint::TreeFingerprint::of_dir(&headers_tree)
                     .unwrap_or_default();

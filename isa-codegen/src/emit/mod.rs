@@ -372,8 +372,8 @@ mod tests {
     fn a_rustfmt_error_names_the_source_and_changes_nothing() {
         let mut good = "fn a(){}".to_string();
         let mut bad = "fn b( {".to_string();
-        let error = rustfmt_all([("src/good.rs", &mut good), ("src/bad.rs", &mut bad)])
-            .unwrap_err();
+        let error =
+            rustfmt_all([("src/good.rs", &mut good), ("src/bad.rs", &mut bad)]).unwrap_err();
         assert!(error.contains("src/bad.rs"), "{error}");
         assert!(!error.contains("f1.rs"), "{error}");
         assert_eq!((good.as_str(), bad.as_str()), ("fn a(){}", "fn b( {"));
