@@ -1,0 +1,117 @@
+//! Standard input and output, with the errors Rust's standard library hides.
+//!
+//! Rust's runtime reopens a standard stream that is closed at start-up on `/dev/null` (std's
+//! Unix `init`, so that a later `open` cannot land on descriptor 0 or 1). After that, `>&-`
+//! cannot be told from `>/dev/null`: every write "succeeds" and the output is lost, and `<&-`
+//! reads as an empty stream. The binary records which streams were open before the runtime
+//! starts (`main.rs`) and hands that here ([`record_closed`]); a stream that was closed then
+//! fails its first use with EBADF, named, like any other read or write error.
+
+use crate::fail::Failure;
+use std::io::{self, Read, Write};
+use std::sync::atomic::{AtomicU8, Ordering};
+
+/// Bit 0: standard input was closed at start-up; bit 1: standard output was.
+static CLOSED: AtomicU8 = AtomicU8::new(0);
+
+/// The name errors give standard input.
+pub const STDIN: &str = "standard input";
+/// The name errors give standard output.
+pub const STDOUT: &str = "standard output";
+
+/// Records which standard streams were closed when the process started.
+pub fn record_closed(stdin: bool, stdout: bool) {
+    CLOSED.store(u8::from(stdin) | u8::from(stdout) << 1, Ordering::Relaxed);
+}
+
+fn closed(bit: u8) -> bool {
+    CLOSED.load(Ordering::Relaxed) & bit != 0
+}
+
+/// The error a closed stream gives (what a read or write on a closed descriptor returns).
+fn closed_error() -> io::Error {
+    io::Error::other("closed (bad file descriptor)")
+}
+
+/// The process's standard output as a writer that reports every failure, a closed stream included.
+pub fn stdout() -> Stdout {
+    Stdout {
+        inner: (!closed(2)).then(io::stdout),
+    }
+}
+
+/// See [`stdout`].
+pub struct Stdout {
+    inner: Option<io::Stdout>,
+}
+
+impl Write for Stdout {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        match &mut self.inner {
+            Some(s) => s.write(buf),
+            None => Err(closed_error()),
+        }
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        match &mut self.inner {
+            Some(s) => s.flush(),
+            None => Err(closed_error()),
+        }
+    }
+}
+
+/// The process's standard input, or the error a closed one gives.
+pub fn stdin() -> io::Result<io::StdinLock<'static>> {
+    if closed(1) {
+        Err(closed_error())
+    } else {
+        Ok(io::stdin().lock())
+    }
+}
+
+/// Reads at most `limit` bytes of `reader` (a bound on what is kept in memory); the caller
+/// learns that more was there from a result longer than it accepts.
+pub fn read_at_most(reader: impl Read, limit: u64) -> io::Result<Vec<u8>> {
+    let mut data = Vec::new();
+    reader.take(limit).read_to_end(&mut data)?;
+    Ok(data)
+}
+
+/// A write error on standard output as the command's failure: a reader that went away
+/// (`| head -1`, EPIPE) is [`Failure::Closed`]; anything else names the stream (exit 2).
+pub fn output_failure(e: io::Error) -> Failure {
+    if e.kind() == io::ErrorKind::BrokenPipe {
+        Failure::Closed
+    } else {
+        Failure::usage(format!("{STDOUT}: {e}"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn failures_name_the_stream_and_a_broken_pipe_is_quiet() {
+        let full = output_failure(io::Error::from_raw_os_error(28));
+        assert_eq!(full.code(), 2);
+        let message = full.message().unwrap();
+        assert!(message.starts_with("standard output: "), "{message}");
+        assert_eq!(
+            output_failure(io::Error::from(io::ErrorKind::BrokenPipe)),
+            Failure::Closed
+        );
+        assert_eq!(
+            output_failure(closed_error()).message().unwrap(),
+            "standard output: closed (bad file descriptor)"
+        );
+    }
+
+    #[test]
+    fn reads_stop_at_the_limit() {
+        let data = [7u8; 100];
+        assert_eq!(read_at_most(&data[..], 10).unwrap().len(), 10);
+        assert_eq!(read_at_most(&data[..], 1000).unwrap().len(), 100);
+    }
+}
