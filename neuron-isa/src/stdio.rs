@@ -8,7 +8,7 @@
 //! fails its first use with EBADF, named, like any other read or write error.
 
 use crate::fail::Failure;
-use std::io::{self, Read, Write};
+use std::io::{self, Write};
 use std::sync::atomic::{AtomicU8, Ordering};
 
 /// Bit 0: standard input was closed at start-up; bit 1: standard output was.
@@ -70,14 +70,6 @@ pub fn stdin() -> io::Result<io::StdinLock<'static>> {
     }
 }
 
-/// Reads at most `limit` bytes of `reader` (a bound on what is kept in memory); the caller
-/// learns that more was there from a result longer than it accepts.
-pub fn read_at_most(reader: impl Read, limit: u64) -> io::Result<Vec<u8>> {
-    let mut data = Vec::new();
-    reader.take(limit).read_to_end(&mut data)?;
-    Ok(data)
-}
-
 /// A write error on standard output as the command's failure: a reader that went away
 /// (`| head -1`, EPIPE) is [`Failure::Closed`]; anything else names the stream (exit 2).
 pub fn output_failure(e: io::Error) -> Failure {
@@ -106,12 +98,5 @@ mod tests {
             output_failure(closed_error()).message().unwrap(),
             "standard output: closed (bad file descriptor)"
         );
-    }
-
-    #[test]
-    fn reads_stop_at_the_limit() {
-        let data = [7u8; 100];
-        assert_eq!(read_at_most(&data[..], 10).unwrap().len(), 10);
-        assert_eq!(read_at_most(&data[..], 1000).unwrap().len(), 100);
     }
 }

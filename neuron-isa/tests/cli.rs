@@ -1478,6 +1478,52 @@ fn run_restores_an_engine_state_file_before_the_program() {
 }
 
 #[test]
+fn run_refuses_an_engine_state_larger_than_any_checkpoint_unparsed() {
+    let bound = rng_core::file::max_json_bytes();
+    let state = "{\"format\": \"neuron-rng-checkpoint\", \"version\": 1, \"generation\": \"MARIANA\", \
+                 \"engine\": \"POOL\", \"generator\": \"RNG_XORWOW\", \"algorithm\": \"XORWOW\", \
+                 \"update\": null, \"channels\": 1, \"words_per_lane\": 6, \"lanes\": [[1, 2, 3, 4, 5, 6]]}";
+    let dir = std::env::temp_dir().join(format!("neuron-isa-state-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let state_file = dir.join("padded.json");
+    let program = program_file("state-bound.bin", &[]);
+    let run_with = |state: &str| {
+        let line = format!(
+            "run --gen mariana --file {} --engine pool --engine-state {state} --dump 0:1:1",
+            program.display()
+        );
+        run(&sh(&line))
+    };
+    // Valid JSON at the bound is read; one byte more (white space) is refused by its size.
+    std::fs::write(
+        &state_file,
+        format!("{state}{}", " ".repeat(bound - state.len())),
+    )
+    .unwrap();
+    let o = run_with(state_file.to_str().unwrap());
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    std::fs::write(
+        &state_file,
+        format!("{state}{}", " ".repeat(bound + 1 - state.len())),
+    )
+    .unwrap();
+    let err = fails(&run_with(state_file.to_str().unwrap()), 2, "padded state");
+    assert!(
+        err.ends_with(&format!(
+            ": {} bytes: larger than any legal checkpoint file ({bound} bytes at most)\n",
+            bound + 1
+        )),
+        "{err}"
+    );
+    // A stream without end is read one byte past the bound, then refused.
+    let err = fails(&run_with("/dev/zero"), 2, "endless state");
+    assert!(err.contains(&format!("more than {bound} bytes")), "{err}");
+    let err = fails(&run_with(dir.to_str().unwrap()), 2, "a directory");
+    assert!(err.contains("is a directory"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn run_usage_errors_exit_2_with_one_line() {
     let empty = program_file("usage.bin", &[]);
     let file = empty.to_str().unwrap();
