@@ -12,10 +12,14 @@
 //!   `isa_core::word` agree with `decode` (whole words, and a partial tail named by its length);
 //! - every engine's validator runs, and `Generation::decode_instruction` agrees with `decode`
 //!   and `validate` (the same decode error, the same violation, or success only when both pass);
-//! - the machine accepts a word only when `decode_instruction` does, and a refused word changes
-//!   no machine state: no store reaches memory, and the engines compare equal to a copy taken
-//!   before the word (words refused before execution run on a machine that must never change,
-//!   compared at the end of every batch).
+//! - the machine accepts a word only when `decode_instruction` does (and refuses the others with
+//!   its error), and a refused word changes no machine state: no store reaches memory, and the
+//!   engine the word ran on (the only one `Machine::run` is given) compares equal to a copy
+//!   taken before it. Words refused before execution run on a second machine that must never
+//!   change at all: every engine and its memory are compared with a copy at the end of every
+//!   batch of `BATCH` inputs.
+//! - Accepted words with more than `WORK_LIMIT` draws are counted and not executed (the model
+//!   takes up to 2^24 elements per partition; a long run would take hours).
 //!
 //! `cargo test -p isa-conformance --test fuzz` runs `INPUTS` inputs; the ignored test runs
 //! `INPUTS_LONG` (README, "Testing"). `NEURON_ISA_FUZZ_SEED` (a number) changes the seed.
