@@ -5,7 +5,8 @@
 //! cannot be told from `>/dev/null`: every write "succeeds" and the output is lost, and `<&-`
 //! reads as an empty stream. The binary records which streams were open before the runtime
 //! starts (`main.rs`) and hands that here ([`record_closed`]); a stream that was closed then
-//! fails its first use with EBADF, named, like any other read or write error.
+//! fails its first use with EBADF, named, like any other read or write error. Output bypasses
+//! `std::io::Stdout`, which also reports EBADF as success ([`stdout`]).
 
 use crate::fail::Failure;
 use std::io::{self, Write};
@@ -34,30 +35,59 @@ fn closed_error() -> io::Error {
 }
 
 /// The process's standard output as a writer that reports every failure, a closed stream included.
+///
+/// On Unix it writes through a duplicate of descriptor 1, not through `std::io::Stdout`, which
+/// reports EBADF as success (a standard output opened read-only, `1<file`, would swallow every
+/// byte); the buffering is [`crate::out::Out`]'s.
 pub fn stdout() -> Stdout {
     Stdout {
-        inner: (!closed(2)).then(io::stdout),
+        inner: if closed(2) {
+            Err(closed_error())
+        } else {
+            sink()
+        },
     }
 }
 
+#[cfg(unix)]
+fn sink() -> io::Result<Sink> {
+    use std::os::fd::AsFd;
+    Ok(std::fs::File::from(
+        io::stdout().as_fd().try_clone_to_owned()?,
+    ))
+}
+
+#[cfg(not(unix))]
+fn sink() -> io::Result<Sink> {
+    Ok(io::stdout())
+}
+
+#[cfg(unix)]
+type Sink = std::fs::File;
+#[cfg(not(unix))]
+type Sink = io::Stdout;
+
 /// See [`stdout`].
 pub struct Stdout {
-    inner: Option<io::Stdout>,
+    /// The sink, or why there is none (reported by every write).
+    inner: io::Result<Sink>,
+}
+
+impl Stdout {
+    fn sink(&mut self) -> io::Result<&mut Sink> {
+        self.inner
+            .as_mut()
+            .map_err(|e| io::Error::new(e.kind(), e.to_string()))
+    }
 }
 
 impl Write for Stdout {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        match &mut self.inner {
-            Some(s) => s.write(buf),
-            None => Err(closed_error()),
-        }
+        self.sink()?.write(buf)
     }
 
     fn flush(&mut self) -> io::Result<()> {
-        match &mut self.inner {
-            Some(s) => s.flush(),
-            None => Err(closed_error()),
-        }
+        self.sink()?.flush()
     }
 }
 

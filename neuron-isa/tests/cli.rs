@@ -562,7 +562,8 @@ fn a_closed_or_failing_standard_output_is_an_error_naming_it() {
         vec!["--help"],
     ];
     for args in &commands {
-        for redirect in [">&-", ">/dev/full"] {
+        // Closed, full, and open for reading only (EBADF on write, which std's stdout hides).
+        for redirect in [">&-", ">/dev/full", "1</dev/null"] {
             let o = run_redirected(args, redirect);
             let err = fails(&o, 2, &format!("{args:?} {redirect}"));
             assert!(
