@@ -44,22 +44,21 @@ pub fn stdout() -> Stdout {
         inner: if closed(2) {
             Err(closed_error())
         } else {
-            sink()
+            own(io::stdout())
         },
     }
 }
 
+/// A descriptor of its own for a standard stream (on Unix), whose reads and writes return
+/// their errors as they are.
 #[cfg(unix)]
-fn sink() -> io::Result<Sink> {
-    use std::os::fd::AsFd;
-    Ok(std::fs::File::from(
-        io::stdout().as_fd().try_clone_to_owned()?,
-    ))
+fn own<S: std::os::fd::AsFd>(stream: S) -> io::Result<std::fs::File> {
+    Ok(std::fs::File::from(stream.as_fd().try_clone_to_owned()?))
 }
 
 #[cfg(not(unix))]
-fn sink() -> io::Result<Sink> {
-    Ok(io::stdout())
+fn own<S>(stream: S) -> io::Result<S> {
+    Ok(stream)
 }
 
 #[cfg(unix)]
@@ -91,14 +90,23 @@ impl Write for Stdout {
     }
 }
 
-/// The process's standard input, or the error a closed one gives.
-pub fn stdin() -> io::Result<io::StdinLock<'static>> {
+/// The process's standard input, or the error a closed one gives. Like [`stdout`], on Unix a
+/// duplicate of descriptor 0, so a read error (EBADF for `0>file` included) is reported rather
+/// than read as the end of the stream, as `std::io::Stdin` does with EBADF.
+pub fn stdin() -> io::Result<Source> {
     if closed(1) {
         Err(closed_error())
     } else {
-        Ok(io::stdin().lock())
+        own(io::stdin())
     }
 }
+
+/// What [`stdin`] reads from.
+#[cfg(unix)]
+pub type Source = std::fs::File;
+/// What [`stdin`] reads from.
+#[cfg(not(unix))]
+pub type Source = io::Stdin;
 
 /// A write error on standard output as the command's failure: a reader that went away
 /// (`| head -1`, EPIPE) is [`Failure::Closed`]; anything else names the stream (exit 2).

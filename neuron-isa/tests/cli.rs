@@ -602,6 +602,8 @@ fn a_closed_or_unreadable_standard_input_is_an_error_naming_it() {
         for (redirect, what) in [
             ("<&-", "closed (bad file descriptor)"),
             ("<.", "Is a directory"),
+            // Open for writing only: EBADF on read, which std's stdin reads as the end.
+            ("0>/dev/null", "Bad file descriptor"),
         ] {
             let o = run_redirected(args, redirect);
             let err = fails(&o, 2, &format!("{args:?} {redirect}"));
