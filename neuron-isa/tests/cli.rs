@@ -632,6 +632,8 @@ fn a_reader_that_goes_away_ends_the_command_quietly_with_the_sigpipe_status() {
     assert!(o.stderr.is_empty(), "{}", stderr(&o));
 }
 
+// Symbolic links are made with the Unix API.
+#[cfg(unix)]
 #[test]
 fn diff_takes_any_path_to_a_tree() {
     let tree = root().join("headers/neuron_sunda_arch_isa");
