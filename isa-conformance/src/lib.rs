@@ -8,6 +8,8 @@
 //!   `headers/probe/expected_layout.txt` checked against `FIELDS` and `core::mem::offset_of!`.
 //! * `tests/data/opcodes.tsv`: a verbatim copy of the project's reference opcode table
 //!   (`shared/reference/opcodes.tsv`), the per-byte expectation of the opcode tests.
+//! * `tests/fuzz.rs`: seeded, deterministic fuzzing of decode, round trip, validate and rng-core's
+//!   machine over the four generations (a million inputs; 50 million in an ignored test).
 //! * `build.rs` turns `expected_layout.txt` into `offset_of!`/`size_of` probes of each crate's
 //!   `raw` module (a data row names a field; only code can take its offset).
 #![no_std]

@@ -190,10 +190,39 @@ fn firmware_gate<G: Generation>() -> (usize, usize) {
     (ran, refused)
 }
 
+/// The largest legal checkpoint file of `G` (its widest save arm, every lane, every word at its
+/// longest), in rng-core's layout and pretty-printed one number a line, is inside the bound
+/// `Checkpoint::from_json` applies before parsing, and reads back.
+fn largest_checkpoint_is_inside_the_bound<G: Generation>() {
+    let arm = G::GET_STATE_ARMS
+        .iter()
+        .max_by_key(|a| a.words)
+        .expect("every generation saves some state");
+    let engine = rng_core::EngineRng::<G>::new(arm.engine, Gate::Validator);
+    let mut largest =
+        rng_core::Checkpoint::capture(&engine, arm.generator, arm.algorithm, G::MAX_CHANNELS)
+            .expect("the widest arm saves");
+    for lane in &mut largest.lanes {
+        lane.fill(u32::MAX);
+    }
+    let bound = rng_core::file::max_json_bytes();
+    let text = largest.to_json();
+    let value: serde_json::Value = serde_json::from_str(&text).unwrap();
+    for layout in [text, serde_json::to_string_pretty(&value).unwrap()] {
+        assert!(layout.len() <= bound, "{} of {bound} bytes", layout.len());
+        assert_eq!(rng_core::Checkpoint::from_json(&layout).unwrap(), largest);
+    }
+}
+
 macro_rules! generation {
     ($name:ident, $krate:ident, $marker:ident, $arms:expr, $fw:expr) => {
         mod $name {
             use super::*;
+
+            #[test]
+            fn the_largest_checkpoint_file_is_inside_the_parse_bound() {
+                largest_checkpoint_is_inside_the_bound::<$krate::$marker>();
+            }
 
             #[test]
             fn every_checkpoint_arm_saves_restores_and_migrates() {

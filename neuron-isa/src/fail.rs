@@ -1,4 +1,5 @@
-//! Outcomes and exit codes: 0 success, 1 an invalid instruction, 2 bad usage or input.
+//! Outcomes and exit codes: 0 success, 1 an invalid instruction, 2 bad usage or input
+//! (standard input or output failing included), 141 the reader of standard output went away.
 
 use std::fmt;
 use std::io;
@@ -10,7 +11,8 @@ pub enum Failure {
     Invalid(String),
     /// Exit 2: bad usage or input.
     Usage(String),
-    /// Standard output was closed by the reader (`| head`): stop quietly.
+    /// The reader of standard output went away (`| head -1`, EPIPE): stop quietly, with the
+    /// status a shell reports for a process killed by SIGPIPE.
     Closed,
 }
 
@@ -20,7 +22,7 @@ impl Failure {
         match self {
             Failure::Invalid(_) => 1,
             Failure::Usage(_) => 2,
-            Failure::Closed => 0,
+            Failure::Closed => BROKEN_PIPE,
         }
     }
 
@@ -43,13 +45,14 @@ impl Failure {
     }
 }
 
+/// The exit code of a broken pipe: 128 + SIGPIPE (13), what a shell reports for a process the
+/// signal killed, as GNU tools are; `set -o pipefail` then sees the output was cut short.
+pub const BROKEN_PIPE: u8 = 128 + 13;
+
+/// `?` on a write: every `io::Error` a command propagates is one of standard output.
 impl From<io::Error> for Failure {
     fn from(e: io::Error) -> Self {
-        if e.kind() == io::ErrorKind::BrokenPipe {
-            Failure::Closed
-        } else {
-            Failure::Usage(format!("writing the output: {e}"))
-        }
+        crate::stdio::output_failure(e)
     }
 }
 
@@ -80,6 +83,7 @@ mod tests {
         );
         let closed: Failure = io::Error::from(io::ErrorKind::BrokenPipe).into();
         assert_eq!(closed, Failure::Closed);
+        assert_eq!(closed.code(), 141);
         assert_eq!(closed.message(), None);
     }
 }

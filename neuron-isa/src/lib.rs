@@ -19,6 +19,7 @@ pub mod num;
 pub mod out;
 pub mod program;
 pub mod rng;
+pub mod stdio;
 pub mod validate;
 pub mod words;
 

@@ -3,11 +3,69 @@
 use clap::error::ErrorKind;
 use clap::{CommandFactory, Parser};
 use neuron_isa::cli::Cli;
-use neuron_isa::fail::one_line;
+use neuron_isa::fail::{one_line, Failure};
 use neuron_isa::out::Out;
+use neuron_isa::stdio;
+use std::io::Write;
 use std::process::ExitCode;
 
+/// Which of standard input (bit 0) and output (bit 1) were closed when the process started,
+/// read before Rust's runtime reopens a closed one on `/dev/null` (which it does before
+/// `main`; see `neuron_isa::stdio`). Functions in `.init_array` run before that runtime start-up.
+#[cfg(target_os = "linux")]
+mod startup {
+    use std::sync::atomic::{AtomicU8, Ordering};
+
+    pub static CLOSED: AtomicU8 = AtomicU8::new(0);
+
+    extern "C" fn record() {
+        let mut closed = 0;
+        for fd in 0..2 {
+            // SAFETY: F_GETFD only reads the descriptor's flags; it touches no memory.
+            #[allow(unsafe_code)]
+            if unsafe { libc::fcntl(fd, libc::F_GETFD) } == -1 {
+                closed |= 1 << fd;
+            }
+        }
+        CLOSED.store(closed, Ordering::Relaxed);
+    }
+
+    #[used]
+    #[link_section = ".init_array"]
+    static RECORD: extern "C" fn() = record;
+
+    pub fn closed() -> (bool, bool) {
+        let closed = CLOSED.load(Ordering::Relaxed);
+        (closed & 1 != 0, closed & 2 != 0)
+    }
+}
+
+/// Elsewhere the runtime's substitution is not detected (a closed stream reads as empty and
+/// swallows writes).
+#[cfg(not(target_os = "linux"))]
+mod startup {
+    pub fn closed() -> (bool, bool) {
+        (false, false)
+    }
+}
+
+/// One line on stderr; if stderr itself fails there is nowhere left to say so (and
+/// `eprintln!` would panic).
+fn error_line(message: &str) {
+    let _ = writeln!(std::io::stderr(), "neuron-isa: {message}");
+}
+
+/// The exit of a failure: its one line on stderr (none for a broken pipe) and its code.
+fn fail(failure: &Failure) -> ExitCode {
+    if let Some(message) = failure.message() {
+        error_line(&message);
+    }
+    ExitCode::from(failure.code())
+}
+
 fn main() -> ExitCode {
+    let (stdin_closed, stdout_closed) = startup::closed();
+    stdio::record_closed(stdin_closed, stdout_closed);
     // A bug must still be one line on stderr, never a backtrace.
     std::panic::set_hook(Box::new(|info| {
         let message = info
@@ -20,36 +78,37 @@ fn main() -> ExitCode {
             .location()
             .map(|l| format!(" at {}:{}", l.file(), l.line()))
             .unwrap_or_default();
-        eprintln!("neuron-isa: internal error: {}{at}", one_line(&message));
+        error_line(&format!("internal error: {}{at}", one_line(&message)));
     }));
+    // Every byte of standard output goes through `out`, whose writes and flushes report errors
+    // (`print!` would panic on a full disk); nothing is left unflushed at exit.
+    let mut out = Out::new(stdio::stdout());
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
-        Err(e) => match e.kind() {
-            ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
-                print!("{e}");
-                return ExitCode::SUCCESS;
-            }
-            ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand | ErrorKind::MissingSubcommand => {
-                eprintln!("neuron-isa: {}", missing_command());
-                return ExitCode::from(2);
-            }
-            _ => {
-                eprintln!("neuron-isa: {}", usage_line(&e.to_string()));
-                return ExitCode::from(2);
-            }
-        },
-    };
-    let mut out = Out::new(std::io::stdout().lock());
-    match neuron_isa::execute(&cli, &mut out) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(failure) => {
-            // Whatever was printed before the failure still goes out.
-            let _ = out.flush();
-            if let Some(message) = failure.message() {
-                eprintln!("neuron-isa: {message}");
-            }
-            ExitCode::from(failure.code())
+        Err(e) => {
+            let failure = match e.kind() {
+                ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
+                    out.str(&e.to_string());
+                    return match out.flush() {
+                        Ok(()) => ExitCode::SUCCESS,
+                        Err(e) => fail(&e.into()),
+                    };
+                }
+                ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+                | ErrorKind::MissingSubcommand => Failure::usage(missing_command()),
+                _ => Failure::usage(usage_line(&e.to_string())),
+            };
+            return fail(&failure);
         }
+    };
+    let outcome = neuron_isa::execute(&cli, &mut out);
+    // Whatever was printed before a failure still goes out; a failed flush is the failure
+    // when the command had none.
+    let flushed = out.flush();
+    match (outcome, flushed) {
+        (Ok(()), Ok(())) => ExitCode::SUCCESS,
+        (Err(failure), _) => fail(&failure),
+        (Ok(()), Err(e)) => fail(&e.into()),
     }
 }
 

@@ -199,9 +199,7 @@ pub fn run<G: Isa + Generation, W: Write>(
         Box::new(Machine::new(SparseMemory::new(), Gate::Validator));
     if let Some(path) = &request.engine_state {
         let name = path.display();
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| Failure::usage(format!("run --engine-state {name}: {e}")))?;
-        let state = Checkpoint::from_json(&text)
+        let state = read_checkpoint(path)
             .map_err(|e| Failure::usage(format!("run --engine-state {name}: {e}")))?;
         state
             .restore_into(m.engine_mut(state.engine))
@@ -330,6 +328,25 @@ fn json<G: Isa + Generation, W: Write>(
         out.str("]");
     }
     out.str("\n  ]\n}\n");
+}
+
+/// Reads a checkpoint file, holding at most `rng_core::file::max_json_bytes` + 1 bytes of it:
+/// a regular file larger than any legal checkpoint is refused by its size, unread.
+fn read_checkpoint(path: &std::path::Path) -> Result<Checkpoint, String> {
+    let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
+    let meta = file.metadata().map_err(|e| e.to_string())?;
+    if meta.is_dir() {
+        return Err("is a directory".into());
+    }
+    let bound = rng_core::file::max_json_bytes();
+    if meta.is_file() && meta.len() > bound as u64 {
+        return Err(rng_core::file::FileError::TooLarge {
+            size: Some(meta.len()),
+            bound,
+        }
+        .to_string());
+    }
+    Checkpoint::from_reader(file).map_err(|e| e.to_string())
 }
 
 #[cfg(test)]

@@ -3,6 +3,7 @@
 //! `isa_core::words` (the splitter behind every generated crate's `iter_words`).
 
 use crate::fail::Failure;
+use crate::stdio;
 use isa_core::INST_NBYTES;
 use std::fs::File;
 use std::io::{self, Read};
@@ -52,7 +53,8 @@ impl Input {
                 let name = path.display();
                 let open = |e: io::Error| Failure::usage(format!("{name}: {e}"));
                 if path.as_os_str() == "-" {
-                    stream(&mut io::stdin().lock(), &name.to_string(), each)
+                    let read = |e: io::Error| Failure::usage(format!("{}: {e}", stdio::STDIN));
+                    stream(&mut stdio::stdin().map_err(read)?, stdio::STDIN, each)
                 } else {
                     let mut file = File::open(path).map_err(open)?;
                     let meta = file.metadata().map_err(open)?;

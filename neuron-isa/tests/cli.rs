@@ -504,7 +504,10 @@ fn a_partial_trailing_word_is_an_error_naming_its_offset() {
         &data,
     );
     let err = fails(&o, 2, "partial word on stdin");
-    assert!(err.contains("-: partial word at byte offset 192"), "{err}");
+    assert!(
+        err.contains("standard input: partial word at byte offset 192"),
+        "{err}"
+    );
     // The whole words alone are fine, from the file and from stdin.
     std::fs::write(&path, &data[..192]).unwrap();
     let report = ok(&[
@@ -519,6 +522,194 @@ fn a_partial_trailing_word_is_an_error_naming_its_offset() {
     let decoded: Value = serde_json::from_str(&stdout(&o)).unwrap();
     assert_eq!(decoded.as_array().unwrap().len(), 3);
     assert_eq!(decoded[2]["offset"], 128);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Runs the binary through `sh` with `redirect` applied to its streams (`>&-`, `>/dev/full`, `<&-`).
+fn run_redirected(args: &[&str], redirect: &str) -> Output {
+    Command::new("sh")
+        .arg("-c")
+        .arg(format!("exec \"$0\" \"$@\" {redirect}"))
+        .arg(env!("CARGO_BIN_EXE_neuron-isa"))
+        .args(args)
+        .env("RUST_BACKTRACE", "1")
+        .current_dir(root())
+        .output()
+        .expect("sh runs")
+}
+
+// `>&-` is told from `>/dev/null` only on Linux (see `neuron-isa/src/stdio.rs`).
+#[cfg(target_os = "linux")]
+#[test]
+fn a_closed_or_failing_standard_output_is_an_error_naming_it() {
+    let word = ok(&sh("encode --gen mariana rand-set-state --engine pool --generator rng-xorwow --algorithm xorwow --update src-tensor --src 0x100"));
+    let word = word.trim();
+    let dir = std::env::temp_dir().join(format!("neuron-isa-stdout-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let program = dir.join("program.bin");
+    std::fs::write(&program, hex_word(word)).unwrap();
+    let program = program.to_str().unwrap();
+    let commands: Vec<Vec<&str>> = vec![
+        vec!["matrix"],
+        vec!["matrix", "--gen", "cayman", "--json"],
+        sh("encode --gen mariana rand2 --dst 0x400 --channels 4 --elems 8 --min -1 --max 1"),
+        vec!["decode", "--gen", "mariana", word],
+        vec!["decode", "--gen", "mariana", "--short", word],
+        vec!["validate", "--gen", "mariana", "--engine", "pool", word],
+        sh("rng xorwow --state 1,2,3,4,5,6 --count 3"),
+        sh("checkpoint --gen mariana --engine pool --generator rng-xorwow --algorithm xorwow --draws 2 --channels 2"),
+        vec!["run", "--gen", "mariana", "--file", program, "--dump", "0x100:1:2"],
+        vec!["--help"],
+    ];
+    for args in &commands {
+        // Closed, full, and open for reading only (EBADF on write, which std's stdout hides).
+        for redirect in [">&-", ">/dev/full", "1</dev/null"] {
+            let o = run_redirected(args, redirect);
+            let err = fails(&o, 2, &format!("{args:?} {redirect}"));
+            assert!(
+                err.starts_with("neuron-isa: standard output: "),
+                "{args:?} {redirect}: {err}"
+            );
+        }
+        // /dev/null is a working output, not a closed one.
+        let o = run_redirected(args, ">/dev/null");
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "{args:?} >/dev/null: {}",
+            stderr(&o)
+        );
+    }
+    // The lost output is the failure even where the words were invalid (exit 1 without it).
+    let o = run_redirected(
+        &["validate", "--gen", "mariana", "--engine", "dve", word],
+        ">&-",
+    );
+    let err = fails(&o, 2, "invalid word, closed output");
+    assert!(err.contains("standard output"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_closed_or_unreadable_standard_input_is_an_error_naming_it() {
+    let commands = [
+        sh("validate --gen mariana --engine pool --file -"),
+        sh("decode --gen mariana --file -"),
+        sh("run --gen mariana --file - --dump 0:1:1"),
+    ];
+    for args in &commands {
+        for (redirect, what) in [
+            ("<&-", "closed (bad file descriptor)"),
+            ("<.", "Is a directory"),
+            // Open for writing only: EBADF on read, which std's stdin reads as the end.
+            ("0>/dev/null", "Bad file descriptor"),
+        ] {
+            let o = run_redirected(args, redirect);
+            let err = fails(&o, 2, &format!("{args:?} {redirect}"));
+            assert!(err.starts_with("neuron-isa: standard input: "), "{err}");
+            assert!(err.contains(what), "{args:?} {redirect}: {err}");
+            assert!(o.stdout.is_empty(), "{args:?} {redirect}");
+        }
+    }
+    // An empty input is not a closed one.
+    let o = run_redirected(&commands[0], "</dev/null");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).contains("0 words: 0 valid"));
+}
+
+#[test]
+fn a_reader_that_goes_away_ends_the_command_quietly_with_the_sigpipe_status() {
+    let mut child = command(&sh("rng xorwow --state 1,2,3,4,5,6 --count 10000000"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Close the reading end before (or while) the tool writes: its next write gets EPIPE.
+    drop(child.stdout.take());
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(141), "{}", stderr(&o));
+    assert!(o.stderr.is_empty(), "{}", stderr(&o));
+}
+
+// Symbolic links are made with the Unix API.
+#[cfg(unix)]
+#[test]
+fn diff_takes_any_path_to_a_tree() {
+    let tree = root().join("headers/neuron_sunda_arch_isa");
+    let dir = std::env::temp_dir().join(format!("neuron-isa-diff-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("neuron__arch_isa")).unwrap();
+    let link = dir.join("link");
+    let _ = std::fs::remove_file(&link);
+    std::os::unix::fs::symlink(&tree, &link).unwrap();
+    let link = link.to_str().unwrap();
+    // `.`, a trailing slash, `..` components and a symbolic link all name the SUNDA tree.
+    let o = command(&[
+        "diff",
+        ".",
+        "../neuron_cayman_arch_isa/../neuron_sunda_arch_isa/",
+    ])
+    .current_dir(&tree)
+    .output()
+    .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stdout(&o).ends_with("    ISA changes: none\n"),
+        "{}",
+        stdout(&o)
+    );
+    let out = ok(&["diff", link, "headers/neuron_sunda_arch_isa/"]);
+    assert!(
+        out.starts_with(&format!("SUNDA (NC-v2, {link}) -> SUNDA")),
+        "{out}"
+    );
+    assert!(out.ends_with("    ISA changes: none\n"), "{out}");
+    // A name that is still wrong says which part is.
+    let empty = dir.join("neuron__arch_isa");
+    let cases = [
+        (
+            vec!["diff", ".", "headers/neuron_sunda_arch_isa"],
+            "does not start with `neuron_`",
+        ),
+        (
+            vec![
+                "diff",
+                "headers/neuron_sunda_arch_isa/tpb/..",
+                "headers/neuron_sunda_arch_isa/tpb",
+            ],
+            "directory name `tpb`",
+        ),
+        (
+            vec![
+                "diff",
+                empty.to_str().unwrap(),
+                "headers/neuron_sunda_arch_isa",
+            ],
+            "the generation part between them is empty",
+        ),
+        (
+            vec![
+                "diff",
+                "headers/neuron_sunda_arch_isa/rng-runtime.json",
+                "headers/neuron_sunda_arch_isa",
+            ],
+            "not a directory",
+        ),
+    ];
+    for (args, what) in &cases {
+        let o = run(args);
+        let err = fails(&o, 2, &format!("{args:?}"));
+        assert!(err.contains(what), "{args:?}: {err}");
+        assert!(o.stdout.is_empty(), "{args:?}");
+    }
+    let err = fails(&run(&cases[0].0), 2, "diff .");
+    assert!(
+        err.contains(&format!(
+            "(resolved to {})",
+            std::fs::canonicalize(root()).unwrap().display()
+        )),
+        "{err}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -1289,6 +1480,52 @@ fn run_restores_an_engine_state_file_before_the_program() {
     let o = run(&[&args[..], &["0x40:1:1"]].concat());
     let err = fails(&o, 2, "bad state file");
     assert!(err.contains("run --engine-state"), "{err}");
+}
+
+#[test]
+fn run_refuses_an_engine_state_larger_than_any_checkpoint_unparsed() {
+    let bound = rng_core::file::max_json_bytes();
+    let state = "{\"format\": \"neuron-rng-checkpoint\", \"version\": 1, \"generation\": \"MARIANA\", \
+                 \"engine\": \"POOL\", \"generator\": \"RNG_XORWOW\", \"algorithm\": \"XORWOW\", \
+                 \"update\": null, \"channels\": 1, \"words_per_lane\": 6, \"lanes\": [[1, 2, 3, 4, 5, 6]]}";
+    let dir = std::env::temp_dir().join(format!("neuron-isa-state-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let state_file = dir.join("padded.json");
+    let program = program_file("state-bound.bin", &[]);
+    let run_with = |state: &str| {
+        let line = format!(
+            "run --gen mariana --file {} --engine pool --engine-state {state} --dump 0:1:1",
+            program.display()
+        );
+        run(&sh(&line))
+    };
+    // Valid JSON at the bound is read; one byte more (white space) is refused by its size.
+    std::fs::write(
+        &state_file,
+        format!("{state}{}", " ".repeat(bound - state.len())),
+    )
+    .unwrap();
+    let o = run_with(state_file.to_str().unwrap());
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    std::fs::write(
+        &state_file,
+        format!("{state}{}", " ".repeat(bound + 1 - state.len())),
+    )
+    .unwrap();
+    let err = fails(&run_with(state_file.to_str().unwrap()), 2, "padded state");
+    assert!(
+        err.ends_with(&format!(
+            ": {} bytes: larger than any legal checkpoint file ({bound} bytes at most)\n",
+            bound + 1
+        )),
+        "{err}"
+    );
+    // A stream without end is read one byte past the bound, then refused.
+    let err = fails(&run_with("/dev/zero"), 2, "endless state");
+    assert!(err.contains(&format!("more than {bound} bytes")), "{err}");
+    let err = fails(&run_with(dir.to_str().unwrap()), 2, "a directory");
+    assert!(err.contains("is a directory"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

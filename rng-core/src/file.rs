@@ -24,12 +24,19 @@
 //! whose lanes must then all be equal: one record broadcast). [`Checkpoint::to_json`]
 //! writes exactly this layout (two-space indent, one lane a line, final
 //! newline), so a file written by it reads back and re-writes byte for byte.
+//!
+//! Input is bounded before it is parsed ([`max_json_bytes`]): no legal checkpoint of any
+//! generation is larger, and parsing a larger text would cost memory in proportion to it
+//! (about six times its size).
 
+use crate::bank::{BankShape, LANES};
 use crate::engine::{CheckpointError, EngineRng, StateAccess, StateSource};
 use crate::generation::*;
 use serde::Deserialize;
 use std::fmt::{self, Write as _};
+use std::io::Read;
 use std::string::{String, ToString};
+use std::sync::OnceLock;
 use std::vec;
 use std::vec::Vec;
 
@@ -37,6 +44,61 @@ use std::vec::Vec;
 pub const FORMAT: &str = "neuron-rng-checkpoint";
 /// The format version this crate reads and writes.
 pub const VERSION: u32 = 1;
+
+/// The widest lane record of any generation: every arm's width must be a bank shape's
+/// (`engine::check_generation` refuses a generation otherwise), so no lane is wider than the
+/// widest shape.
+fn max_lane_words() -> u8 {
+    let algorithms = [
+        Algorithm::Lfsr,
+        Algorithm::Pcg32,
+        Algorithm::Philox,
+        Algorithm::Xorwow,
+    ];
+    (1..=u8::MAX)
+        .filter(|&w| algorithms.iter().any(|&a| BankShape::for_arm(a, w).is_ok()))
+        .max()
+        .unwrap_or(0)
+}
+
+/// The member of `all` with the longest vendor name (`fallback` for an empty list).
+fn longest<T: Copy>(all: &[T], name: fn(T) -> &'static str, fallback: T) -> T {
+    all.iter()
+        .copied()
+        .max_by_key(|&t| name(t).len())
+        .unwrap_or(fallback)
+}
+
+/// The largest checkpoint text [`Checkpoint::from_json`] parses, in bytes.
+///
+/// Derived from the data, not fixed: twice the length of [`Checkpoint::to_json`] of a
+/// checkpoint no legal one can exceed, namely [`LANES`] lanes of the widest lane record any
+/// generation can have (the widest bank shape), every word `u32::MAX` (ten digits), and the
+/// longest engine, generator, algorithm and update names, with an empty generation name. The
+/// factor 2 is the room for other layouts of the same JSON (one number a line, indented, as
+/// `jq .` and serde_json's pretty printer write it, takes 1.5 times as much) and for the
+/// generation's name, which rng-core does not know. A larger text is
+/// [`FileError::TooLarge`], refused before it is parsed.
+pub fn max_json_bytes() -> usize {
+    static BOUND: OnceLock<usize> = OnceLock::new();
+    *BOUND.get_or_init(|| {
+        let words = max_lane_words();
+        let largest = Checkpoint {
+            generation: String::new(),
+            engine: longest(Engine::ALL, Engine::name, Engine::Pool),
+            generator: longest(Generator::ALL, Generator::name, Generator::OutputCvtLfsr),
+            algorithm: longest(Algorithm::ALL, Algorithm::name, Algorithm::Xorwow),
+            update: Some(longest(
+                StateUpdate::ALL,
+                StateUpdate::name,
+                StateUpdate::SrcTensor,
+            )),
+            words_per_lane: words,
+            lanes: vec![vec![u32::MAX; usize::from(words)]; LANES],
+        };
+        2 * largest.to_json().len()
+    })
+}
 
 /// A checkpoint of one engine's generator state, as a file holds it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -60,6 +122,20 @@ pub struct Checkpoint {
 /// Why a checkpoint file was not read, or not restored (nothing was changed).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum FileError {
+    /// The text is larger than any legal checkpoint ([`max_json_bytes`]); refused unparsed.
+    TooLarge {
+        /// Its size in bytes, when known (`None`: reading stopped one byte past the bound).
+        size: Option<u64>,
+        /// [`max_json_bytes`].
+        bound: usize,
+    },
+    /// The input could not be read (the I/O error's message).
+    Read(String),
+    /// The input is not UTF-8 text.
+    NotUtf8 {
+        /// Byte offset of the first byte that is not part of a UTF-8 character.
+        offset: usize,
+    },
     /// Not JSON of the expected shape (serde_json's message, with line and column).
     Json(String),
     /// The `format` tag is not [`FORMAT`].
@@ -121,6 +197,21 @@ pub enum FileError {
 impl fmt::Display for FileError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            FileError::TooLarge {
+                size: Some(size),
+                bound,
+            } => write!(
+                f,
+                "{size} bytes: larger than any legal checkpoint file ({bound} bytes at most)"
+            ),
+            FileError::TooLarge { size: None, bound } => write!(
+                f,
+                "more than {bound} bytes: larger than any legal checkpoint file"
+            ),
+            FileError::Read(e) => write!(f, "cannot read the checkpoint: {e}"),
+            FileError::NotUtf8 { offset } => {
+                write!(f, "not a checkpoint file: byte {offset} is not UTF-8 text")
+            }
             FileError::Json(e) => write!(f, "not a checkpoint file: {e}"),
             FileError::Format { found } => {
                 write!(f, "format {found:?}: expected {FORMAT:?}")
@@ -296,8 +387,16 @@ impl Checkpoint {
         Ok(())
     }
 
-    /// Reads a checkpoint file.
+    /// Reads a checkpoint file's text; a text longer than [`max_json_bytes`] is refused
+    /// before it is parsed.
     pub fn from_json(text: &str) -> Result<Checkpoint, FileError> {
+        let bound = max_json_bytes();
+        if text.len() > bound {
+            return Err(FileError::TooLarge {
+                size: Some(text.len() as u64),
+                bound,
+            });
+        }
         let wire: Wire = serde_json::from_str(text).map_err(|e| FileError::Json(e.to_string()))?;
         if wire.format != FORMAT {
             return Err(FileError::Format { found: wire.format });
@@ -327,6 +426,24 @@ impl Checkpoint {
         };
         checkpoint.check_shape()?;
         Ok(checkpoint)
+    }
+
+    /// Reads a checkpoint file from `reader`, holding at most [`max_json_bytes`] + 1 bytes of it
+    /// (one more tells a text that is too large).
+    pub fn from_reader(reader: impl Read) -> Result<Checkpoint, FileError> {
+        let bound = max_json_bytes();
+        let mut data = Vec::new();
+        reader
+            .take(bound as u64 + 1)
+            .read_to_end(&mut data)
+            .map_err(|e| FileError::Read(e.to_string()))?;
+        if data.len() > bound {
+            return Err(FileError::TooLarge { size: None, bound });
+        }
+        let text = core::str::from_utf8(&data).map_err(|e| FileError::NotUtf8 {
+            offset: e.valid_up_to(),
+        })?;
+        Checkpoint::from_json(text)
     }
 
     /// Writes the file (the layout in the module documentation, byte-stable).

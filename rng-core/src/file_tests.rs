@@ -4,6 +4,7 @@ use super::*;
 use crate::bank::LANES;
 use crate::engine::Gate;
 use crate::fixture::{Cayman, Mariana};
+use std::format;
 use std::string::ToString;
 
 const XORWOW: &str = include_str!("../tests/golden/mariana_pool_xorwow.json");
@@ -165,4 +166,108 @@ fn capture_of_an_arm_the_generation_lacks_is_refused() {
         Checkpoint::capture(&act, Generator::RngXorwow, Algorithm::Xorwow, 1),
         Err(FileError::Checkpoint(CheckpointError::ArmNotLegal { .. }))
     ));
+}
+
+/// The largest checkpoint of the fixture generation: its widest arm, every lane, every word
+/// at its longest.
+fn largest_legal() -> Checkpoint {
+    let arm = Mariana::GET_STATE_ARMS
+        .iter()
+        .max_by_key(|a| a.words)
+        .unwrap();
+    Checkpoint {
+        generation: Mariana::INFO.name.to_string(),
+        engine: arm.engine,
+        generator: arm.generator,
+        algorithm: arm.algorithm,
+        update: None,
+        words_per_lane: arm.words,
+        lanes: vec![vec![u32::MAX; usize::from(arm.words)]; usize::from(Mariana::MAX_CHANNELS)],
+    }
+}
+
+#[test]
+fn the_bound_is_twice_the_largest_record_and_admits_every_layout_of_a_legal_file() {
+    let bound = max_json_bytes();
+    // The widest bank shape is XORWOW's four sub-generators (the DVE arm of the fixture).
+    assert_eq!(usize::from(max_lane_words()), crate::bank::MAX_WORDS);
+    let largest = largest_legal();
+    assert_eq!(usize::from(largest.words_per_lane), crate::bank::MAX_WORDS);
+    let text = largest.to_json();
+    assert!(text.len() <= bound / 2, "{} vs {bound}", text.len());
+    assert_eq!(Checkpoint::from_json(&text).unwrap(), largest);
+    // One number a line, indented (serde_json's pretty printer, like `jq .`), and compact.
+    let value: serde_json::Value = serde_json::from_str(&text).unwrap();
+    for layout in [
+        serde_json::to_string_pretty(&value).unwrap(),
+        serde_json::to_string(&value).unwrap(),
+    ] {
+        assert!(layout.len() <= bound, "{} vs {bound}", layout.len());
+        assert_eq!(Checkpoint::from_json(&layout).unwrap(), largest);
+    }
+}
+
+#[test]
+fn a_text_past_the_bound_is_refused_before_parsing_naming_size_and_bound() {
+    let bound = max_json_bytes();
+    // A legal file padded with white space: valid JSON, but larger than any checkpoint.
+    let padded = format!("{XORWOW}{}", " ".repeat(bound + 1 - XORWOW.len()));
+    let err = Checkpoint::from_json(&padded).unwrap_err();
+    assert_eq!(
+        err,
+        FileError::TooLarge {
+            size: Some(bound as u64 + 1),
+            bound
+        }
+    );
+    assert_eq!(
+        err.to_string(),
+        format!(
+            "{} bytes: larger than any legal checkpoint file ({bound} bytes at most)",
+            bound + 1
+        )
+    );
+    // Exactly at the bound it is read.
+    assert!(Checkpoint::from_json(&padded[..bound]).is_ok());
+}
+
+#[test]
+fn a_reader_is_read_at_most_one_byte_past_the_bound() {
+    let bound = max_json_bytes();
+    /// Counts the bytes taken from an endless stream of spaces.
+    struct Endless(usize);
+    impl std::io::Read for Endless {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            buf.fill(b' ');
+            self.0 += buf.len();
+            Ok(buf.len())
+        }
+    }
+    let mut endless = Endless(0);
+    assert_eq!(
+        Checkpoint::from_reader(&mut endless),
+        Err(FileError::TooLarge { size: None, bound })
+    );
+    assert_eq!(endless.0, bound + 1);
+    assert_eq!(
+        Checkpoint::from_reader(XORWOW.as_bytes()),
+        Checkpoint::from_json(XORWOW)
+    );
+    let mut bytes = XORWOW.as_bytes().to_vec();
+    bytes[20] = 0xff;
+    assert_eq!(
+        Checkpoint::from_reader(bytes.as_slice()),
+        Err(FileError::NotUtf8 { offset: 20 })
+    );
+}
+
+#[test]
+fn the_readme_states_the_bound_of_this_build() {
+    let bound = max_json_bytes().to_string();
+    let (thousands, rest) = bound.split_at(bound.len() - 3);
+    let shown = format!("`file::max_json_bytes()` ({thousands},{rest} bytes in this build)");
+    assert!(
+        include_str!("../README.md").contains(&shown),
+        "README: update the bound to {shown}"
+    );
 }

@@ -131,7 +131,11 @@ impl_rng_core_via_u32!(Pcg32, step);
 
 impl SeedableRng for Pcg32 {
     /// `initstate` then `initseq`, each a little-endian u64 (16 bytes), applied
-    /// as [`Pcg32::srandom`] (the same mapping as `rand_pcg::Pcg32::from_seed`).
+    /// as [`Pcg32::srandom`], pcg-c's `pcg32_srandom_r`: the increment is
+    /// `(initseq << 1) | 1`. That is `rand_pcg::Pcg32::new(state, stream)`, and
+    /// **not** `rand_pcg::Pcg32::from_seed` (0.10), which takes the second word
+    /// `| 1` as the increment itself, so the same 16 bytes seed another stream
+    /// there (`tests/kat.rs` pins both against pcg-c's published output).
     type Seed = [u8; 16];
 
     fn from_seed(seed: Self::Seed) -> Self {

@@ -118,6 +118,35 @@ fn pcg32_seed_42_54_round_1_and_its_replay() {
     assert_eq!(replay, again);
 }
 
+/// `SeedableRng::from_seed` takes pcg-c's `pcg32_srandom_r(initstate, initseq)` arguments: the
+/// published round for (42, 54) comes out of the seed bytes of 42 and 54. So does it out of
+/// `rand_pcg::Pcg32::new(42, 54)`, the same mapping; `rand_pcg::Pcg32::from_seed` of the same
+/// bytes is another stream (it uses the second word `| 1` as the increment itself).
+#[test]
+fn pcg32_from_seed_is_pcg_c_srandom_and_rand_pcg_new_not_its_from_seed() {
+    use rand_pcg::rand_core::{Rng as _, SeedableRng as _};
+    let rows = data("pcg32_demo.txt");
+    let (initstate, initseq): (u64, u64) =
+        (rows[0][1].parse().unwrap(), rows[0][2].parse().unwrap());
+    let round1: [u32; 6] = words(&rows[1][1..], hex);
+    let mut seed = [0u8; 16];
+    seed[..8].copy_from_slice(&initstate.to_le_bytes());
+    seed[8..].copy_from_slice(&initseq.to_le_bytes());
+
+    let mut ours = <Pcg32 as rand_core::SeedableRng>::from_seed(seed);
+    assert_eq!(ours.state(), hex64(&rows[3][1]));
+    assert_eq!(ours.increment(), hex64(&rows[4][1]));
+    let got: [u32; 6] = core::array::from_fn(|_| ours.next_u32());
+    assert_eq!(got, round1);
+
+    let mut new = rand_pcg::Pcg32::new(initstate, initseq);
+    let theirs: [u32; 6] = core::array::from_fn(|_| new.next_u32());
+    assert_eq!(theirs, round1);
+    let mut from_seed = rand_pcg::Pcg32::from_seed(seed);
+    let other: [u32; 6] = core::array::from_fn(|_| from_seed.next_u32());
+    assert_ne!(other, round1);
+}
+
 #[test]
 fn lfsr_derived_sequences() {
     let rows = data("lfsr_fibonacci.txt");
