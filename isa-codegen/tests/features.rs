@@ -6,29 +6,10 @@
 
 mod common;
 
-use common::workspace_root;
-use std::path::{Path, PathBuf};
-use std::process::Command;
-
-/// The target directory this test binary was built in (`<target>/debug/deps/features-*`).
-fn target_dir() -> PathBuf {
-    std::env::current_exe()
-        .ok()
-        .and_then(|exe| exe.ancestors().nth(3).map(Path::to_path_buf))
-        .unwrap_or_else(|| workspace_root().join("target"))
-}
+use common::nested_cargo;
 
 fn cargo(args: &[&str]) -> (bool, String) {
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    // Its own target directory (shared with the header-drop build), so it neither waits for nor
-    // invalidates the outer build.
-    let out = Command::new(cargo)
-        .current_dir(workspace_root())
-        .args(args)
-        .env("CARGO_TARGET_DIR", target_dir().join("header-drop"))
-        .env_remove("RUSTC_WORKSPACE_WRAPPER")
-        .output()
-        .expect("cargo runs");
+    let out = nested_cargo().args(args).output().expect("cargo runs");
     let text = format!(
         "{}{}",
         String::from_utf8_lossy(&out.stdout),

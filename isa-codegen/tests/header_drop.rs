@@ -17,12 +17,13 @@
 
 mod common;
 
-use common::{copy_tree, edit, line_of, real_tree, workspace_root, Scratch};
+use common::{
+    copy_tree, edit, line_of, nested_cargo, nested_target_dir, real_tree, workspace_root, Scratch,
+};
 use isa_codegen::report::summary::FieldSummary;
 use isa_codegen::report::{diff, Change};
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::Path;
 use std::sync::OnceLock;
 use std::time::Instant;
 
@@ -460,33 +461,21 @@ fn shift_refs_moves_only_later_lines() {
     assert!(line_diff(&["same"], &["same"]).is_empty());
 }
 
-/// The target directory this test binary was built in (`<target>/debug/deps/header_drop-*`).
-fn target_dir() -> PathBuf {
-    std::env::current_exe()
-        .ok()
-        .and_then(|exe| exe.ancestors().nth(3).map(Path::to_path_buf))
-        .unwrap_or_else(|| workspace_root().join("target"))
-}
-
-/// The slow one: it builds bindgen once (into `<target>/header-drop`, so it neither waits for nor
-/// blocks the outer build) and then runs in well under a minute on a warm cache.
+/// The slow one: it builds isa-codegen and bindgen for the build script once (in the nested target
+/// directory, see `common::nested_cargo`) and then runs in well under a minute on a warm cache.
 #[test]
 fn the_build_script_refuses_a_stale_crate_and_regenerates_with_the_feature() {
     let scratch = Scratch::new("drop-build");
     let headers = scratch.path().join("headers");
     let tree = copy_tree(&real_tree("mariana"), &headers, TREE);
     drop_into(&tree);
-    let target = target_dir().join("header-drop");
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let target = nested_target_dir();
     let build = |features: &[&str]| {
         let started = Instant::now();
-        let out = Command::new(&cargo)
-            .current_dir(workspace_root())
+        let out = nested_cargo()
             .args(["build", "--offline", "-p", "isa-mariana"])
             .args(features)
             .env("NEURON_ISA_HEADERS", &headers)
-            .env("CARGO_TARGET_DIR", &target)
-            .env_remove("RUSTC_WORKSPACE_WRAPPER")
             .output()
             .expect("cargo runs");
         let seconds = started.elapsed().as_secs_f64();

@@ -141,6 +141,35 @@ pub fn target_dir() -> PathBuf {
         .unwrap_or_else(|| workspace_root().join("target"))
 }
 
+/// The target directory of [`nested_cargo`].
+pub fn nested_target_dir() -> PathBuf {
+    target_dir().join("nested")
+}
+
+/// `cargo` for a build of this workspace nested in a test (`header_drop`, `features`): offline, in
+/// `<target>/nested`, which they share. It cannot be the outer target directory: a `-p` build
+/// resolves features differently from `cargo test --workspace`, so nothing would be reused and
+/// the outer artifacts would be replaced. What runs there is a build script and a few small
+/// tests, so it is compiled for build time: opt-level 0 and no debug info for every crate
+/// (isa-codegen and all dependencies build at opt-level 1 in the outer dev profile).
+pub fn nested_cargo() -> Command {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let mut command = Command::new(cargo);
+    for setting in [
+        "profile.dev.debug=false",
+        "profile.dev.build-override.debug=false",
+        "profile.dev.package.\"*\".opt-level=0",
+        "profile.dev.package.isa-codegen.opt-level=0",
+    ] {
+        command.args(["--config", setting]);
+    }
+    command
+        .current_dir(workspace_root())
+        .env("CARGO_TARGET_DIR", nested_target_dir())
+        .env_remove("RUSTC_WORKSPACE_WRAPPER");
+    command
+}
+
 /// Writes `files` as a standalone crate `isa-tiny` under `dir` with `tests/<name>.rs` = `test`,
 /// runs `cargo test` on it with `features` (own target dir, offline) and returns
 /// (success, stdout + stderr). The crate declares the generated crates' features (`regenerate`,
@@ -207,6 +236,8 @@ pub fn run_named_generated_crate(
     // No header tree next to the crate: its build script keeps the generated code as it is.
     let out = Command::new(cargo)
         .current_dir(&krate)
+        // Built to be run once: no debug info (the fixture workspace has cargo's default, full).
+        .args(["--config", "profile.dev.debug=false"])
         .args(["test", "--offline", "--test", name])
         .args(features.iter().flat_map(|f| ["--features", f]))
         .env("CARGO_TARGET_DIR", target_dir().join("padding-fixture"))
