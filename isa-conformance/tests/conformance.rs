@@ -261,7 +261,7 @@ macro_rules! conformance {
             fn padding_bytes_must_be_zero() {
                 // No RNG operand struct of the reference layouts has padding (expected_layout.txt:
                 // the fields of every *_STRUCT tile its 64 bytes), so FIELDS covers every bit; the
-                // generator's padding check is exercised on the tiny fixture (isa-codegen/tests/padding.rs).
+                // generator's padding check is exercised on the tiny fixture (isa-codegen/tests/codegen/padding.rs).
                 $(
                     let used = coverage(isa::$t::FIELDS);
                     for (k, mask) in used.iter().enumerate() {

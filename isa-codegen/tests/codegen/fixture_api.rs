@@ -4,7 +4,7 @@
 //! The generated crate is built in a scratch directory with its `serde` feature and runs the
 //! test below.
 
-mod common;
+use crate::common;
 
 use common::{run_generated_crate, tiny_tree, Scratch};
 

@@ -11,7 +11,7 @@
 //!   including the stale crate of a second, good tree next to the broken one (a failure in any
 //!   tree writes nothing at all).
 
-mod common;
+use crate::common;
 
 use common::{copy_tree, edit, edit_line, line_of, real_tree, snapshot, tiny_tree, Scratch};
 use isa_codegen::diag::Error;

@@ -8,7 +8,7 @@
 //! nonzero padding byte or bit is a `NonZeroPadding` decode error naming the field before it, the
 //! byte offset and the value, and that a clean word round-trips.
 
-mod common;
+use crate::common;
 
 use common::{copy_tree, edit, run_generated_crate, tiny_tree, Scratch};
 use std::path::{Path, PathBuf};

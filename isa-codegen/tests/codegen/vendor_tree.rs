@@ -3,7 +3,7 @@
 //! bodies, a typedef of an enum, anonymous records, keyword-named fields), and generates without
 //! a single warning; the tests that need a warning break a copy of it in a scratch directory.
 
-mod common;
+use crate::common;
 
 use common::{copy_tree, edit, line_of, strict_reports, warning, Scratch};
 use isa_codegen::model::{Model, Ty};

@@ -5,7 +5,7 @@
 //! shapes), breaks one spec block and checks that `isa_codegen::generate` fails, without
 //! panicking, with a diagnostic at the broken line of that header naming the problem.
 
-mod common;
+use crate::common;
 
 use common::{copy_tree, edit, line_of, real_tree, tiny_tree, Scratch};
 use std::panic::{catch_unwind, AssertUnwindSafe};

@@ -5,7 +5,7 @@
 //! Each test works on a scratch workspace: copies of `headers/` and of the four crates, and a
 //! vendor include root holding copies of the four trees without `rng-runtime.json`.
 
-mod common;
+use crate::common;
 
 use common::{copy_dir, edit, line_of, snapshot, workspace_root, Scratch};
 use std::path::{Path, PathBuf};

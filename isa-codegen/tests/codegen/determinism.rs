@@ -1,7 +1,7 @@
 //! Determinism (issue 3: "byte-identical output on every run and machine") and freshness of the
 //! committed crates (what `cargo run -p isa-codegen -- --check` checks in CI).
 
-mod common;
+use crate::common;
 
 use common::{copy_tree, real_tree, tiny_tree, workspace_root, Scratch};
 use std::path::Path;

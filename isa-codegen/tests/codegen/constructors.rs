@@ -3,7 +3,7 @@
 //! moves a field between fixed, choice and parameter (nothing about the constructors is written
 //! down anywhere but in the validators and the documented conventions).
 
-mod common;
+use crate::common;
 
 use common::{copy_tree, edit, real_tree, Scratch};
 use isa_codegen::model::construct::{Construction, Ctor, ParamKind};

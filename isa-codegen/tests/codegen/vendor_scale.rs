@@ -14,7 +14,7 @@
 //!
 //! Each test works on scratch copies; the generation shared by several is done once.
 
-mod common;
+use crate::common;
 
 use common::{
     copy_dir, copy_tree, edit, line_of, run_named_generated_crate, snapshot, strict_reports,

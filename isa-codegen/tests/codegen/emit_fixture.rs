@@ -12,7 +12,7 @@
 //! The words come from a small C program compiled with `gcc` against the fixture headers: it
 //! fills every field with a distinct value and prints the 64 bytes.
 
-mod common;
+use crate::common;
 
 use common::{run_named_generated_crate, workspace_root, Scratch};
 use std::path::{Path, PathBuf};

@@ -4,7 +4,7 @@
 //! feature, the others decode. With the default features the same test checks that every shape is
 //! compiled in (it runs in the workspace tests).
 
-mod common;
+use crate::common;
 
 use common::nested_cargo;
 

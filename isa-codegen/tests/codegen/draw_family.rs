@@ -2,7 +2,7 @@
 //! instruction whose operand fields follow the documented conventions, left out with a note
 //! naming the instruction and the field otherwise.
 
-mod common;
+use crate::common;
 
 use common::{copy_tree, real_tree, Scratch};
 use std::fs;

@@ -15,7 +15,7 @@
 //!   `isa-mariana` fails naming the changed files and `cargo run -p isa-codegen`, and building it
 //!   with `--features isa-mariana/regenerate` succeeds, compiled from code regenerated into OUT_DIR.
 
-mod common;
+use crate::common;
 
 use common::{
     copy_tree, edit, line_of, nested_cargo, nested_target_dir, real_tree, workspace_root, Scratch,

@@ -1,0 +1,21 @@
+//! The integration tests of isa-codegen, one module per subject, compiled into one test binary:
+//! a binary per file linked bindgen, syn and the generator once each, which was most of the
+//! cold build of these tests.
+
+mod common;
+
+mod bad_input;
+mod constructors;
+mod determinism;
+mod draw_family;
+mod emit_fixture;
+mod features;
+mod fixture_api;
+mod header_drop;
+mod header_trees;
+mod model_fixture;
+mod padding;
+mod spec_rejection;
+mod vendor_root;
+mod vendor_scale;
+mod vendor_tree;
