@@ -6,7 +6,7 @@
 //! `shared/reference/opcodes.tsv`: every opcode value, name, flag and class per generation) and
 //! numbers typed in from `shared/reference/rng-facts.md`, each with the section it comes from.
 
-mod support;
+use crate::support;
 
 use support::*;
 

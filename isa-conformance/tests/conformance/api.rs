@@ -6,7 +6,7 @@
 //! independent description of the layout), so every expectation about the JSON is checked
 //! against the bytes: each leaf field's value sits in the JSON at its path, enums by name.
 
-mod support;
+use crate::support;
 
 use isa_core::{FieldInfo, FieldKind};
 use serde_json::Value;

@@ -21,11 +21,10 @@
 //! - Accepted words with more than `WORK_LIMIT` draws are counted and not executed (the model
 //!   takes up to 2^24 elements per partition; a long run would take hours).
 //!
-//! `cargo test -p isa-conformance --test fuzz` runs `INPUTS` inputs; the ignored test runs
+//! `cargo test -p isa-conformance --test conformance fuzz::` runs `INPUTS` inputs; the ignored test runs
 //! `INPUTS_LONG` (README, "Testing"). `NEURON_ISA_FUZZ_SEED` (a number) changes the seed.
 
-#[path = "support/mod.rs"]
-mod support;
+use crate::support;
 
 use isa_core::construct::{Arg, Construct, Immediate, ParamKind, TensorArg};
 use isa_core::{DecodeErrorKind, FieldKind, Isa, OpcodeInfo, VendorEnum, INST_NBYTES};

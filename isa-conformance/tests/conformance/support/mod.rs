@@ -131,7 +131,7 @@ pub fn size_of_ret<T, F>(_: impl Fn(T) -> F) -> usize {
 }
 
 /// The layout data file.
-pub const EXPECTED_LAYOUT: &str = include_str!("../../../headers/probe/expected_layout.txt");
+pub const EXPECTED_LAYOUT: &str = include_str!("../../../../headers/probe/expected_layout.txt");
 
 /// How many rows of the layout file apply to `gen` (counted here, independently of `build.rs`).
 pub fn layout_rows_for(gen: &str) -> usize {
@@ -159,7 +159,7 @@ pub struct RefOpcode {
 
 /// The reference opcodes of `gen` (`sunda`, ...), by value.
 pub fn reference_opcodes(gen: &str) -> Vec<RefOpcode> {
-    let text = include_str!("../data/opcodes.tsv");
+    let text = include_str!("../../data/opcodes.tsv");
     let mut lines = text.lines().filter(|l| !l.starts_with('#'));
     let header: Vec<&str> = lines.next().unwrap().split('\t').collect();
     let col = |name: &str| header.iter().position(|h| *h == name).unwrap();

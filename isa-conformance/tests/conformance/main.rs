@@ -1,0 +1,13 @@
+//! Cross-crate tests of the generated crates and rng-core, one module per subject, compiled into
+//! one test binary: each file its own binary linked the four generated crates once per file.
+
+mod support;
+
+mod api;
+mod checkpoint_e2e;
+mod draw_e2e;
+mod firmware_evidence;
+mod fuzz;
+mod generations;
+mod predicates;
+mod rng;
