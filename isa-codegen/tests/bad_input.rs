@@ -756,6 +756,8 @@ fn mapping_lists_an_opcode_twice() {
             &format!("first at {MAPPING}:{first}"),
         ],
     );
+    // The same under --strict (an error, not a warning --strict would add to).
+    assert_nothing_written_with(ws_strict(&ws), &format!("{TREE}/{MAPPING}:{second}"));
 }
 
 #[test]
@@ -977,6 +979,24 @@ fn spec_blocks_at_the_nesting_limit_generate() {
             .unwrap_or_else(|e| panic!("{tag} at n = {n}: {e}"));
         assert!(g.files["src/generated/spec.rs"].contains("is_valid_s1_fill"));
     }
+}
+
+#[test]
+fn legality_function_at_the_nesting_limit_generates() {
+    // The legality derivation walks the same trees: a table from a chain as long as allowed.
+    let legal = |n: usize| {
+        format!(
+            "// fn fill_legal_combinations(i: Inst, e: NeuronEngine) -> bool {{\n//     {} && (i.s1_fill.count == 6)\n// }}\n",
+            vec!["(e == NeuronEngine::Pool)"; n].join(" && ")
+        )
+    };
+    let n = largest_within_limit(legal);
+    let ws = Workspace::tiny("deep-legal");
+    edit(&ws.file(FILL), "#endif", &format!("{}\n#endif", legal(n)));
+    let g = isa_codegen::generate(&ws.tree, &isa_codegen::Options::STRICT)
+        .unwrap_or_else(|e| panic!("n = {n}: {e}"));
+    let t = &g.model.tables[0];
+    assert_eq!((t.arms.len(), t.arms[0].words), (1, 6), "{t:?}");
 }
 
 #[test]
