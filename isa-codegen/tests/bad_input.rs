@@ -866,6 +866,29 @@ fn firmware_entry_naming_an_instruction_without_a_body() {
 }
 
 #[test]
+fn model_override_that_rng_core_does_not_have() {
+    // Was a crate without its rng_core::Generation impl, with a note in the report.
+    let ws = Workspace::new("override", &real_tree("cayman"), "neuron_cayman_arch_isa");
+    let f = ws.tree.join(RUNTIME);
+    edit(
+        &f,
+        "\"model\": {",
+        "\"model\": {\n        \"lane_interleave\": { \"value\": \"zigzag\", \"source\": \"none\" },",
+    );
+    let line = line_of(&f, "\"zigzag\"");
+    let err = generate_err(&ws.tree);
+    assert_reports(
+        &err,
+        RUNTIME,
+        line,
+        &[
+            "`lane_interleave` is `zigzag`",
+            "one of round_robin, lockstep",
+        ],
+    );
+}
+
+#[test]
 fn legality_width_of_zero_is_reported_at_its_disjunct() {
     // `x / 0 = 0` in the spec language: this became a legal arm of width 0.
     let ws = Workspace::new("width-0", &real_tree("cayman"), "neuron_cayman_arch_isa");

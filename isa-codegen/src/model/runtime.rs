@@ -144,9 +144,50 @@ pub fn resolve(model: &Model, runtime: &Runtime, sink: &mut Sink) -> RuntimeMode
             }
         }
     }
+    check_overrides(runtime, sink);
     RuntimeModel {
         wired,
         note: runtime.firmware_note.clone(),
         overrides: runtime.model.clone(),
+    }
+}
+
+/// The string-valued model overrides must be names rng-core has (otherwise the crate would be
+/// generated without its `rng_core::Generation` impl, with a note): an error at the key's line.
+fn check_overrides(runtime: &Runtime, sink: &mut Sink) {
+    use crate::read::runtime::{zero_guard, DVE_XORWOW_LAYOUTS, LANE_INTERLEAVES, PHILOX_OFFSETS};
+    let m = &runtime.model;
+    let guard = ["disabled", "force_word_to_one:<0..4>"];
+    for (key, choice, allowed) in [
+        (
+            "dve_xorwow_layout",
+            &m.dve_xorwow_layout,
+            &DVE_XORWOW_LAYOUTS[..],
+        ),
+        ("lane_interleave", &m.lane_interleave, &LANE_INTERLEAVES[..]),
+        ("philox_offset", &m.philox_offset, &PHILOX_OFFSETS[..]),
+        ("zero_guard", &m.zero_guard, &guard[..]),
+    ] {
+        let Some(c) = choice else { continue };
+        let known = if key == "zero_guard" {
+            zero_guard(&c.value).is_some()
+        } else {
+            allowed.contains(&c.value.as_str())
+        };
+        if !known {
+            let quoted = format!("\"{key}\"");
+            let line = runtime
+                .text
+                .find(&quoted)
+                .map_or(0, |k| runtime.text[..k].matches('\n').count() as u32 + 1);
+            sink.push(
+                Loc::new(RUNTIME_FILE, line),
+                format!(
+                    "model override `{key}` is `{}`: one of {}",
+                    c.value,
+                    allowed.join(", ")
+                ),
+            );
+        }
     }
 }

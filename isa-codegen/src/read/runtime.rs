@@ -59,6 +59,26 @@ pub struct ModelOverrides {
     pub pcg32_increment: Option<Choice<u64>>,
 }
 
+/// What `dve_xorwow_layout` may be (the emitter maps each to rng-core's variant).
+pub const DVE_XORWOW_LAYOUTS: [&str; 2] = ["sub_generator_major", "word_major"];
+/// What `lane_interleave` may be.
+pub const LANE_INTERLEAVES: [&str; 2] = ["round_robin", "lockstep"];
+/// What `philox_offset` may be.
+pub const PHILOX_OFFSETS: [&str; 2] = ["word_in_block", "words_from_start"];
+
+/// `zero_guard`: `Some(None)` for `disabled`, `Some(Some(k))` for `force_word_to_one:<k>` with
+/// `k` in 0..=4, `None` for anything else.
+pub fn zero_guard(value: &str) -> Option<Option<u8>> {
+    if value == "disabled" {
+        return Some(None);
+    }
+    let k = value
+        .strip_prefix("force_word_to_one:")?
+        .parse::<u8>()
+        .ok()?;
+    (k <= 4).then_some(Some(k))
+}
+
 /// The file.
 #[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
 #[serde(deny_unknown_fields)]
