@@ -62,8 +62,42 @@ impl Options {
     }
 }
 
+/// Stack of the thread the generator runs a tree on. Its walks over spec expressions recurse
+/// (syn, the evaluator, the emitters, prettyplease); [`read::spec::MAX_SPEC_DEPTH`] bounds
+/// their depth before any of them runs, and this stack holds that depth in an unoptimised
+/// build with a wide margin (docs/spec-language.md, "Limits"), whatever stack the caller has
+/// (test threads get 2 MiB). Only the pages a run touches are committed.
+pub const STACK_BYTES: usize = 256 << 20;
+
+/// Runs `work` on a thread with [`STACK_BYTES`] of stack; a panic there is resumed here.
+fn on_generator_stack<T: Send>(
+    tree: &Path,
+    work: impl FnOnce() -> Result<T, diag::Error> + Send,
+) -> Result<T, diag::Error> {
+    std::thread::scope(|scope| {
+        let handle = std::thread::Builder::new()
+            .name("isa-codegen".into())
+            .stack_size(STACK_BYTES)
+            .spawn_scoped(scope, work)
+            .map_err(|e| {
+                diag::Error::single(
+                    "",
+                    diag::Loc::new(tree.display().to_string(), 0),
+                    format!("cannot start the generator's thread: {e}"),
+                )
+            })?;
+        handle
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+    })
+}
+
 /// Reads, models and emits the tree at `tree`. Nothing is written.
 pub fn generate(tree: &Path, options: &Options) -> Result<Generated, diag::Error> {
+    on_generator_stack(tree, || generate_here(tree, options))
+}
+
+fn generate_here(tree: &Path, options: &Options) -> Result<Generated, diag::Error> {
     let input = read::read_tree(tree)?;
     let model = model::build::build(&input)?;
     options.check(&model)?;
@@ -83,6 +117,10 @@ pub fn generate(tree: &Path, options: &Options) -> Result<Generated, diag::Error
 /// The ISA summary of the tree at `tree` (read and model only: nothing is emitted or formatted).
 /// This is what `neuron-isa diff` compares.
 pub fn summarize(tree: &Path, options: &Options) -> Result<report::Summary, diag::Error> {
+    on_generator_stack(tree, || summarize_here(tree, options))
+}
+
+fn summarize_here(tree: &Path, options: &Options) -> Result<report::Summary, diag::Error> {
     let input = read::read_tree(tree)?;
     let model = model::build::build(&input)?;
     options.check(&model)?;

@@ -68,20 +68,26 @@ impl std::fmt::Display for FileChange {
     }
 }
 
+/// Adds the path an I/O error concerns to its message.
+fn named(path: &Path) -> impl FnOnce(io::Error) -> io::Error + '_ {
+    move |e| io::Error::new(e.kind(), std::format!("{}: {e}", path.display()))
+}
+
 impl TreeFingerprint {
-    /// Reads every regular, non-hidden file below `root`.
+    /// Reads every regular, non-hidden file below `root`. An error names the file or directory
+    /// it concerns.
     pub fn of_dir(root: &Path) -> io::Result<Self> {
         let mut files = BTreeMap::new();
         let mut pending: Vec<PathBuf> = std::vec![root.to_path_buf()];
         while let Some(dir) = pending.pop() {
-            for entry in fs::read_dir(&dir)? {
-                let entry = entry?;
+            for entry in fs::read_dir(&dir).map_err(named(&dir))? {
+                let entry = entry.map_err(named(&dir))?;
                 let name = entry.file_name();
                 if name.to_string_lossy().starts_with('.') {
                     continue;
                 }
                 let path = entry.path();
-                let kind = entry.file_type()?;
+                let kind = entry.file_type().map_err(named(&path))?;
                 if kind.is_dir() {
                     pending.push(path);
                 } else if kind.is_file() {
@@ -92,7 +98,8 @@ impl TreeFingerprint {
                         .map(|c| c.as_os_str().to_string_lossy().into_owned())
                         .collect::<Vec<_>>()
                         .join("/");
-                    files.insert(relative, file_fingerprint(&fs::read(&path)?));
+                    let bytes = fs::read(&path).map_err(named(&path))?;
+                    files.insert(relative, file_fingerprint(&bytes));
                 }
             }
         }

@@ -1981,3 +1981,78 @@ fn readme_program_runs_end_to_end_with_b_equal_to_c() {
         .to_bytes()
     );
 }
+
+// ---- issue 12, generator side (gen-harden): `diff` over malformed trees --------------------------
+
+/// `diff` reuses the generator: a tree that crashed it (an opcode listed twice: a panic; a long
+/// `&&` chain: a stack overflow) or made clang print its own diagnostics is now one line on
+/// stderr and exit 2.
+#[test]
+fn diff_of_malformed_trees_is_one_line_each() {
+    let scratch =
+        std::env::temp_dir().join(format!("neuron-isa-gen-harden-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&scratch);
+    let tiny = root().join("isa-codegen/tests/fixtures/neuron_tiny_arch_isa");
+    let fill = "tpb/aws_neuron_isa_tpb_s1_fill.h";
+    let breaks: [(&str, &str, &str, String, &str); 3] = [
+        (
+            "twice",
+            "tpb/instruction_mapping.json",
+            "\"NEURON_ISA_TPB_OPCODE_FILL_OLD\"",
+            "\"NEURON_ISA_TPB_OPCODE_FILL_OLD\", \"NEURON_ISA_TPB_OPCODE_FILL\"".into(),
+            "is listed twice",
+        ),
+        (
+            "deep",
+            fill,
+            "//    && (i.s1_fill.count >= 1)\n",
+            format!(
+                "//    && {}\n",
+                vec!["(i.s1_fill.count >= 1)"; 5000].join(" && ")
+            ),
+            "the limit is 1000",
+        ),
+        (
+            "clang",
+            fill,
+            "lanes;",
+            "lanes @; int x = ; int y = ;".into(),
+            " more)",
+        ),
+    ];
+    let mut trees = Vec::new();
+    for (tag, file, old, new, _) in &breaks {
+        let tree = scratch.join(tag).join("neuron_tiny_arch_isa");
+        let mut pending = vec![(tiny.clone(), tree.clone())];
+        while let Some((from, to)) = pending.pop() {
+            std::fs::create_dir_all(&to).unwrap();
+            for e in std::fs::read_dir(&from).unwrap() {
+                let e = e.unwrap();
+                if e.file_type().unwrap().is_dir() {
+                    pending.push((e.path(), to.join(e.file_name())));
+                } else {
+                    std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
+                }
+            }
+        }
+        let path = tree.join(file);
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert_eq!(text.matches(old).count(), 1, "{tag}");
+        std::fs::write(&path, text.replacen(old, new, 1)).unwrap();
+        trees.push(tree.display().to_string());
+    }
+    for (k, (tag, file, _, _, words)) in breaks.iter().enumerate() {
+        let good = root().join("headers/neuron_sunda_arch_isa");
+        let o = run(&["diff", &trees[k], &good.display().to_string()]);
+        let err = fails(&o, 2, tag);
+        assert!(
+            err.contains(&format!("neuron_tiny_arch_isa/{file}:")),
+            "{tag}: {err}"
+        );
+        assert!(err.contains(words), "{tag}: {err}");
+    }
+    // Two broken trees: the first one's error.
+    let o = run(&["diff", &trees[0], &trees[1]]);
+    assert!(fails(&o, 2, "two broken trees").contains("is listed twice"));
+    let _ = std::fs::remove_dir_all(&scratch);
+}

@@ -264,6 +264,7 @@ fn from_mapping(model: &Model, enum_id: usize, rng_ty: &str) -> TokenStream {
 }
 
 fn model_choices(model: &Model) -> Result<TokenStream, String> {
+    use crate::read::runtime;
     let Some(rt) = &model.runtime else {
         return Ok(quote!(rng_core::ModelChoices::RECONSTRUCTED));
     };
@@ -277,19 +278,16 @@ fn model_choices(model: &Model) -> Result<TokenStream, String> {
         fields.push(quote!(xorwow_default_seed: [#(#w),*],));
     }
     if let Some(c) = &o.zero_guard {
-        let v = match c.value.as_str() {
-            "disabled" => quote!(rng_core::model::ZeroGuard::Disabled),
-            s => match s
-                .strip_prefix("force_word_to_one:")
-                .and_then(|n| n.parse::<u8>().ok())
-            {
-                Some(n) if n <= 4 => quote!(rng_core::model::ZeroGuard::ForceWordToOne(#n)),
-                _ => {
-                    return Err(format!(
-                        "zero_guard `{s}`: expected `disabled` or `force_word_to_one:<0..4>`"
-                    ))
-                }
-            },
+        // The model checked the value (`model::runtime::resolve`).
+        let v = match runtime::zero_guard(&c.value) {
+            Some(None) => quote!(rng_core::model::ZeroGuard::Disabled),
+            Some(Some(n)) => quote!(rng_core::model::ZeroGuard::ForceWordToOne(#n)),
+            None => {
+                return Err(format!(
+                    "zero_guard `{}`: expected `disabled` or `force_word_to_one:<0..4>`",
+                    c.value
+                ))
+            }
         };
         fields.push(quote!(zero_guard: #v,));
     }
@@ -314,27 +312,31 @@ fn model_choices(model: &Model) -> Result<TokenStream, String> {
         "dve_xorwow_layout",
         &[
             (
-                "sub_generator_major",
+                runtime::DVE_XORWOW_LAYOUTS[0],
                 "SubGeneratorLayout",
                 "SubGeneratorMajor",
             ),
-            ("word_major", "SubGeneratorLayout", "WordMajor"),
+            (
+                runtime::DVE_XORWOW_LAYOUTS[1],
+                "SubGeneratorLayout",
+                "WordMajor",
+            ),
         ],
     )?);
     fields.extend(pick(
         &o.lane_interleave,
         "lane_interleave",
         &[
-            ("round_robin", "LaneInterleave", "RoundRobin"),
-            ("lockstep", "LaneInterleave", "Lockstep"),
+            (runtime::LANE_INTERLEAVES[0], "LaneInterleave", "RoundRobin"),
+            (runtime::LANE_INTERLEAVES[1], "LaneInterleave", "Lockstep"),
         ],
     )?);
     fields.extend(pick(
         &o.philox_offset,
         "philox_offset",
         &[
-            ("word_in_block", "PhiloxOffset", "WordInBlock"),
-            ("words_from_start", "PhiloxOffset", "WordsFromStart"),
+            (runtime::PHILOX_OFFSETS[0], "PhiloxOffset", "WordInBlock"),
+            (runtime::PHILOX_OFFSETS[1], "PhiloxOffset", "WordsFromStart"),
         ],
     )?);
     if let Some(c) = &o.lfsr_taps {

@@ -359,14 +359,16 @@ pub fn build(input: &TreeInput) -> Result<Model, crate::diag::Error> {
             .unwrap_or(short(&entry.struct_name))
             .to_string();
         let mut ops = Vec::new();
+        // Line of each opcode already bound by this entry: a repeat is named with both lines.
+        let mut listed: BTreeMap<usize, u32> = BTreeMap::new();
         for (name, &op_line) in entry.opcodes.iter().zip(&entry.opcode_lines) {
-            let op_loc = Loc::new(MAPPING_FILE, op_line);
+            let op_loc = || Loc::new(MAPPING_FILE, op_line);
             let suffix = name.strip_prefix("NEURON_ISA_TPB_OPCODE_").unwrap_or(name);
             let k = match resolve_opcode_token(&opcodes, name) {
                 Token::Exact(k) => k,
                 Token::Alias(k) => {
                     sink.warn(
-                        op_loc,
+                        op_loc(),
                         format!(
                             "alias resolved: mapping entry `{}` names opcode `{name}`, which the OPCODE enum lacks; read as `{}`, the one enumerator equal to it ignoring underscores and case",
                             entry.struct_name, opcodes[k].c_name
@@ -387,7 +389,7 @@ pub fn build(input: &TreeInput) -> Result<Model, crate::diag::Error> {
                         )
                     };
                     sink.warn(
-                        op_loc,
+                        op_loc(),
                         format!(
                             "stale entry skipped: mapping entry `{}` names opcode `{name}`, which the OPCODE enum lacks{why}",
                             entry.struct_name
@@ -396,6 +398,17 @@ pub fn build(input: &TreeInput) -> Result<Model, crate::diag::Error> {
                     continue;
                 }
             };
+            if let Some(&first) = listed.get(&k) {
+                sink.push(
+                    op_loc(),
+                    format!(
+                        "opcode `{}` is listed twice in `{}` (first at {MAPPING_FILE}:{first})",
+                        opcodes[k].c_name, entry.struct_name
+                    ),
+                );
+                continue;
+            }
+            listed.insert(k, op_line);
             if let Some(prev) = opcodes[k].shape {
                 sink.push(
                     loc.clone(),
@@ -469,6 +482,7 @@ pub fn build(input: &TreeInput) -> Result<Model, crate::diag::Error> {
     }
     let (specs, dropped) =
         super::spec::resolve(&model, &input.specs, &input.spec_unparsed, &mut sink);
+    super::spec::check_depth(&specs, &mut sink);
     model.specs = specs;
     model.spec_dropped = dropped;
     if !sink.is_empty() {
@@ -482,9 +496,7 @@ pub fn build(input: &TreeInput) -> Result<Model, crate::diag::Error> {
     model.placement = super::placement::derive(&model, &input.c_functions, &mut sink);
     model.tables = super::legality::derive(&model, &model.specs, &model.validators, &mut sink);
     if let Some(rt) = &input.runtime {
-        let text = std::fs::read_to_string(input.root.join(crate::read::runtime::RUNTIME_FILE))
-            .unwrap_or_default();
-        model.runtime = Some(super::runtime::resolve(&model, rt, &text, &mut sink));
+        model.runtime = Some(super::runtime::resolve(&model, rt, &mut sink));
     }
     model.constructions = super::construct::derive(&model);
     model.warnings = input.warnings.clone();

@@ -139,9 +139,10 @@ pub fn derive(
             );
             continue;
         }
-        let shape_record = model.shapes[shape].record;
-        match table(model, fns, fk, op, shape, shape_record, validators) {
+        let mut line = 0;
+        match table(model, fns, fk, op, shape, validators, &mut line) {
             Ok(t) => tables.push(t),
+            Err(msg) if line > 0 => sink.push(crate::diag::Loc::new(f.loc.file.clone(), line), msg),
             Err(msg) => sink.push(f.loc.clone(), msg),
         }
     }
@@ -165,10 +166,12 @@ fn table(
     fk: usize,
     op: usize,
     shape: usize,
-    shape_record: RecordId,
     validators: &[(usize, super::Validator)],
+    // Set to the spec line of the disjunct an error concerns, when it concerns one.
+    line: &mut u32,
 ) -> Result<Table, String> {
     let f = &fns[fk];
+    let shape_record = model.shapes[shape].record;
     // Columns: enum parameters, then the enum fields the function reads.
     let mut sources: Vec<(ColumnSource, EnumId)> = Vec::new();
     for (k, (name, t)) in f.params.iter().enumerate() {
@@ -242,8 +245,27 @@ fn table(
                         ))
                     }
                 };
-                let words = u32::try_from(n).map_err(|_| {
-                    format!("`{}` at {}: width {n} is not a word count", f.name, tuple())
+                // Which disjunct admits it: the first whose own evaluation is not false.
+                let mut disjunct = 0;
+                for (k, d) in body_disjuncts.iter().enumerate() {
+                    let mut pev = Evaluator::new(model, fns, shape_record);
+                    if let Ok(Val::Bool(r)) = pev.call_with_body(&env, fk, d, args.clone()) {
+                        if r != Formula::Const(false) {
+                            disjunct = k;
+                            break;
+                        }
+                    }
+                }
+                // A width of 0 would be a legal arm with no state at all (the spec language
+                // defines `x / 0 = 0`, so a divisor of zero gets here silently).
+                let words = u32::try_from(n).ok().filter(|&w| w > 0).ok_or_else(|| {
+                    *line = body_disjuncts.get(disjunct).map_or(0, |d| d.line);
+                    format!(
+                        "`{}` at {}: width {n} is not a word count (`{} == {n}`; a state has at least one word, and `x / 0` is 0 in the spec language)",
+                        f.name,
+                        tuple(),
+                        sym_text(model, shape_record, &count)
+                    )
                 })?;
                 let text = sym_text(model, shape_record, &count);
                 match &count_text {
@@ -256,17 +278,6 @@ fn table(
                         ))
                     }
                     Some(_) => {}
-                }
-                // Which disjunct admits it: the first whose own evaluation is not false.
-                let mut disjunct = 0;
-                for (k, d) in body_disjuncts.iter().enumerate() {
-                    let mut pev = Evaluator::new(model, fns, shape_record);
-                    if let Ok(Val::Bool(r)) = pev.call_with_body(&env, fk, d, args.clone()) {
-                        if r != Formula::Const(false) {
-                            disjunct = k;
-                            break;
-                        }
-                    }
                 }
                 arms.push(Arm {
                     values,

@@ -354,18 +354,118 @@ fn absolute(path: &Path) -> PathBuf {
     path.canonicalize().unwrap_or_else(|_| path.to_path_buf())
 }
 
+/// The clang arguments of one header's parse: the layout target, C11, every comment, no error
+/// limit, `-Werror` or `-w`, the tree's include directories, `-include` of `includes` (but the
+/// header itself), and the system include directories of a `clang` binary when there is one
+/// (what bindgen would detect itself; it is told not to, so both parses below see one list).
+fn clang_args(root: &Path, abs: &Path, includes: &[PathBuf], werror: bool) -> Vec<String> {
+    static SYSTEM: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    let base = [
+        LAYOUT_TARGET,
+        "-std=c11",
+        "-fparse-all-comments",
+        "-ferror-limit=0",
+    ];
+    let mut args: Vec<String> = base.iter().map(|a| a.to_string()).collect();
+    args.push(if werror { "-Werror" } else { "-w" }.into());
+    let root_abs = absolute(root);
+    for dir in ["", "tpb", "common"] {
+        args.push(format!("-I{}", root_abs.join(dir).display()));
+    }
+    for inc in includes.iter().filter(|p| **p != abs) {
+        args.push("-include".into());
+        args.push(inc.display().to_string());
+    }
+    args.extend(
+        SYSTEM
+            .get_or_init(|| {
+                let base: Vec<String> = base.iter().map(|a| a.to_string()).collect();
+                clang_sys::support::Clang::find(None, &base)
+                    .and_then(|c| c.c_search_paths)
+                    .unwrap_or_default()
+                    .into_iter()
+                    .flat_map(|p| ["-isystem".to_string(), p.display().to_string()])
+                    .collect()
+            })
+            .iter()
+            .cloned(),
+    );
+    args
+}
+
+/// Clang's errors of parsing `abs` with `args`, formatted as bindgen formats them (one
+/// `file:line:col: error: text` per line), or `None` when there are none.
+///
+/// libclang prints every diagnostic to stderr when its index is created with display on, as
+/// bindgen creates it; so each header is parsed here first, with display off, and bindgen only
+/// gets a header whose parse has no error (under `-Werror`: no diagnostic at all). Nothing of
+/// clang's reaches stderr; its diagnostics go into ours.
+fn clang_errors(abs: &Path, args: &[String]) -> Result<Option<String>, String> {
+    use clang_sys::*;
+    use std::ffi::{CStr, CString};
+    let cstr = |s: &str| CString::new(s).map_err(|_| format!("a NUL byte in `{s}`"));
+    let header = cstr(&abs.to_string_lossy())?;
+    let args: Vec<CString> = args.iter().map(|a| cstr(a)).collect::<Result<_, _>>()?;
+    let argv: Vec<*const std::os::raw::c_char> = args.iter().map(|a| a.as_ptr()).collect();
+    // SAFETY: libclang is loaded on this thread (`ensure_libclang`); every pointer passed lives
+    // until the call returns, every object created is disposed of once, after its last use.
+    unsafe {
+        let text = |s: CXString| {
+            let p = clang_getCString(s);
+            let out = if p.is_null() {
+                String::new()
+            } else {
+                CStr::from_ptr(p).to_string_lossy().into_owned()
+            };
+            clang_disposeString(s);
+            out
+        };
+        let index = clang_createIndex(0, 0);
+        let tu = clang_parseTranslationUnit(
+            index,
+            header.as_ptr(),
+            argv.as_ptr(),
+            argv.len() as std::os::raw::c_int,
+            std::ptr::null_mut(),
+            0,
+            CXTranslationUnit_None,
+        );
+        if tu.is_null() {
+            clang_disposeIndex(index);
+            return Err(format!("libclang could not parse {}", abs.display()));
+        }
+        let mut errors = Vec::new();
+        for k in 0..clang_getNumDiagnostics(tu) {
+            let d = clang_getDiagnostic(tu, k);
+            if clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error {
+                errors.push(text(clang_formatDiagnostic(
+                    d,
+                    clang_defaultDiagnosticDisplayOptions(),
+                )));
+            }
+            clang_disposeDiagnostic(d);
+        }
+        clang_disposeTranslationUnit(tu);
+        clang_disposeIndex(index);
+        Ok((!errors.is_empty()).then(|| errors.join("\n")))
+    }
+}
+
 /// bindgen's Rust text of one header: its own declarations, with `-include` of `includes`
 /// first. `werror` promotes clang's warnings to errors (to see them: bindgen only prints them);
-/// otherwise they are silenced.
+/// otherwise they are silenced. The error is clang's text (see [`clang_errors`]).
 fn bindgen_text(
     root: &Path,
     header: &SourceFile,
     includes: &[PathBuf],
     werror: bool,
-) -> Result<String, bindgen::BindgenError> {
+) -> Result<String, String> {
     let abs = absolute(&root.join(&header.rel));
-    let root_abs = absolute(root);
-    let mut builder = bindgen::Builder::default()
+    let args = clang_args(root, &abs, includes, werror);
+    if let Some(errors) = clang_errors(&abs, &args)? {
+        return Err(errors);
+    }
+    bindgen::Builder::default()
         .header(abs.to_string_lossy())
         .allowlist_file(regex_escape(&abs.to_string_lossy()))
         .default_enum_style(bindgen::EnumVariation::ModuleConsts)
@@ -381,23 +481,11 @@ fn bindgen_text(
         // The text is parsed with syn, never read by people: formatting it would cost a
         // rustfmt process per header.
         .formatter(bindgen::Formatter::None)
-        // The headers include no system headers, so asking the clang binary for its include
-        // directories (llvm-config and `clang -v` per header) buys nothing.
         .detect_include_paths(false)
-        .clang_arg(LAYOUT_TARGET)
-        .clang_arg("-std=c11")
-        .clang_arg("-fparse-all-comments")
-        .clang_arg("-ferror-limit=0")
-        .clang_arg(if werror { "-Werror" } else { "-w" });
-    for dir in ["", "tpb", "common"] {
-        builder = builder.clang_arg(format!("-I{}", root_abs.join(dir).display()));
-    }
-    for inc in includes.iter().filter(|p| **p != abs) {
-        builder = builder
-            .clang_arg("-include")
-            .clang_arg(inc.display().to_string());
-    }
-    builder.generate().map(|b| b.to_string())
+        .clang_args(args)
+        .generate()
+        .map(|b| b.to_string())
+        .map_err(|e| e.to_string())
 }
 
 /// One header: its declarations and its clang warnings, or its errors.
@@ -412,13 +500,15 @@ fn read_one(
             // With -Werror it failed: without it, either it parses (everything was a warning)
             // or it does not (a real error).
             match bindgen_text(root, header, includes, false) {
-                Ok(text) => (
-                    text,
-                    clang_diagnostics(root, header, &first.to_string(), true),
-                ),
+                Ok(text) => (text, clang_diagnostics(root, header, &first, true)),
                 Err(e) => {
-                    let mut errors = clang_diagnostics(root, header, &e.to_string(), false);
+                    // One line: the first error, and how many more clang gave.
+                    let mut errors = clang_diagnostics(root, header, &e, false);
+                    let more = errors.len().saturating_sub(1);
                     errors.truncate(1);
+                    if more > 0 {
+                        errors[0].message.push_str(&format!(" (and {more} more)"));
+                    }
                     return Err(errors);
                 }
             }

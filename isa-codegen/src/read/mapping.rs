@@ -35,16 +35,31 @@ fn key_line(text: &str, key: &str) -> u32 {
         .map_or(0, |k| k as u32 + 1)
 }
 
+/// Byte offset of the start of 1-based `line` (0 for line 0 or 1).
+fn line_start(text: &str, line: u32) -> usize {
+    if line <= 1 {
+        return 0;
+    }
+    text.match_indices('\n')
+        .nth(line as usize - 2)
+        .map_or(text.len(), |(k, _)| k + 1)
+}
+
+/// 1-based line of byte offset `at`.
+fn line_at(text: &str, at: usize) -> u32 {
+    text[..at].matches('\n').count() as u32 + 1
+}
+
 /// Reads and checks the shape of the mapping file.
 pub fn read(root: &Path) -> Result<Mapping, Diagnostic> {
-    let loc0 = Loc::new(MAPPING_FILE, 0);
-    let text = std::fs::read_to_string(root.join(MAPPING_FILE))
-        .map_err(|e| Diagnostic::new(loc0.clone(), format!("cannot read: {e}")))?;
+    let text = super::source::read_text(&root.join(MAPPING_FILE), MAPPING_FILE)?;
     parse(&text)
 }
 
 /// Parses mapping text.
 pub fn parse(text: &str) -> Result<Mapping, Diagnostic> {
+    // serde_json keeps the last of two equal keys: a repeated struct would lose its first list.
+    super::json::reject_duplicate_keys(text, MAPPING_FILE)?;
     let value: serde_json::Value = serde_json::from_str(text).map_err(|e| {
         Diagnostic::new(
             Loc::new(MAPPING_FILE, e.line() as u32),
@@ -96,15 +111,20 @@ pub fn parse(text: &str) -> Result<Mapping, Diagnostic> {
                 })?;
                 opcodes.push(name.to_string());
             }
+            // Each string is looked for after the previous one, so a repeated name gets the line
+            // of its own occurrence.
+            let mut from = line_start(text, line);
             let opcode_lines = opcodes
                 .iter()
                 .map(|op| {
                     let quoted = format!("\"{op}\"");
-                    text.lines()
-                        .enumerate()
-                        .skip(line.saturating_sub(1) as usize)
-                        .find(|(_, l)| l.contains(&quoted))
-                        .map_or(line, |(k, _)| k as u32 + 1)
+                    match text[from..].find(&quoted) {
+                        Some(k) => {
+                            from += k + quoted.len();
+                            line_at(text, from)
+                        }
+                        None => line,
+                    }
                 })
                 .collect();
             entries.push(MappingEntry {

@@ -4,6 +4,7 @@
 
 pub mod cdecl;
 pub mod cfunc;
+pub mod json;
 pub mod mapping;
 pub mod runtime;
 pub mod source;

@@ -59,6 +59,26 @@ pub struct ModelOverrides {
     pub pcg32_increment: Option<Choice<u64>>,
 }
 
+/// What `dve_xorwow_layout` may be (the emitter maps each to rng-core's variant).
+pub const DVE_XORWOW_LAYOUTS: [&str; 2] = ["sub_generator_major", "word_major"];
+/// What `lane_interleave` may be.
+pub const LANE_INTERLEAVES: [&str; 2] = ["round_robin", "lockstep"];
+/// What `philox_offset` may be.
+pub const PHILOX_OFFSETS: [&str; 2] = ["word_in_block", "words_from_start"];
+
+/// `zero_guard`: `Some(None)` for `disabled`, `Some(Some(k))` for `force_word_to_one:<k>` with
+/// `k` in 0..=4, `None` for anything else.
+pub fn zero_guard(value: &str) -> Option<Option<u8>> {
+    if value == "disabled" {
+        return Some(None);
+    }
+    let k = value
+        .strip_prefix("force_word_to_one:")?
+        .parse::<u8>()
+        .ok()?;
+    (k <= 4).then_some(Some(k))
+}
+
 /// The file.
 #[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
 #[serde(deny_unknown_fields)]
@@ -73,17 +93,40 @@ pub struct Runtime {
     /// Model overrides.
     #[serde(default)]
     pub model: ModelOverrides,
+    /// The file's text (for the lines of diagnostics about its entries).
+    #[serde(skip)]
+    pub text: String,
+}
+
+/// The file's text, `None` when the tree has no such entry at all. Anything else that is not a
+/// readable UTF-8 file (a directory, a dangling link, no permission) is an error naming it, never
+/// "absent": the crate would silently lose its firmware data. Duplicate keys are rejected.
+pub fn read_text(root: &Path) -> Result<Option<String>, Diagnostic> {
+    let path = root.join(RUNTIME_FILE);
+    let loc = || Loc::new(RUNTIME_FILE, 0);
+    match std::fs::symlink_metadata(&path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(Diagnostic::new(loc(), format!("cannot read: {e}"))),
+        Ok(_) => {}
+    }
+    if path.is_dir() {
+        return Err(Diagnostic::new(
+            loc(),
+            "is a directory; the runtime data must be a JSON file (or absent)",
+        ));
+    }
+    let text = super::source::read_text(&path, RUNTIME_FILE)?;
+    super::json::reject_duplicate_keys(&text, RUNTIME_FILE)?;
+    Ok(Some(text))
 }
 
 /// Reads the file when the tree has one.
 pub fn read(root: &Path) -> Result<Option<Runtime>, Diagnostic> {
-    let path = root.join(RUNTIME_FILE);
-    if !path.is_file() {
-        return Ok(None);
-    }
-    let text = std::fs::read_to_string(&path)
-        .map_err(|e| Diagnostic::new(Loc::new(RUNTIME_FILE, 0), format!("cannot read: {e}")))?;
+    let text = match read_text(root)? {
+        Some(text) => text,
+        None => return Ok(None),
+    };
     serde_json::from_str(&text)
-        .map(Some)
+        .map(|r| Some(Runtime { text, ..r }))
         .map_err(|e| Diagnostic::new(Loc::new(RUNTIME_FILE, e.line() as u32), format!("{e}")))
 }

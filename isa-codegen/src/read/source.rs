@@ -54,8 +54,17 @@ fn read_dir_headers(
             return;
         }
     };
-    for entry in entries.flatten() {
-        let path = entry.path();
+    for entry in entries {
+        let path = match entry {
+            Ok(entry) => entry.path(),
+            Err(e) => {
+                problems.push(Diagnostic::new(
+                    Loc::new(rel_dir, 0),
+                    format!("cannot list: {e}"),
+                ));
+                continue;
+            }
+        };
         if path.extension().and_then(|e| e.to_str()) != Some("h") || !path.is_file() {
             continue;
         }
@@ -64,20 +73,39 @@ fn read_dir_headers(
             .unwrap_or(&path)
             .to_string_lossy()
             .replace('\\', "/");
-        match std::fs::read(&path) {
-            Ok(bytes) => match String::from_utf8(bytes) {
-                Ok(text) => files.push(SourceFile { rel, text }),
-                Err(e) => problems.push(Diagnostic::new(
-                    Loc::new(rel, 0),
-                    format!("not UTF-8 text (byte {})", e.utf8_error().valid_up_to()),
-                )),
-            },
-            Err(e) => problems.push(Diagnostic::new(
-                Loc::new(rel, 0),
-                format!("cannot read: {e}"),
-            )),
+        match read_text(&path, &rel) {
+            Ok(text) => files.push(SourceFile { rel, text }),
+            Err(d) => problems.push(d),
         }
     }
+}
+
+/// Reads the file at `path` (`rel` in the tree) as UTF-8 text: an unreadable file is a
+/// diagnostic naming it, text that is not UTF-8 one at the line and column of the first bad byte.
+pub fn read_text(path: &Path, rel: &str) -> Result<String, Diagnostic> {
+    let bytes = std::fs::read(path)
+        .map_err(|e| Diagnostic::new(Loc::new(rel, 0), format!("cannot read: {e}")))?;
+    String::from_utf8(bytes).map_err(|e| {
+        let bytes = e.as_bytes();
+        let at = e.utf8_error().valid_up_to();
+        let line_start = bytes[..at]
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |k| k + 1);
+        let line = bytes[..at].iter().filter(|&&b| b == b'\n').count() as u32 + 1;
+        // Columns count characters; the valid prefix of the line is UTF-8 by construction.
+        let column = String::from_utf8_lossy(&bytes[line_start..at])
+            .chars()
+            .count()
+            + 1;
+        Diagnostic::new(
+            Loc::new(rel, line),
+            format!(
+                "not UTF-8 text: byte 0x{:02x} at column {column}",
+                bytes[at]
+            ),
+        )
+    })
 }
 
 /// The code part of a line: everything before a `//` comment (block comments are rare in

@@ -106,11 +106,77 @@ pub fn raw_keyword_members(text: &str) -> String {
     out
 }
 
-/// Extracts and parses the blocks of one file; the blocks that do not parse come second.
-pub fn extract(file: &SourceFile) -> (Vec<SpecBlock>, Vec<Unparsed>) {
+/// How deep a spec expression may nest, counted through the functions it calls (see
+/// [`nesting_bound`] and docs/spec-language.md, "Limits"). Every walk over spec expressions is
+/// recursive — syn's parser, the name resolution, the partial evaluator, the legality and
+/// instance searches, the emitters, prettyplease — so this bound, checked before any of them
+/// runs, and the generator's own stack ([`crate::STACK_BYTES`]) keep them all within the stack.
+pub const MAX_SPEC_DEPTH: usize = 1000;
+
+/// An upper bound, read lexically, on how deep the syntax tree of a spec block nests: the
+/// operators, keywords and brackets that enclose a token, summed over its enclosing bracket
+/// levels (`a && b && c` is 3 deep as syn builds it, `((a))` 3). Identifiers and literals are
+/// leaves. Computed without recursion, before the block is handed to syn.
+pub fn nesting_bound(text: &str) -> usize {
+    const KEYWORDS: &[&str] = &[
+        "if", "else", "as", "let", "match", "return", "fn", "loop", "while", "for", "in",
+    ];
+    const PAIRS: &[&str] = &[
+        "&&", "||", "==", "!=", "<=", ">=", "<<", ">>", "::", "->", "=>", "..",
+    ];
+    let b = text.as_bytes();
+    let mut levels: Vec<usize> = vec![1];
+    let mut best = 1;
+    let mut k = 0;
+    while k < b.len() {
+        let c = b[k];
+        if c.is_ascii_whitespace() {
+            k += 1;
+            continue;
+        }
+        if text[k..].starts_with("//") {
+            k = text[k..].find('\n').map_or(b.len(), |n| k + n);
+            continue;
+        }
+        if c.is_ascii_alphanumeric() || c == b'_' || c >= 0x80 {
+            let end = text[k..]
+                .find(|ch: char| !(ch.is_alphanumeric() || ch == '_' || ch == '#'))
+                .map_or(b.len(), |n| k + n);
+            if KEYWORDS.contains(&&text[k..end]) {
+                *levels.last_mut().expect("a level") += 1;
+            }
+            k = end;
+        } else {
+            match c {
+                b'(' | b'[' | b'{' => {
+                    *levels.last_mut().expect("a level") += 1;
+                    levels.push(0);
+                }
+                b')' | b']' | b'}' => {
+                    if levels.len() > 1 {
+                        levels.pop();
+                    }
+                }
+                _ => *levels.last_mut().expect("a level") += 1,
+            }
+            k += if PAIRS.iter().any(|p| text[k..].starts_with(p)) {
+                2
+            } else {
+                text[k..].chars().next().map_or(1, char::len_utf8)
+            };
+        }
+        best = best.max(levels.iter().sum());
+    }
+    best
+}
+
+/// Extracts and parses the blocks of one file: the blocks, those that do not parse (warnings:
+/// the model drops them) and errors (a block nesting deeper than [`MAX_SPEC_DEPTH`]).
+pub fn extract(file: &SourceFile) -> (Vec<SpecBlock>, Vec<Unparsed>, Vec<Diagnostic>) {
     let lines: Vec<&str> = file.text.lines().collect();
     let mut blocks = Vec::new();
     let mut problems = Vec::new();
+    let mut errors = Vec::new();
     let mut k = 0;
     while k < lines.len() {
         let starts = comment_text(lines[k]).is_some_and(|t| t.trim_start().starts_with("fn "));
@@ -152,6 +218,17 @@ pub fn extract(file: &SourceFile) -> (Vec<SpecBlock>, Vec<Unparsed>) {
             });
             continue;
         }
+        let depth = nesting_bound(&text);
+        if depth > MAX_SPEC_DEPTH {
+            errors.push(Diagnostic::new(
+                loc,
+                format!(
+                    "spec function `{}` nests {depth} levels deep (operators, brackets and keywords enclosing one another); the limit is {MAX_SPEC_DEPTH} (docs/spec-language.md, \"Limits\")",
+                    name.as_deref().unwrap_or("?")
+                ),
+            ));
+            continue;
+        }
         match syn::parse_str::<syn::ItemFn>(&raw_keyword_members(&text)) {
             Ok(item) => blocks.push(SpecBlock { loc, item, text }),
             Err(e) => {
@@ -164,7 +241,7 @@ pub fn extract(file: &SourceFile) -> (Vec<SpecBlock>, Vec<Unparsed>) {
             }
         }
     }
-    (blocks, problems)
+    (blocks, problems, errors)
 }
 
 /// Extracts every block of every header: the parsed blocks and those that do not parse (each
@@ -174,12 +251,13 @@ pub fn extract_all(
 ) -> Result<(Vec<SpecBlock>, Vec<Unparsed>), Vec<Diagnostic>> {
     let mut all = Vec::new();
     let mut unparsed = Vec::new();
+    let mut problems = Vec::new();
     for f in files {
-        let (mut b, mut p) = extract(f);
+        let (mut b, mut p, mut e) = extract(f);
         all.append(&mut b);
         unparsed.append(&mut p);
+        problems.append(&mut e);
     }
-    let mut problems = Vec::new();
     let mut first: BTreeMap<String, Loc> = BTreeMap::new();
     let named = all.iter().map(|b| (b.name(), b.loc.clone())).chain(
         unparsed
@@ -221,7 +299,7 @@ mod tests {
         let f = file(
             "int x;\n// prose\n// fn a(i: Inst) -> bool {\n//       (i.s.f == 1)   // note {\n//    && b(i)\n// }\nint y;\n//fn b(i: Inst) -> bool { true }\n",
         );
-        let (blocks, problems) = extract(&f);
+        let (blocks, problems, _) = extract(&f);
         assert!(problems.is_empty(), "{problems:?}");
         assert_eq!(blocks.len(), 2);
         assert_eq!(blocks[0].name(), "a");
@@ -232,7 +310,7 @@ mod tests {
     #[test]
     fn unbalanced_and_unparsable_blocks_name_their_line() {
         let f = file("// fn a(i: Inst) -> bool {\n//   (i.x == 1)\nint y;\n\n// fn b(i: Inst) -> bool {\n//   (i.x == )\n// }\n");
-        let (blocks, problems) = extract(&f);
+        let (blocks, problems, _) = extract(&f);
         assert!(blocks.is_empty());
         assert_eq!(problems.len(), 2);
         assert_eq!(problems[0].loc.line, 1);
@@ -252,10 +330,30 @@ mod tests {
         );
         let f =
             file("// fn a(i: Inst) -> bool {\n//     (i.s.type == 1) && (i.s.gen != 0)\n// }\n");
-        let (blocks, problems) = extract(&f);
+        let (blocks, problems, _) = extract(&f);
         assert!(problems.is_empty(), "{problems:?}");
         // The text kept for display is the header's own.
         assert!(blocks[0].text.contains("i.s.type =="));
+    }
+
+    #[test]
+    fn nesting_bounds_cover_syn_depth() {
+        assert_eq!(nesting_bound("a"), 1);
+        assert_eq!(nesting_bound("a && b && c"), 3);
+        assert_eq!(nesting_bound("((a))"), 3);
+        assert_eq!(nesting_bound("f(a) // (((((\n"), 2);
+        let chain = vec!["(i.x == 1)"; 600].join(" && ");
+        let f = file(&format!(
+            "// fn a(i: Inst) -> bool {{\n//  {chain}\n// }}\n"
+        ));
+        let (blocks, problems, errors) = extract(&f);
+        assert!(blocks.is_empty() && problems.is_empty());
+        assert_eq!(errors[0].loc.line, 1);
+        assert!(
+            errors[0].message.contains("the limit is 1000"),
+            "{}",
+            errors[0]
+        );
     }
 
     #[test]

@@ -727,3 +727,363 @@ fn missing_libclang_is_one_clear_error_not_a_panic() {
     );
     assert!(!stderr.contains("panicked"), "{stderr}");
 }
+
+// ---------------------------------------------------------------------------------------------
+// Issue 12: the malformed trees that crashed the generator or were accepted silently, one per
+// class. Each failed before its fix (a panic, a stack overflow, or a tree generated anyway).
+
+const RUNTIME: &str = "rng-runtime.json";
+
+#[test]
+fn mapping_lists_an_opcode_twice() {
+    // Was a panic (index out of bounds) in the model builder.
+    let ws = Workspace::tiny("dup-opcode");
+    let f = ws.file(MAPPING);
+    edit(
+        &f,
+        "\"NEURON_ISA_TPB_OPCODE_FILL_OLD\"",
+        "\"NEURON_ISA_TPB_OPCODE_FILL_OLD\",\n            \"NEURON_ISA_TPB_OPCODE_FILL\"",
+    );
+    let first = line_of(&f, "\"NEURON_ISA_TPB_OPCODE_FILL\",");
+    let second = first + 2;
+    check(
+        &ws,
+        MAPPING,
+        second,
+        &[
+            "`NEURON_ISA_TPB_OPCODE_FILL` is listed twice",
+            "NEURON_ISA_TPB_S1_FILL_STRUCT",
+            &format!("first at {MAPPING}:{first}"),
+        ],
+    );
+    // The same under --strict (an error, not a warning --strict would add to).
+    assert_nothing_written_with(ws_strict(&ws), &format!("{TREE}/{MAPPING}:{second}"));
+}
+
+#[test]
+fn mapping_with_a_duplicate_key_names_both_lines() {
+    // serde_json kept the last list: FILL lost its mapping without a word.
+    let ws = Workspace::tiny("dup-key");
+    let f = ws.file(MAPPING);
+    edit(
+        &f,
+        "    },\n    \"struct2pseudo_opcode\"",
+        "    ,\n        \"NEURON_ISA_TPB_S1_FILL_STRUCT\": [\"NEURON_ISA_TPB_OPCODE_FILL_OLD\"]\n    },\n    \"struct2pseudo_opcode\"",
+    );
+    let text = fs::read_to_string(&f).unwrap();
+    let lines: Vec<u32> = text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| l.contains("\"NEURON_ISA_TPB_S1_FILL_STRUCT\""))
+        .map(|(k, _)| k as u32 + 1)
+        .collect();
+    assert_eq!(lines.len(), 2);
+    check(
+        &ws,
+        MAPPING,
+        lines[1],
+        &[
+            "duplicate key `NEURON_ISA_TPB_S1_FILL_STRUCT`",
+            &format!("{MAPPING}:{}", lines[0]),
+        ],
+    );
+}
+
+/// Puts a runtime file (or directory) into the tiny tree.
+fn with_runtime(ws: &Workspace, text: &str) {
+    fs::write(ws.file(RUNTIME), text).unwrap();
+}
+
+#[test]
+fn runtime_data_with_a_duplicate_key_names_both_lines() {
+    let ws = Workspace::tiny("dup-runtime");
+    with_runtime(
+        &ws,
+        "{\n  \"about\": \"x\",\n  \"firmware\": [],\n  \"about\": \"y\"\n}\n",
+    );
+    check(
+        &ws,
+        RUNTIME,
+        4,
+        &["duplicate key `about`", &format!("{RUNTIME}:2")],
+    );
+}
+
+#[test]
+fn runtime_data_that_is_a_directory_is_an_error_not_absent() {
+    // Was read as "no runtime data": the crate rewritten without its firmware data.
+    let ws = Workspace::tiny("runtime-dir");
+    fs::create_dir(ws.file(RUNTIME)).unwrap();
+    check(&ws, RUNTIME, 0, &["is a directory"]);
+}
+
+#[test]
+fn runtime_data_that_is_not_utf8_names_line_and_column() {
+    let ws = Workspace::tiny("runtime-utf8");
+    fs::write(ws.file(RUNTIME), b"{\n  \"about\": \"caf\xe9\"\n}\n").unwrap();
+    check(&ws, RUNTIME, 2, &["not UTF-8", "byte 0xe9 at column 16"]);
+}
+
+#[test]
+fn firmware_entry_with_an_engine_rng_core_does_not_model() {
+    // `PE` is a member of the engine enum but has no RNG state: the entry was dropped from the
+    // rng-core data and kept in the tables' firmware answers.
+    let ws = Workspace::new("fw-engine", &real_tree("cayman"), "neuron_cayman_arch_isa");
+    let f = ws.tree.join(RUNTIME);
+    let text = fs::read_to_string(&f).unwrap();
+    fs::write(
+        &f,
+        text.replacen("\"engine\": \"POOL\"", "\"engine\": \"PE\"", 1),
+    )
+    .unwrap();
+    let line = line_of(&f, "\"engine\": \"PE\"") - 1;
+    let err = generate_err(&ws.tree);
+    assert_eq!(err.diagnostics.len(), 1, "{err}");
+    assert_reports(
+        &err,
+        RUNTIME,
+        line,
+        &["engine `PE`", "one of ACT, POOL, DVE"],
+    );
+    assert_nothing_written(&ws, &format!("neuron_cayman_arch_isa/{RUNTIME}:{line}"));
+}
+
+#[test]
+fn firmware_entry_naming_an_instruction_without_a_body() {
+    let ws = Workspace::new("fw-inst", &real_tree("cayman"), "neuron_cayman_arch_isa");
+    let f = ws.tree.join(RUNTIME);
+    let text = fs::read_to_string(&f).unwrap();
+    // The second entry: its line is that of its `"instruction"` key.
+    fs::write(&f, text.replacen("\"RAND_GET_STATE\"", "\"RAND\"", 1)).unwrap();
+    let line = line_of(&f, "\"instruction\": \"RAND\"");
+    let err = generate_err(&ws.tree);
+    assert_reports(
+        &err,
+        RUNTIME,
+        line,
+        &["instruction `RAND` has no firmware body", "RAND_SET_STATE"],
+    );
+}
+
+#[test]
+fn model_override_that_rng_core_does_not_have() {
+    // Was a crate without its rng_core::Generation impl, with a note in the report.
+    let ws = Workspace::new("override", &real_tree("cayman"), "neuron_cayman_arch_isa");
+    let f = ws.tree.join(RUNTIME);
+    edit(
+        &f,
+        "\"model\": {",
+        "\"model\": {\n        \"lane_interleave\": { \"value\": \"zigzag\", \"source\": \"none\" },",
+    );
+    let line = line_of(&f, "\"zigzag\"");
+    let err = generate_err(&ws.tree);
+    assert_reports(
+        &err,
+        RUNTIME,
+        line,
+        &[
+            "`lane_interleave` is `zigzag`",
+            "one of round_robin, lockstep",
+        ],
+    );
+}
+
+#[test]
+fn legality_width_of_zero_is_reported_at_its_disjunct() {
+    // `x / 0 = 0` in the spec language: this became a legal arm of width 0.
+    let ws = Workspace::new("width-0", &real_tree("cayman"), "neuron_cayman_arch_isa");
+    let rel = "tpb/aws_neuron_isa_tpb_d4_rand.h";
+    let f = ws.file(rel);
+    edit(
+        &f,
+        "&& rand_get_state_elem_cnt(i, 7))",
+        "&& rand_get_state_elem_cnt(i, 7 / 0))",
+    );
+    let line = line_of(&f, "rand_get_state_elem_cnt(i, 7 / 0)") - 4;
+    let err = generate_err(&ws.tree);
+    assert_reports(
+        &err,
+        rel,
+        line,
+        &[
+            "`rand_get_state_legal_combinations`",
+            "width 0 is not a word count",
+            "x / 0",
+        ],
+    );
+    assert_nothing_written(&ws, &format!("neuron_cayman_arch_isa/{rel}:{line}"));
+}
+
+#[test]
+fn header_that_is_not_utf8_names_line_and_column() {
+    // Was a byte offset.
+    let ws = Workspace::tiny("utf8");
+    let f = ws.file(FILL);
+    let line = line_of(&f, "uint16_t              count;");
+    let text = fs::read(&f).unwrap();
+    let at = text.windows(5).position(|w| w == b"count").expect("count");
+    let mut bytes = text.clone();
+    bytes.insert(at, 0xff);
+    fs::write(&f, bytes).unwrap();
+    check(&ws, FILL, line, &["not UTF-8", "byte 0xff at column 27"]);
+}
+
+#[test]
+fn header_that_cannot_be_read_is_named() {
+    // Reading /proc/self/mem from offset 0 fails even for root (chmod does not stop root).
+    let ws = Workspace::tiny("unreadable");
+    let rel = "tpb/aws_neuron_isa_tpb_zz.h";
+    std::os::unix::fs::symlink("/proc/self/mem", ws.file(rel)).unwrap();
+    check(&ws, rel, 0, &["cannot read"]);
+}
+
+/// The `// fn` block of `is_valid_s1_fill` with `body` for a body.
+fn fill_validator(body: &str) -> String {
+    format!("// fn is_valid_s1_fill(i: Inst, e: NeuronEngine) -> bool {{\n//     {body}\n// }}\n")
+}
+
+/// The largest `n` whose block `make(n)` is within the nesting limit (bounds grow with `n`).
+fn largest_within_limit(make: impl Fn(usize) -> String) -> usize {
+    use isa_codegen::read::spec::{nesting_bound, MAX_SPEC_DEPTH};
+    // The bound is of the block's text, as the reader sees it: without the `//` prefixes.
+    let bound = |n: usize| {
+        let text: String = make(n)
+            .lines()
+            .map(|l| format!("{}\n", l.trim_start().trim_start_matches("//")))
+            .collect();
+        nesting_bound(&text)
+    };
+    let n = (1..=MAX_SPEC_DEPTH)
+        .find(|&n| bound(n) > MAX_SPEC_DEPTH)
+        .expect("the bound grows past the limit")
+        - 1;
+    assert!(n > 100 && bound(n) <= MAX_SPEC_DEPTH, "n = {n}");
+    n
+}
+
+/// The tiny tree with `is_valid_s1_fill`'s block replaced by `block`; the block's line.
+fn tiny_with_validator(tag: &str, block: &str) -> (Workspace, u32) {
+    let ws = Workspace::tiny(tag);
+    let f = ws.file(FILL);
+    let line = line_of(&f, "// fn is_valid_s1_fill(");
+    edit(
+        &f,
+        "// fn is_valid_s1_fill(i: Inst, e: NeuronEngine) -> bool {\n//       has_valid_header(i)\n//    && (i.s1_fill.count >= 1)\n//    && fill_lanes_ok(i.s1_fill.lanes, e)\n// }\n",
+        block,
+    );
+    (ws, line)
+}
+
+fn chain(n: usize) -> String {
+    let mut parts = vec!["fill_lanes_ok(i.s1_fill.lanes, e)".to_string()];
+    parts.extend((1..n).map(|k| format!("(i.s1_fill.count != {k})")));
+    fill_validator(&parts.join(" && "))
+}
+
+fn parens(n: usize) -> String {
+    fill_validator(&format!(
+        "{}fill_lanes_ok(i.s1_fill.lanes, e) && (i.s1_fill.count >= 1){}",
+        "(".repeat(n),
+        ")".repeat(n)
+    ))
+}
+
+#[test]
+fn spec_blocks_at_the_nesting_limit_generate() {
+    // A long `&&` chain and deep parentheses, each as deep as the limit allows: read, modelled,
+    // evaluated (legality, instance search) and emitted — was a stack overflow at ~650 terms.
+    for (tag, make) in [
+        ("deep-chain", chain as fn(usize) -> String),
+        ("deep-parens", parens),
+    ] {
+        let n = largest_within_limit(make);
+        let (ws, _) = tiny_with_validator(tag, &make(n));
+        let g = isa_codegen::generate(&ws.tree, &isa_codegen::Options::STRICT)
+            .unwrap_or_else(|e| panic!("{tag} at n = {n}: {e}"));
+        assert!(g.files["src/generated/spec.rs"].contains("is_valid_s1_fill"));
+    }
+}
+
+#[test]
+fn legality_function_at_the_nesting_limit_generates() {
+    // The legality derivation walks the same trees: a table from a chain as long as allowed.
+    let legal = |n: usize| {
+        format!(
+            "// fn fill_legal_combinations(i: Inst, e: NeuronEngine) -> bool {{\n//     {} && (i.s1_fill.count == 6)\n// }}\n",
+            vec!["(e == NeuronEngine::Pool)"; n].join(" && ")
+        )
+    };
+    let n = largest_within_limit(legal);
+    let ws = Workspace::tiny("deep-legal");
+    edit(&ws.file(FILL), "#endif", &format!("{}\n#endif", legal(n)));
+    let g = isa_codegen::generate(&ws.tree, &isa_codegen::Options::STRICT)
+        .unwrap_or_else(|e| panic!("n = {n}: {e}"));
+    let t = &g.model.tables[0];
+    assert_eq!((t.arms.len(), t.arms[0].words), (1, 6), "{t:?}");
+}
+
+#[test]
+fn spec_blocks_past_the_nesting_limit_are_errors_before_any_walk() {
+    for (tag, make) in [
+        ("deep-chain-over", chain as fn(usize) -> String),
+        ("deep-parens-over", parens),
+    ] {
+        let n = largest_within_limit(make) + 1;
+        let (ws, line) = tiny_with_validator(tag, &make(n));
+        check(
+            &ws,
+            FILL,
+            line,
+            &["`is_valid_s1_fill` nests", "the limit is 1000"],
+        );
+    }
+    // Far past it: the error comes from the lexical bound, so nothing recursive ever runs.
+    let (ws, line) = tiny_with_validator("deep-far", &chain(200_000));
+    let err = generate_err(&ws.tree);
+    assert_reports(&err, FILL, line, &["the limit is 1000"]);
+}
+
+#[test]
+fn spec_depth_counts_through_calls_and_recursion_is_an_error() {
+    // Three blocks each within the limit, each calling the next at its deepest point (the
+    // first term of a left-nested chain): parentheses vanish from the resolved tree, chains do not.
+    let link = |name: &str, first: &str| {
+        let terms: Vec<String> = std::iter::once(first.to_string())
+            .chain((1..480).map(|k| format!("(i.s1_fill.count != {k})")))
+            .collect();
+        format!(
+            "// fn {name}(i: Inst, e: NeuronEngine) -> bool {{\n//     {}\n// }}\n",
+            terms.join(" && ")
+        )
+    };
+    let block = format!(
+        "{}\n{}\n{}",
+        link("is_valid_s1_fill", "deep_helper(i, e)"),
+        link("deep_helper", "deeper_helper(i, e)"),
+        link("deeper_helper", "fill_lanes_ok(i.s1_fill.lanes, e)")
+    );
+    let (ws, line) = tiny_with_validator("deep-calls", &block);
+    check(
+        &ws,
+        FILL,
+        line,
+        &[
+            "`is_valid_s1_fill` nests",
+            "with the functions it calls inlined",
+        ],
+    );
+
+    let (ws, line) = tiny_with_validator(
+        "recursion",
+        &fill_validator("fill_lanes_ok(i.s1_fill.lanes, e) && is_valid_s1_fill(i, e)"),
+    );
+    check(
+        &ws,
+        FILL,
+        line,
+        &[
+            "`is_valid_s1_fill` calls itself",
+            "is_valid_s1_fill -> is_valid_s1_fill",
+        ],
+    );
+}
