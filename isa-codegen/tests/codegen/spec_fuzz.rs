@@ -9,7 +9,7 @@
 //! Deterministic: a fixed ChaCha seed and case count; bindgen runs once (the C declarations do not
 //! change between cases, only the comment blocks).
 
-mod common;
+use crate::common;
 
 use isa_codegen::model::eval::{Env, Evaluator, Sym, Val};
 use isa_codegen::model::spec::SpecTy;
