@@ -269,17 +269,30 @@ const LAYOUT_TARGET: &str = "--target=x86_64-unknown-linux-gnu";
 
 /// Loads libclang for this thread (bindgen would panic without it).
 pub fn ensure_libclang() -> Result<(), Diagnostic> {
+    // clang-sys keeps the loaded library per thread, and finding it searches the file system
+    // (a tenth of a regeneration's time when every tree's thread did it): found once per
+    // process, then handed to each thread.
+    static LIBRARY: std::sync::OnceLock<Result<std::sync::Arc<clang_sys::SharedLibrary>, String>> =
+        std::sync::OnceLock::new();
     if clang_sys::is_loaded() {
         return Ok(());
     }
-    clang_sys::load().map_err(|e| {
-        Diagnostic::new(
+    let library = LIBRARY.get_or_init(|| {
+        clang_sys::load()?;
+        clang_sys::get_library().ok_or_else(|| "loaded, then not found".to_string())
+    });
+    match library {
+        Ok(library) => {
+            clang_sys::set_library(Some(library.clone()));
+            Ok(())
+        }
+        Err(e) => Err(Diagnostic::new(
             Loc::new("(libclang)", 0),
             format!(
                 "cannot load libclang, which reading C headers needs ({e}); install it with `apt-get install -y libclang-dev` or point LIBCLANG_PATH at it"
             ),
-        )
-    })
+        )),
+    }
 }
 
 /// Runs bindgen on every header; returns the declarations and the warnings.
