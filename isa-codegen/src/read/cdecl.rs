@@ -354,16 +354,17 @@ fn absolute(path: &Path) -> PathBuf {
     path.canonicalize().unwrap_or_else(|_| path.to_path_buf())
 }
 
-/// bindgen's Rust text of one header: its own declarations, with `-include` of `includes`
-/// first. `werror` promotes clang's warnings to errors (to see them: bindgen only prints them);
-/// otherwise they are silenced.
-fn bindgen_text(
+/// The bindgen builder the reader runs on one header (relative to the tree `root`): its own
+/// declarations allow-listed, with `-include` of `includes` first. `werror` promotes clang's
+/// warnings to errors (to see them: bindgen only prints them); otherwise they are silenced.
+/// Public so that a benchmark can time bindgen alone with exactly the reader's options.
+pub fn bindgen_builder(
     root: &Path,
-    header: &SourceFile,
+    header: &str,
     includes: &[PathBuf],
     werror: bool,
-) -> Result<String, bindgen::BindgenError> {
-    let abs = absolute(&root.join(&header.rel));
+) -> bindgen::Builder {
+    let abs = absolute(&root.join(header));
     let root_abs = absolute(root);
     let mut builder = bindgen::Builder::default()
         .header(abs.to_string_lossy())
@@ -391,7 +392,19 @@ fn bindgen_text(
             .clang_arg("-include")
             .clang_arg(inc.display().to_string());
     }
-    builder.generate().map(|b| b.to_string())
+    builder
+}
+
+/// bindgen's Rust text of one header ([`bindgen_builder`]).
+fn bindgen_text(
+    root: &Path,
+    header: &SourceFile,
+    includes: &[PathBuf],
+    werror: bool,
+) -> Result<String, bindgen::BindgenError> {
+    bindgen_builder(root, &header.rel, includes, werror)
+        .generate()
+        .map(|b| b.to_string())
 }
 
 /// One header: its declarations and its clang warnings, or its errors.
