@@ -6,15 +6,16 @@
 macro_rules! scalar_access {
     ($($get:ident / $put:ident : $ty:ty),* $(,)?) => {$(
         #[doc = concat!("Reads a little-endian `", stringify!($ty), "` at `offset`.")]
+        ///
+        /// Panics when the value does not lie inside `bytes` (generated code reads fixed
+        /// offsets of a 64-byte word).
         #[inline]
         pub const fn $get(bytes: &[u8], offset: usize) -> $ty {
-            let mut raw = [0u8; core::mem::size_of::<$ty>()];
-            let mut k = 0;
-            while k < raw.len() {
-                raw[k] = bytes[offset + k];
-                k += 1;
+            // One bounds check and one load, not one per byte.
+            match bytes.split_at(offset).1.first_chunk() {
+                Some(raw) => <$ty>::from_le_bytes(*raw),
+                None => panic!("little-endian read past the end of the buffer"),
             }
-            <$ty>::from_le_bytes(raw)
         }
 
         #[doc = concat!("Writes a little-endian `", stringify!($ty), "` at `offset`.")]
@@ -29,15 +30,20 @@ macro_rules! scalar_access {
 macro_rules! array_access {
     ($($get:ident / $put:ident = $one:ident / $put_one:ident : $ty:ty),* $(,)?) => {$(
         #[doc = concat!("Reads `N` little-endian `", stringify!($ty), "`s, back to back from `offset`.")]
+        #[inline]
         pub fn $get<const N: usize>(bytes: &[u8], offset: usize) -> [$ty; N] {
+            const SIZE: usize = core::mem::size_of::<$ty>();
+            // One bounds check for the whole array, then fixed-size reads.
+            let bytes = &bytes[offset..offset + N * SIZE];
             let mut out = [0; N];
-            for (k, slot) in out.iter_mut().enumerate() {
-                *slot = $one(bytes, offset + k * core::mem::size_of::<$ty>());
+            for (slot, raw) in out.iter_mut().zip(bytes.chunks_exact(SIZE)) {
+                *slot = $one(raw, 0);
             }
             out
         }
 
         #[doc = concat!("Writes `N` little-endian `", stringify!($ty), "`s, back to back from `offset`.")]
+        #[inline]
         pub fn $put<const N: usize>(bytes: &mut [u8], offset: usize, values: &[$ty; N]) {
             for (k, v) in values.iter().enumerate() {
                 $put_one(bytes, offset + k * core::mem::size_of::<$ty>(), *v);
@@ -166,7 +172,10 @@ mod bit_tests {
 /// Copies `N` bytes starting at `offset`.
 #[inline]
 pub fn get_bytes<const N: usize>(bytes: &[u8], offset: usize) -> [u8; N] {
-    core::array::from_fn(|k| bytes[offset + k])
+    match bytes[offset..].first_chunk() {
+        Some(raw) => *raw,
+        None => panic!("read of {N} bytes past the end of the buffer"),
+    }
 }
 
 /// Writes `value` starting at `offset`.

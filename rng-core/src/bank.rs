@@ -11,10 +11,11 @@
 //! 4 sub-generators × 6 = 24, LFSR 1 / 4 / 2 sub-generators of one word
 //! (Pool / DVE / Act), Philox 7 words, PCG32 2 words.
 
+use crate::dispatch::{self, Level};
 use crate::generation::Algorithm;
+use crate::kernel::{self, Lanewise, Owned, PhiloxDraw, Steps};
 use crate::model::{LaneInterleave, ModelChoices, PhiloxOffset, SubGeneratorLayout, ZeroGuard};
-use crate::philox::{self, Philox4x32};
-use crate::{lfsr, pcg32, xorwow};
+use crate::philox;
 use core::fmt;
 
 /// Lanes (partitions) of a bank.
@@ -370,6 +371,17 @@ impl Bank {
         span: DrawSpan,
         out: &mut [LaneRow],
     ) -> Result<(), BankError> {
+        self.draw_part_at(Level::best(), channels, span, out)
+    }
+
+    /// [`Bank::draw_part`] with the kernels run at `level` (the tests run every level).
+    fn draw_part_at(
+        &mut self,
+        level: Level,
+        channels: usize,
+        span: DrawSpan,
+        out: &mut [LaneRow],
+    ) -> Result<(), BankError> {
         let n = check_channels(channels)?;
         if span.steps == 0 {
             return Err(BankError::Steps);
@@ -387,124 +399,183 @@ impl Bank {
         }
         match self.shape {
             BankShape::Xorwow { sub_generators } => {
-                self.interleave(usize::from(sub_generators), n, span, out, Bank::step_xorwow)
+                self.interleave(level, kernel::Xorwow, 6, sub_generators, n, span, out)
             }
             BankShape::Lfsr { sub_generators } => {
-                self.interleave(usize::from(sub_generators), n, span, out, Bank::step_lfsr)
+                let mask = self.model.lfsr_tap_mask();
+                match kernel::Lfsr::four_taps(mask) {
+                    Some(gen) => self.interleave(level, gen, 1, sub_generators, n, span, out),
+                    None => {
+                        let gen = kernel::Lfsr::folded(mask);
+                        self.interleave(level, gen, 1, sub_generators, n, span, out)
+                    }
+                }
             }
-            BankShape::Philox => self.draw_philox(n, span.steps, out),
-            BankShape::Pcg32 => self.draw_pcg32(n, span.steps, out),
+            BankShape::Philox => self.draw_philox(level, n, span.steps, out),
+            BankShape::Pcg32 => {
+                let gen = kernel::Pcg32 {
+                    increment: self.model.pcg32_increment,
+                };
+                self.interleave(level, gen, 2, 1, n, span, out)
+            }
         }
         Ok(())
     }
 
-    fn interleave(
+    /// Runs the generator of rows `rows` over `owned` rows of `out`.
+    #[allow(clippy::too_many_arguments)]
+    fn run_steps<G: Lanewise<N>, const N: usize>(
         &mut self,
-        subs: usize,
+        level: Level,
+        gen: G,
+        rows: core::ops::Range<usize>,
+        n: usize,
+        out: &mut [LaneRow],
+        owned: Owned,
+        steps: u8,
+    ) {
+        let kernel = Steps {
+            gen,
+            rows: &mut self.rows[rows],
+            n,
+            out,
+            owned,
+            steps,
+        };
+        dispatch::run(level, kernel);
+    }
+
+    /// The sub-generators of a lane, each over the elements [`ModelChoices::lane_interleave`]
+    /// gives it; `words` state rows per sub-generator.
+    #[allow(clippy::too_many_arguments)]
+    fn interleave<G: Lanewise<N>, const N: usize>(
+        &mut self,
+        level: Level,
+        gen: G,
+        words: usize,
+        subs: u8,
         n: usize,
         span: DrawSpan,
         out: &mut [LaneRow],
-        step: fn(&mut Bank, usize, usize, &mut LaneRow),
     ) {
-        let mut discard = [0u32; LANES];
-        let subs64 = subs as u64;
-        for (k, row) in out.iter_mut().enumerate() {
-            let j = span.first + k as u64;
-            let g = match self.model.lane_interleave {
-                LaneInterleave::RoundRobin | LaneInterleave::Lockstep => (j % subs64) as usize,
-                LaneInterleave::Blocked => {
-                    (u128::from(j) * subs as u128 / u128::from(span.total)) as usize
-                }
-            };
-            for _ in 1..span.steps {
-                step(self, g, n, &mut discard);
-            }
-            step(self, g, n, row);
-        }
-        let end = span.first + out.len() as u64;
-        if self.model.lane_interleave == LaneInterleave::Lockstep
-            && end == span.total
-            && !out.is_empty()
-        {
-            // The trailing partial group still steps every sub-generator; the surplus is discarded.
-            let used = (span.total % subs64) as usize;
-            if used != 0 {
-                for g in used..subs {
-                    for _ in 0..span.steps {
-                        step(self, g, n, &mut discard);
+        let subs = usize::from(subs);
+        let len = out.len();
+        let mut owned = [Owned {
+            start: 0,
+            stride: 1,
+            count: 0,
+        }; MAX_SUB_GENERATORS];
+        for (g, owned) in owned.iter_mut().enumerate().take(subs) {
+            // The rows (element index k = j - first) that sub-generator g owns, in order.
+            *owned = match self.model.lane_interleave {
+                LaneInterleave::RoundRobin | LaneInterleave::Lockstep => {
+                    // j ≡ g (mod subs): the first such k, then every subs-th.
+                    let lag = (span.first % subs as u64) as usize;
+                    let start = (g + subs - lag) % subs;
+                    Owned {
+                        start,
+                        stride: subs,
+                        count: len.saturating_sub(start).div_ceil(subs),
                     }
                 }
+                LaneInterleave::Blocked => {
+                    // floor(j * subs / total) == g  ⇔  ceil(g * total / subs) <= j < ceil((g + 1) * total / subs).
+                    let bound = |g: usize| {
+                        (u128::from(span.total) * g as u128).div_ceil(subs as u128) as u64
+                    };
+                    let lo = bound(g).clamp(span.first, span.first + len as u64);
+                    let hi = bound(g + 1).clamp(span.first, span.first + len as u64);
+                    Owned {
+                        start: (lo - span.first) as usize,
+                        stride: 1,
+                        count: (hi - lo) as usize,
+                    }
+                }
+            };
+        }
+        // A block of rows at a time, every sub-generator in it, so the rows stay in cache.
+        let block = kernel::BLOCK * subs;
+        for lo in (0..len).step_by(block) {
+            let hi = len.min(lo + block);
+            for (g, owned) in owned.iter().enumerate().take(subs) {
+                let rows = words * g..words * (g + 1);
+                self.run_steps(level, gen, rows, n, out, owned.within(lo, hi), span.steps);
             }
         }
-    }
-
-    fn step_xorwow(&mut self, g: usize, n: usize, out: &mut LaneRow) {
-        let rows: &mut [LaneRow; 6] = (&mut self.rows[6 * g..6 * g + 6])
-            .try_into()
-            .expect("six rows per XORWOW sub-generator");
-        let [x, y, z, w, v, d] = rows;
-        for p in 0..n {
-            let (s, o) = xorwow::step([x[p], y[p], z[p], w[p], v[p], d[p]]);
-            [x[p], y[p], z[p], w[p], v[p], d[p]] = s;
-            out[p] = o;
-        }
-    }
-
-    fn step_lfsr(&mut self, g: usize, n: usize, out: &mut LaneRow) {
-        let mask = self.model.lfsr_tap_mask();
-        let row = &mut self.rows[g];
-        for p in 0..n {
-            row[p] = lfsr::step(row[p], mask);
-            out[p] = row[p];
-        }
-    }
-
-    fn draw_pcg32(&mut self, n: usize, steps: u8, out: &mut [LaneRow]) {
-        let increment = self.model.pcg32_increment;
-        let [lo, hi, ..] = &mut self.rows;
-        for row in out {
-            for p in 0..n {
-                for _ in 0..steps {
-                    let state = u64::from(lo[p]) | (u64::from(hi[p]) << 32);
-                    let (next, o) = pcg32::step(state, increment);
-                    (lo[p], hi[p]) = (next as u32, (next >> 32) as u32);
-                    row[p] = o;
+        let end = span.first + len as u64;
+        if self.model.lane_interleave == LaneInterleave::Lockstep && end == span.total && len != 0 {
+            // The trailing partial group still steps every sub-generator; the surplus is discarded.
+            let used = (span.total % subs as u64) as usize;
+            if used != 0 {
+                let mut discard = [[0u32; LANES]];
+                let once = Owned {
+                    start: 0,
+                    stride: 0,
+                    count: 1,
+                };
+                for g in used..subs {
+                    let rows = words * g..words * (g + 1);
+                    self.run_steps(level, gen, rows, n, &mut discard, once, span.steps);
                 }
             }
         }
     }
 
-    fn draw_philox(&mut self, n: usize, steps: u8, out: &mut [LaneRow]) {
-        // Per lane: one block computation serves four words.
+    fn draw_philox(&mut self, level: Level, n: usize, steps: u8, out: &mut [LaneRow]) {
         let m = out.len() as u64 * u64::from(steps);
+        if m == 0 {
+            return;
+        }
+        // Each lane's first block and its first word in it (a used-up block is the next one's word 0).
+        let mut counter = [[0u32; LANES]; 4];
+        let mut start = [0u32; LANES];
         for p in 0..n {
-            let counter = [0, 1, 2, 3].map(|i| self.rows[i][p]);
-            let key = [self.rows[4][p], self.rows[5][p]];
+            let raw = [0, 1, 2, 3].map(|i| self.rows[i][p]);
             let offset = self.rows[6][p];
-            let mut stream = match self.model.philox_offset {
-                PhiloxOffset::WordInBlock => Philox4x32::from_position(counter, key, offset),
-                PhiloxOffset::WordsFromStart => Philox4x32::from_position(
-                    philox::add_to_counter(counter, u128::from(offset / 4)),
-                    key,
+            let (first, word) = match self.model.philox_offset {
+                PhiloxOffset::WordInBlock if offset >= 4 => (philox::add_to_counter(raw, 1), 0),
+                PhiloxOffset::WordInBlock => (raw, offset),
+                PhiloxOffset::WordsFromStart => (
+                    philox::add_to_counter(raw, u128::from(offset / 4)),
                     offset % 4,
                 ),
             };
-            for row in out.iter_mut() {
-                for _ in 0..steps {
-                    row[p] = stream.next_word();
-                }
+            for (row, c) in counter.iter_mut().zip(first) {
+                row[p] = c;
             }
-            let (counter, offset) = match self.model.philox_offset {
-                PhiloxOffset::WordInBlock => (stream.counter(), stream.index()),
-                PhiloxOffset::WordsFromStart => {
-                    let total = u64::from(offset) + m;
+            start[p] = word;
+        }
+        let [k0, k1] = [&self.rows[4], &self.rows[5]];
+        let kernel = PhiloxDraw {
+            counter: &counter,
+            key: [k0, k1],
+            start: &start,
+            n,
+            out,
+            steps,
+        };
+        dispatch::run(level, kernel);
+        for p in 0..n {
+            let (next, offset) = match self.model.philox_offset {
+                PhiloxOffset::WordInBlock => {
+                    // The block of the last word drawn, and the index after it.
+                    let last = u64::from(start[p]) + m - 1;
+                    let first = [0, 1, 2, 3].map(|i| counter[i][p]);
                     (
-                        philox::add_to_counter(counter, u128::from(total >> 32) << 30),
+                        philox::add_to_counter(first, u128::from(last / 4)),
+                        (last % 4 + 1) as u32,
+                    )
+                }
+                PhiloxOffset::WordsFromStart => {
+                    let raw = [0, 1, 2, 3].map(|i| self.rows[i][p]);
+                    let total = u64::from(self.rows[6][p]) + m;
+                    (
+                        philox::add_to_counter(raw, u128::from(total >> 32) << 30),
                         total as u32,
                     )
                 }
             };
-            for (i, c) in counter.into_iter().enumerate() {
+            for (i, c) in next.into_iter().enumerate() {
                 self.rows[i][p] = c;
             }
             self.rows[6][p] = offset;
@@ -839,6 +910,223 @@ mod tests {
             };
             for words in dead {
                 assert_eq!(words, want, "{guard:?}");
+            }
+        }
+    }
+
+    /// The scalar model of a draw: one lane at a time through the single generators (the
+    /// bank's kernels must give exactly its words and end states).
+    fn model_draw(bank: &mut Bank, n: usize, span: DrawSpan, out: &mut [LaneRow]) {
+        let m = bank.model;
+        let steps = usize::from(span.steps);
+        match bank.shape {
+            BankShape::Xorwow { sub_generators } | BankShape::Lfsr { sub_generators } => {
+                let subs = usize::from(sub_generators);
+                let xor = matches!(bank.shape, BankShape::Xorwow { .. });
+                let step = |rows: &mut [LaneRow; MAX_WORDS], g: usize, p: usize| -> u32 {
+                    if xor {
+                        let s: [u32; 6] = core::array::from_fn(|i| rows[6 * g + i][p]);
+                        let (next, o) = crate::xorwow::step(s);
+                        for (i, w) in next.into_iter().enumerate() {
+                            rows[6 * g + i][p] = w;
+                        }
+                        o
+                    } else {
+                        rows[g][p] = crate::lfsr::step(rows[g][p], m.lfsr_tap_mask());
+                        rows[g][p]
+                    }
+                };
+                let owner = |j: u64| match m.lane_interleave {
+                    LaneInterleave::Blocked => {
+                        (u128::from(j) * subs as u128 / u128::from(span.total)) as usize
+                    }
+                    _ => (j % subs as u64) as usize,
+                };
+                for p in 0..n {
+                    for (k, row) in out.iter_mut().enumerate() {
+                        let g = owner(span.first + k as u64);
+                        for _ in 0..steps {
+                            row[p] = step(&mut bank.rows, g, p);
+                        }
+                    }
+                    let end = span.first + out.len() as u64;
+                    let used = (span.total % subs as u64) as usize;
+                    if m.lane_interleave == LaneInterleave::Lockstep
+                        && end == span.total
+                        && !out.is_empty()
+                        && used != 0
+                    {
+                        for g in used..subs {
+                            for _ in 0..steps {
+                                step(&mut bank.rows, g, p);
+                            }
+                        }
+                    }
+                }
+            }
+            BankShape::Pcg32 => {
+                for p in 0..n {
+                    let mut g = Pcg32::from_raw(
+                        u64::from(bank.rows[0][p]) | (u64::from(bank.rows[1][p]) << 32),
+                        m.pcg32_increment,
+                    )
+                    .unwrap();
+                    for row in out.iter_mut() {
+                        for _ in 0..steps {
+                            row[p] = g.next_u32();
+                        }
+                    }
+                    (bank.rows[0][p], bank.rows[1][p]) =
+                        (g.state() as u32, (g.state() >> 32) as u32);
+                }
+            }
+            BankShape::Philox => {
+                let total = out.len() as u64 * steps as u64;
+                for p in 0..n {
+                    let counter = [0, 1, 2, 3].map(|i| bank.rows[i][p]);
+                    let key = [bank.rows[4][p], bank.rows[5][p]];
+                    let offset = bank.rows[6][p];
+                    let mut stream = match m.philox_offset {
+                        PhiloxOffset::WordInBlock => {
+                            crate::philox::Philox4x32::from_position(counter, key, offset)
+                        }
+                        PhiloxOffset::WordsFromStart => crate::philox::Philox4x32::from_position(
+                            philox::add_to_counter(counter, u128::from(offset / 4)),
+                            key,
+                            offset % 4,
+                        ),
+                    };
+                    for row in out.iter_mut() {
+                        for _ in 0..steps {
+                            row[p] = stream.next_word();
+                        }
+                    }
+                    let (c, o) = match m.philox_offset {
+                        PhiloxOffset::WordInBlock => (stream.counter(), stream.index()),
+                        PhiloxOffset::WordsFromStart => {
+                            let t = u64::from(offset) + total;
+                            (
+                                philox::add_to_counter(counter, u128::from(t >> 32) << 30),
+                                t as u32,
+                            )
+                        }
+                    };
+                    for (i, w) in c.into_iter().enumerate() {
+                        bank.rows[i][p] = w;
+                    }
+                    bank.rows[6][p] = o;
+                }
+            }
+        }
+    }
+
+    /// Banks of every shape and model variant the kernels treat differently.
+    fn kernel_cases() -> Vec<Bank> {
+        let mut banks = Vec::new();
+        for interleave in [
+            LaneInterleave::RoundRobin,
+            LaneInterleave::Lockstep,
+            LaneInterleave::Blocked,
+        ] {
+            let model = ModelChoices {
+                lane_interleave: interleave,
+                ..M
+            };
+            for k in 1..=4 {
+                banks.push(Bank::new(BankShape::Xorwow { sub_generators: k }, model));
+                banks.push(Bank::new(BankShape::Lfsr { sub_generators: k }, model));
+            }
+        }
+        // A mask of three bits (duplicate taps, an unchecked model): the general parity fold.
+        let folded = ModelChoices {
+            lfsr_taps: [32, 32, 2, 1],
+            ..M
+        };
+        banks.push(Bank::new(BankShape::Lfsr { sub_generators: 2 }, folded));
+        banks.push(Bank::new(BankShape::Pcg32, M));
+        for offset in [PhiloxOffset::WordInBlock, PhiloxOffset::WordsFromStart] {
+            let model = ModelChoices {
+                philox_offset: offset,
+                ..M
+            };
+            banks.push(Bank::new(BankShape::Philox, model));
+        }
+        for (k, bank) in banks.iter_mut().enumerate() {
+            bank.seed_lanes(k as u64);
+        }
+        banks
+    }
+
+    /// Philox lane positions the kernel treats differently: every offset 0..=5 and a far one,
+    /// the same in all lanes or not, counters about to carry.
+    fn philox_positions(bank: &mut Bank, variant: usize) {
+        for p in 0..LANES {
+            let offset = match variant {
+                0..=5 => variant as u32,
+                6 => 1000,
+                _ => (p as u32 * 7 + variant as u32) % 9,
+            };
+            bank.rows[6][p] = offset;
+            if p % 3 == 0 {
+                bank.rows[0][p] = u32::MAX - (p as u32 % 4);
+                bank.rows[1][p] = u32::MAX;
+            }
+        }
+    }
+
+    #[test]
+    fn every_kernel_matches_the_scalar_model_for_every_lane_count() {
+        let spans = [
+            DrawSpan {
+                total: 7,
+                first: 0,
+                steps: 1,
+            },
+            DrawSpan {
+                total: 11,
+                first: 3,
+                steps: 2,
+            },
+            DrawSpan {
+                total: 70,
+                first: 0,
+                steps: 1,
+            },
+        ];
+        for level in Level::available() {
+            for bank in kernel_cases() {
+                let variants = if bank.shape == BankShape::Philox {
+                    9
+                } else {
+                    1
+                };
+                for variant in 0..variants {
+                    let mut start = bank.clone();
+                    if bank.shape == BankShape::Philox {
+                        philox_positions(&mut start, variant);
+                    }
+                    for n in 1..=LANES {
+                        for span in spans {
+                            let len = (span.total - span.first).min(40) as usize;
+                            let mut fast = start.clone();
+                            let mut model = start.clone();
+                            let mut got = vec![[0x5555_5555u32; LANES]; len];
+                            let mut want = got.clone();
+                            fast.draw_part_at(level, n, span, &mut got).unwrap();
+                            model_draw(&mut model, n, span, &mut want);
+                            let what = (
+                                level,
+                                bank.shape,
+                                bank.model.lane_interleave,
+                                variant,
+                                n,
+                                span,
+                            );
+                            assert_eq!(got, want, "{what:?}");
+                            assert!(fast == model, "end state {what:?}");
+                        }
+                    }
+                }
             }
         }
     }

@@ -23,7 +23,8 @@
 // (`cargo doc -p isa-mariana --no-deps`); a workspace doc build links its local copy.
 #![doc(html_root_url = "https://docs.rs/rng-core/0.1.0")]
 #![no_std]
-#![forbid(unsafe_code)]
+// `unsafe` only in `dispatch` (running a kernel's AVX2 copy where the CPU has AVX2).
+#![deny(unsafe_code)]
 #![deny(missing_docs)]
 // Errors carry isa-core's fixed-size `Violation` (no allocation in a no_std crate), so
 // they are large by design; boxing them would need `alloc`.
@@ -54,6 +55,7 @@ macro_rules! impl_rng_core_via_u32 {
 
 pub mod bank;
 pub mod convert;
+mod dispatch;
 pub mod dtype;
 pub mod engine;
 #[cfg(feature = "std")]
@@ -61,6 +63,7 @@ pub mod file;
 #[cfg(test)]
 mod fixture;
 pub mod generation;
+mod kernel;
 pub mod lfsr;
 pub mod machine;
 pub mod model;

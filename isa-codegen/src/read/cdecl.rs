@@ -464,20 +464,23 @@ fn clang_errors(abs: &Path, args: &[String]) -> Result<Option<String>, String> {
     }
 }
 
-/// bindgen's Rust text of one header: its own declarations, with `-include` of `includes`
-/// first. `werror` promotes clang's warnings to errors (to see them: bindgen only prints them);
-/// otherwise they are silenced. The error is clang's text (see [`clang_errors`]).
-fn bindgen_text(
+/// The bindgen builder the reader runs on one header (`header`, relative to the tree `root`):
+/// its own declarations allow-listed, with `-include` of `includes` first and the clang
+/// arguments of [`clang_args`]. `werror` promotes clang's warnings to errors (to see them:
+/// bindgen only prints them); otherwise they are silenced. Public so that a benchmark can time
+/// bindgen alone with exactly the reader's options.
+pub fn bindgen_builder(
     root: &Path,
-    header: &SourceFile,
+    header: &str,
     includes: &[PathBuf],
     werror: bool,
-) -> Result<String, String> {
-    let abs = absolute(&root.join(&header.rel));
-    let args = clang_args(root, &abs, includes, werror);
-    if let Some(errors) = clang_errors(&abs, &args)? {
-        return Err(errors);
-    }
+) -> bindgen::Builder {
+    let abs = absolute(&root.join(header));
+    builder_with_args(&abs, clang_args(root, &abs, includes, werror))
+}
+
+/// [`bindgen_builder`] of the header at `abs` with clang arguments `args`.
+fn builder_with_args(abs: &Path, args: Vec<String>) -> bindgen::Builder {
     bindgen::Builder::default()
         .header(abs.to_string_lossy())
         .allowlist_file(regex_escape(&abs.to_string_lossy()))
@@ -496,6 +499,23 @@ fn bindgen_text(
         .formatter(bindgen::Formatter::None)
         .detect_include_paths(false)
         .clang_args(args)
+}
+
+/// bindgen's Rust text of one header ([`bindgen_builder`]). The error is clang's text (see
+/// [`clang_errors`]): the header is parsed once without printing first, so that bindgen, which
+/// prints clang's diagnostics, only sees a header that parses.
+fn bindgen_text(
+    root: &Path,
+    header: &SourceFile,
+    includes: &[PathBuf],
+    werror: bool,
+) -> Result<String, String> {
+    let abs = absolute(&root.join(&header.rel));
+    let args = clang_args(root, &abs, includes, werror);
+    if let Some(errors) = clang_errors(&abs, &args)? {
+        return Err(errors);
+    }
+    builder_with_args(&abs, args)
         .generate()
         .map(|b| b.to_string())
         .map_err(|e| e.to_string())
