@@ -466,7 +466,7 @@ fn clang_errors(abs: &Path, args: &[String]) -> Result<Option<String>, String> {
 
 /// The bindgen builder the reader runs on one header (`header`, relative to the tree `root`):
 /// its own declarations allow-listed, with `-include` of `includes` first and the clang
-/// arguments of [`clang_args`]. `werror` promotes clang's warnings to errors (to see them:
+/// arguments of `clang_args`. `werror` promotes clang's warnings to errors (to see them:
 /// bindgen only prints them); otherwise they are silenced. Public so that a benchmark can time
 /// bindgen alone with exactly the reader's options.
 pub fn bindgen_builder(
