@@ -94,15 +94,30 @@ fn on_generator_stack<T: Send>(
 
 /// Reads, models and emits the tree at `tree`. Nothing is written.
 pub fn generate(tree: &Path, options: &Options) -> Result<Generated, diag::Error> {
-    on_generator_stack(tree, || generate_here(tree, options))
+    generate_reusing(tree, options, None)
 }
 
-fn generate_here(tree: &Path, options: &Options) -> Result<Generated, diag::Error> {
+/// [`generate`] for the crate at `crate_dir`: where the crate's committed files are what rustfmt
+/// would make of this run's rendering, they are taken as they are, without running rustfmt
+/// ([`emit::format_reusing`]). The files are the same bytes either way.
+pub fn generate_reusing(
+    tree: &Path,
+    options: &Options,
+    crate_dir: Option<&Path>,
+) -> Result<Generated, diag::Error> {
+    on_generator_stack(tree, || generate_here(tree, options, crate_dir))
+}
+
+fn generate_here(
+    tree: &Path,
+    options: &Options,
+    crate_dir: Option<&Path>,
+) -> Result<Generated, diag::Error> {
     let input = read::read_tree(tree)?;
     let model = model::build::build(&input)?;
     options.check(&model)?;
-    let (mut files, notes) = emit::emit_with_notes(&model);
-    emit::format_all(&mut files)
+    let (sources, notes) = emit::emit_sources(&model);
+    let mut files = emit::format_reusing(sources, crate_dir, |files| emit::rustfmt_all(files))
         .map_err(|e| diag::Error::single(input.tree_name.clone(), diag::Loc::new(".", 0), e))?;
     let summary = report::Summary::of(&model, spec_names(&model));
     files.insert(SUMMARY_FILE.into(), summary.to_json());

@@ -4,7 +4,7 @@
 
 use crate::diag::Error;
 use crate::report::{diff, Change, Summary};
-use crate::{generate, Generated, Options, SUMMARY_FILE};
+use crate::{generate_reusing, Generated, Options, SUMMARY_FILE};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -98,7 +98,12 @@ pub fn plan(
         }
         wanted.push((tree, tree_name, crate_dir));
     }
-    let generated = generate_each(wanted.iter().map(|(tree, _, _)| tree.as_path()), options);
+    let generated = generate_each(
+        wanted
+            .iter()
+            .map(|(tree, _, crate_dir)| (tree.as_path(), crate_dir.as_path())),
+        options,
+    );
     for ((_, tree_name, crate_dir), generated) in wanted.into_iter().zip(generated) {
         match generated {
             Ok(generated) => run.plans.push(compare(tree_name, crate_dir, generated)),
@@ -112,15 +117,19 @@ pub fn plan(
     }
 }
 
-/// [`generate`] for each tree, the trees side by side on their own threads (the trees are
-/// independent, and most of a tree's time is one thread's); the results in the trees' order.
+/// [`generate_reusing`] for each `(tree, crate directory)`, the trees side by side on their own
+/// threads (the trees are independent, and most of a tree's time is one thread's); the results
+/// in the trees' order.
 fn generate_each<'a>(
-    trees: impl Iterator<Item = &'a Path>,
+    trees: impl Iterator<Item = (&'a Path, &'a Path)>,
     options: &Options,
 ) -> Vec<Result<Generated, Error>> {
     std::thread::scope(|scope| {
         let running: Vec<_> = trees
-            .map(|tree| (tree, scope.spawn(move || generate(tree, options))))
+            .map(|(tree, crate_dir)| {
+                let thread = scope.spawn(move || generate_reusing(tree, options, Some(crate_dir)));
+                (tree, thread)
+            })
             .collect();
         running
             .into_iter()
@@ -267,7 +276,7 @@ pub fn plan_vendor(
     let generated = generate_each(
         staged_trees
             .iter()
-            .map(|(_, _, staged, _)| staged.as_path()),
+            .map(|(_, crate_dir, staged, _)| (staged.as_path(), crate_dir.as_path())),
         options,
     );
     for ((tree_name, crate_dir, staged, headers_tree), generated) in

@@ -40,9 +40,7 @@ macro_rules! agreement_0 {
             }
             let typed = [$($arm),*];
             assert_eq!(
-                typed[..],
-                legality::$arms[..],
-                "the Legal impls, in order, are the table"
+                typed[..], legality::$arms[..], "the Legal impls, in order, are the table"
             );
             let mut widths: Vec<u32> = [0, 1, 4, 6, 7, 24].into();
             widths.extend(legality::$arms.iter().map(|a| a.words));
@@ -61,9 +59,12 @@ macro_rules! agreement_0 {
                                     words,
                                 };
                                 tuples += 1;
-                                assert_eq!(
+                                let (validator, table) = (
                                     accepted(&m),
                                     legality::$arms.contains(&m),
+                                );
+                                assert_eq!(
+                                    validator, table,
                                     "{m:?}: validator (left) against the table (right)"
                                 );
                             }
@@ -114,9 +115,7 @@ macro_rules! agreement_1 {
             }
             let typed = [$($arm),*];
             assert_eq!(
-                typed[..],
-                legality::$arms[..],
-                "the Legal impls, in order, are the table"
+                typed[..], legality::$arms[..], "the Legal impls, in order, are the table"
             );
             let mut widths: Vec<u32> = [0, 1, 4, 6, 7, 24].into();
             widths.extend(legality::$arms.iter().map(|a| a.words));
@@ -137,9 +136,12 @@ macro_rules! agreement_1 {
                                         words,
                                     };
                                     tuples += 1;
-                                    assert_eq!(
+                                    let (validator, table) = (
                                         accepted(&m),
                                         legality::$arms.contains(&m),
+                                    );
+                                    assert_eq!(
+                                        validator, table,
                                         "{m:?}: validator (left) against the table (right)"
                                     );
                                 }

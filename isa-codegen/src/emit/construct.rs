@@ -10,7 +10,7 @@
 //! `ADDR4_MARKER_ADDR_REG`; the `ADDR4` union's `addr_immediate` (u32) and `addr_reg` (`regnum`,
 //! `marker`) members; the parameter conventions of the model.
 
-use super::{ident, lit, render};
+use super::{ident, lit, unprinted, Source};
 use crate::model::construct::{
     immediate_forms, tensor_record, Construction, Ctor, ImmediateForms, ParamKind,
 };
@@ -1452,7 +1452,7 @@ pub fn notes(model: &Model) -> Vec<String> {
 }
 
 /// The `construct.rs` file.
-pub fn emit(model: &Model) -> String {
+pub fn emit(model: &Model) -> Source {
     let forms = address_forms(model);
     let address = forms
         .as_ref()
@@ -1501,7 +1501,7 @@ pub fn emit(model: &Model) -> String {
         }
     });
     let dispatch = dispatch(model, &emitted);
-    render(
+    unprinted(
         &super::banner(model, "typed constructors, their operands, and Default."),
         quote! {
             pub use isa_core::{AddressError, Immediate, TensorError};

@@ -1,7 +1,7 @@
 //! Typed enums (one Rust enum per C enum), the `Opcode` enum, and constants.
 
 use super::ty::prim;
-use super::{banner, doc, hex, ident, lit, render};
+use super::{banner, doc, hex, ident, lit, unprinted, Source};
 use crate::model::{Enum, Model, Status};
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -145,7 +145,7 @@ pub fn typed_enum(model: &Model, e: &Enum) -> TokenStream {
 }
 
 /// The `Opcode` enum of the generation.
-pub fn emit_opcode(model: &Model) -> String {
+pub fn emit_opcode(model: &Model) -> Source {
     let e = &model.enums[model.opcode_enum];
     let name = ident(&e.rust);
     let variants = model.opcodes.iter().map(|o| {
@@ -300,7 +300,7 @@ pub fn emit_opcode(model: &Model) -> String {
             fn operand_struct(self) -> Option<&'static str> { #name::operand_struct(self) }
         }
     };
-    render(&banner(model, "the opcode enum."), tokens)
+    unprinted(&banner(model, "the opcode enum."), tokens)
 }
 
 /// `Opcode::engines` and `Opcode::runs_on`, from the tree's engine placement
@@ -338,7 +338,7 @@ fn placement_fns(model: &Model) -> TokenStream {
 }
 
 /// The constants under their short names.
-pub fn emit_consts(model: &Model) -> String {
+pub fn emit_consts(model: &Model) -> Source {
     let items = model.constants.iter().map(|c| {
         let name = ident(&c.short);
         let allow = super::allow_vendor_const_case(&c.short);
@@ -350,5 +350,5 @@ pub fn emit_consts(model: &Model) -> String {
         );
         quote! { #d #allow pub const #name: #t = #v; }
     });
-    render(&banner(model, "the header constants."), quote!(#(#items)*))
+    unprinted(&banner(model, "the header constants."), quote!(#(#items)*))
 }

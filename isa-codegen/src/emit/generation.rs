@@ -4,7 +4,7 @@
 //! headers; the firmware-wired set and model choices from `rng-runtime.json`.
 
 use super::legality::tensor_path;
-use super::{banner, ident, lit, render};
+use super::{banner, ident, lit, unprinted, Source};
 use crate::model::legality::{ColumnSource, Table};
 use crate::model::names::rust_field;
 use crate::model::{Model, Ty};
@@ -942,7 +942,7 @@ fn generation_impl(model: &Model) -> Result<(TokenStream, Vec<String>), String> 
 
 /// The `generation.rs` file, and notes on what could not be emitted (the missing
 /// `Generation` impl, or instructions of the draw family rng-core cannot be handed).
-pub fn emit(model: &Model) -> (String, Vec<String>) {
+pub fn emit(model: &Model) -> (Source, Vec<String>) {
     let id = identity(model);
     let isa = isa_impl(model);
     let (gen, notes) = match generation_impl(model) {
@@ -953,7 +953,7 @@ pub fn emit(model: &Model) -> (String, Vec<String>) {
         ),
     };
     (
-        render(
+        unprinted(
             &banner(model, "the generation's identity and trait impls."),
             quote!(#id #isa #gen),
         ),

@@ -3,7 +3,7 @@
 //! decodes any 64-byte word by its opcode byte.
 
 use super::records::typed_struct;
-use super::{banner, doc, ident, lit, render};
+use super::{banner, doc, ident, lit, unprinted, Source};
 use crate::model::{Model, Opcode, RecordId, Shape, Status, Ty};
 use crate::read::cdecl::{Prim, RecordKind};
 use proc_macro2::TokenStream;
@@ -46,7 +46,7 @@ fn fields_const(shape: &Shape) -> proc_macro2::Ident {
 pub fn emit(
     model: &Model,
     firmware: &dyn Fn(&crate::model::legality::Table, usize) -> isa_core::Firmware,
-) -> String {
+) -> Source {
     let names = instruction_names(model);
     let mut items = Vec::new();
     // The kinds the `FIELDS` tables name, once each, compiled with the shapes that use them.
@@ -85,7 +85,7 @@ pub fn emit(
         }
     }
     items.push(instruction_enum(model, &names));
-    render(
+    unprinted(
         &format!(
             "{}{INSTRUCTION_IMPLS}",
             banner(model, "operand structs and typed instructions.")

@@ -12,7 +12,7 @@
 //! `start_addr` / `step_elem` / `num_elem`; a tree without them gets the tables
 //! but no constructors.
 
-use super::{banner, doc, ident, lit, render};
+use super::{banner, doc, ident, lit, unprinted, Source};
 use crate::model::eval::{Path, Root, Step, Sym};
 use crate::model::legality::{ColumnSource, Table};
 use crate::model::names::rust_field;
@@ -519,7 +519,7 @@ fn state_tensor(model: &Model) -> TokenStream {
 }
 
 /// The `legality` module (tables, traits, constructors) and the `arm` module (markers).
-pub fn emit(model: &Model, firmware: &dyn Fn(&Table, usize) -> Firmware) -> (String, String) {
+pub fn emit(model: &Model, firmware: &dyn Fn(&Table, usize) -> Firmware) -> (Source, Source) {
     let gen = &model.generation;
     let (marker_enums, clashes) = marker_enums(model);
     let mut items = vec![state_tensor(model)];
@@ -832,11 +832,11 @@ pub fn emit(model: &Model, firmware: &dyn Fn(&Table, usize) -> Firmware) -> (Str
             constructors(model, t, &key, &clashes),
         ));
     }
-    let legality = render(
+    let legality = unprinted(
         &banner(model, "derived legality tables and the type-level layer."),
         quote!(#(#items)*),
     );
-    let arm = render(
+    let arm = unprinted(
         &banner(model, "marker types of the type-level legality layer."),
         {
             // Without a legality table nothing is sealed; keep the module so paths stay stable.

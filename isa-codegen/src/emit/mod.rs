@@ -1,9 +1,10 @@
 //! Stage 3, emit: Rust source for one generated crate, from the model only.
 //!
-//! Every file is built as tokens with `quote` and printed with `prettyplease`,
-//! so the output is rustfmt-clean and byte-identical on every run: the model is
-//! ordered (vectors in source order, no hash maps) and nothing depends on the
-//! machine (no paths, no time).
+//! Every file is built as tokens with `quote` ([`Source`]), printed with `prettyplease` and
+//! formatted by the pinned rustfmt ([`format_reusing`], which reuses the committed file when its
+//! source is as recorded), so the output is rustfmt-clean and byte-identical on every run: the
+//! model is ordered (vectors in source order, no hash maps) and nothing depends on the machine
+//! (no paths, no time).
 
 mod agreement;
 mod api;
@@ -11,6 +12,7 @@ mod construct;
 mod doc;
 mod enums;
 mod examples;
+mod format;
 mod generation;
 mod inst;
 mod legality;
@@ -22,6 +24,7 @@ mod ty;
 mod validate;
 
 pub use doc::doc_text;
+pub use format::{format_reusing, rustfmt_all, FORMAT_LOCK};
 
 use crate::model::Model;
 use proc_macro2::{Ident, Span, TokenStream};
@@ -209,6 +212,52 @@ pub(crate) fn render(header: &str, tokens: TokenStream) -> String {
     out
 }
 
+/// A generated file before it is printed: its text, or a header and the items to
+/// [`render`] after it. Printing (syn, prettyplease, then rustfmt) is most of a regeneration's
+/// time, and the items' token text identifies the printed file, so a file whose items are as
+/// the last time need not be printed again ([`format_reusing`]).
+#[derive(Clone, Debug)]
+pub enum Source {
+    /// Text as it is.
+    Text(String),
+    /// `header`, then the items.
+    Items { header: String, tokens: TokenStream },
+}
+
+impl Source {
+    /// The file's text (its items rendered).
+    pub fn print(self) -> String {
+        match self {
+            Source::Text(text) => text,
+            Source::Items { header, tokens } => render(&header, tokens),
+        }
+    }
+
+    /// A digest of what the file is printed from: equal digests, equal printed files (with
+    /// the same printers).
+    pub fn digest(&self) -> u64 {
+        use isa_core::fingerprint::{file_fingerprint, fnv1a};
+        match self {
+            Source::Text(text) => fnv1a(file_fingerprint(b"text\0"), text.as_bytes()),
+            Source::Items { header, tokens } => {
+                let h = fnv1a(file_fingerprint(b"items\0"), header.as_bytes());
+                fnv1a(fnv1a(h, b"\0"), tokens.to_string().as_bytes())
+            }
+        }
+    }
+}
+
+/// A file of `header` and `tokens`, to be printed.
+pub(crate) fn unprinted(header: &str, tokens: TokenStream) -> Source {
+    Source::Items {
+        header: header.to_string(),
+        tokens,
+    }
+}
+
+/// Every generated file of a crate, unprinted, by its path inside the crate.
+pub type Sources = BTreeMap<String, Source>;
+
 /// First line of every generated file.
 pub(crate) fn banner(model: &Model, what: &str) -> String {
     format!(
@@ -218,16 +267,27 @@ pub(crate) fn banner(model: &Model, what: &str) -> String {
     )
 }
 
-/// Emits every file of the crate for `model`.
+/// Emits every file of the crate for `model`, printed (not formatted by rustfmt).
 pub fn emit(model: &Model) -> Files {
     emit_with_notes(model).0
 }
 
-/// Emits every file, and says what could not be emitted (by name, with the reason).
+/// Emits every file, printed (not formatted by rustfmt), and says what could not be emitted
+/// (by name, with the reason).
 pub fn emit_with_notes(model: &Model) -> (Files, Vec<String>) {
+    let (sources, notes) = emit_sources(model);
+    let files = sources
+        .into_iter()
+        .map(|(path, source)| (path, source.print()))
+        .collect();
+    (files, notes)
+}
+
+/// Emits every file unprinted, and says what could not be emitted (by name, with the reason).
+pub fn emit_sources(model: &Model) -> (Sources, Vec<String>) {
     let mut notes = Vec::new();
-    let mut files = Files::new();
-    let mut put = |name: &str, content: String| {
+    let mut files = Sources::new();
+    let mut put = |name: &str, content: Source| {
         files.insert(format!("{GENERATED_DIR}/{name}"), content);
     };
     let firmware = |t: &crate::model::legality::Table, k: usize| -> isa_core::Firmware {
@@ -255,127 +315,21 @@ pub fn emit_with_notes(model: &Model) -> (Files, Vec<String>) {
     put("construct.rs", construct::emit(model));
     notes.extend(construct::notes(model));
     put("arm.rs", arm);
-    put("headers.lock", model.fingerprint.to_manifest());
-    files.insert("src/lib.rs".into(), lib_rs::emit(model));
-    files.insert("Cargo.toml".into(), lib_rs::cargo_toml(model));
-    files.insert("build.rs".into(), lib_rs::build_rs());
+    put(
+        "headers.lock",
+        Source::Text(model.fingerprint.to_manifest()),
+    );
+    files.insert("src/lib.rs".into(), Source::Text(lib_rs::emit(model)));
+    files.insert("Cargo.toml".into(), Source::Text(lib_rs::cargo_toml(model)));
+    files.insert("build.rs".into(), Source::Text(lib_rs::build_rs()));
     if let Some(test) = agreement::emit(model) {
-        files.insert("tests/agreement.rs".into(), test);
+        files.insert("tests/agreement.rs".into(), Source::Text(test));
     }
     if let Some(test) = construct::test_file(model) {
-        files.insert("tests/constructors.rs".into(), test);
+        files.insert("tests/constructors.rs".into(), Source::Text(test));
     }
     if model.opcodes.iter().any(|o| o.shape.is_some()) {
         files.insert("tests/features.rs".into(), agreement::emit_features(model));
     }
     (files, notes)
-}
-
-/// Formats every `.rs` file of `files` with the toolchain's `rustfmt` (edition 2021), so the
-/// committed files are exactly what `cargo fmt` would leave; one rustfmt process for all of them.
-pub fn format_all(files: &mut Files) -> Result<(), String> {
-    rustfmt_all(
-        files
-            .iter_mut()
-            .filter(|(path, _)| path.ends_with(".rs"))
-            .map(|(path, text)| (path.as_str(), text)),
-    )
-}
-
-/// Formats each `(name, text)` in place with one rustfmt process (`$RUSTFMT` overrides the
-/// binary): a process, and the toolchain proxy in front of it, per file was half of a
-/// regeneration's CPU. The sources go through a scratch directory holding a `rustfmt.toml` of
-/// the defaults, so no configuration around them applies; rustfmt still runs in the caller's
-/// directory, where the toolchain proxy finds the pinned toolchain. An error names the source
-/// by `name`.
-pub fn rustfmt_all<'a>(
-    sources: impl IntoIterator<Item = (&'a str, &'a mut String)>,
-) -> Result<(), String> {
-    let mut sources: Vec<(&str, &mut String)> = sources.into_iter().collect();
-    if sources.is_empty() {
-        return Ok(());
-    }
-    let scratch =
-        Scratch::new().map_err(|e| format!("rustfmt: cannot make a scratch directory: {e}"))?;
-    let dir = scratch.0.as_path();
-    let io =
-        |what: &str, e: std::io::Error| format!("rustfmt: cannot {what} in {}: {e}", dir.display());
-    std::fs::write(dir.join("rustfmt.toml"), "edition = \"2021\"\n")
-        .map_err(|e| io("write rustfmt.toml", e))?;
-    let file_of = |k: usize| dir.join(format!("f{k}.rs"));
-    for (k, (_, text)) in sources.iter().enumerate() {
-        std::fs::write(file_of(k), text.as_bytes()).map_err(|e| io("write a source", e))?;
-    }
-    let binary = std::env::var("RUSTFMT").unwrap_or_else(|_| "rustfmt".to_string());
-    let output = std::process::Command::new(&binary)
-        .args(["--edition", "2021", "--quiet"])
-        .args((0..sources.len()).map(file_of))
-        .stdin(std::process::Stdio::null())
-        .output()
-        .map_err(|e| {
-            format!("cannot run `{binary}` ({e}); install it with `rustup component add rustfmt`")
-        })?;
-    if !output.status.success() {
-        // rustfmt names the scratch files: put the sources' own names back.
-        let mut message = String::from_utf8_lossy(&output.stderr).trim().to_string();
-        for k in (0..sources.len()).rev() {
-            message = message.replace(&file_of(k).display().to_string(), sources[k].0);
-        }
-        return Err(format!("rustfmt failed: {message}"));
-    }
-    for (k, (name, text)) in sources.iter_mut().enumerate() {
-        **text = std::fs::read_to_string(file_of(k))
-            .map_err(|e| format!("{name}: rustfmt output: {e}"))?;
-    }
-    Ok(())
-}
-
-/// A fresh directory under the system's temporary directory, removed on drop.
-struct Scratch(std::path::PathBuf);
-
-impl Scratch {
-    fn new() -> std::io::Result<Scratch> {
-        use std::sync::atomic::{AtomicUsize, Ordering};
-        static NEXT: AtomicUsize = AtomicUsize::new(0);
-        let dir = std::env::temp_dir().join(format!(
-            "isa-codegen-rustfmt-{}-{}",
-            std::process::id(),
-            NEXT.fetch_add(1, Ordering::Relaxed)
-        ));
-        // A leftover of a killed run with the same pid would hold stale files.
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir)?;
-        Ok(Scratch(dir))
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::rustfmt_all;
-
-    #[test]
-    fn one_rustfmt_run_formats_every_source() {
-        let mut first = "fn a(){let x=1;}".to_string();
-        let mut second = "pub   struct   S;".to_string();
-        rustfmt_all([("a.rs", &mut first), ("b.rs", &mut second)]).unwrap();
-        assert_eq!(first, "fn a() {\n    let x = 1;\n}\n");
-        assert_eq!(second, "pub struct S;\n");
-    }
-
-    #[test]
-    fn a_rustfmt_error_names_the_source_and_changes_nothing() {
-        let mut good = "fn a(){}".to_string();
-        let mut bad = "fn b( {".to_string();
-        let error =
-            rustfmt_all([("src/good.rs", &mut good), ("src/bad.rs", &mut bad)]).unwrap_err();
-        assert!(error.contains("src/bad.rs"), "{error}");
-        assert!(!error.contains("f1.rs"), "{error}");
-        assert_eq!((good.as_str(), bad.as_str()), ("fn a(){}", "fn b( {"));
-    }
 }

@@ -6,13 +6,15 @@
 //! `unsafe`, which the crates forbid); bit-fields are storage units with accessors.
 
 use super::ty::{le_fns, prim, raw as raw_ty};
-use super::{banner, doc, hex, ident, index_var, item_var, lit, plus, plus_elem_at, render};
+use super::{
+    banner, doc, hex, ident, index_var, item_var, lit, plus, plus_elem_at, unprinted, Source,
+};
 use crate::model::{Field, Model, Record, Ty};
 use crate::read::cdecl::{Prim, RecordKind};
 use proc_macro2::TokenStream;
 use quote::quote;
 
-pub fn emit(model: &Model) -> String {
+pub fn emit(model: &Model) -> Source {
     let mut items = Vec::new();
     for t in &model.typedefs {
         let name = ident(&t.c_name);
@@ -62,7 +64,7 @@ pub fn emit(model: &Model) -> String {
             record(model, r, in_packed[k]),
         ));
     }
-    render(
+    unprinted(
         &banner(model, "the vendor declarations, by their C names."),
         quote!(#(#items)*),
     )

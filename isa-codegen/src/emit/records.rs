@@ -4,7 +4,7 @@
 
 use super::raw::bitfield_units;
 use super::ty::{fallible, typed, zero_decodable};
-use super::{banner, doc, ident, index_var, item_var, lit, plus, plus_elem_at, render};
+use super::{banner, doc, ident, index_var, item_var, lit, plus, plus_elem_at, unprinted, Source};
 use crate::model::names::rust_field;
 use crate::model::{Field, Model, Record, RecordId, Ty};
 use crate::read::cdecl::{Prim, RecordKind};
@@ -54,7 +54,7 @@ pub fn typed_fields(model: &Model, r: RecordId) -> impl Iterator<Item = (usize, 
         .filter(move |(k, _)| !model.is_discriminator(r, *k))
 }
 
-pub fn emit(model: &Model) -> String {
+pub fn emit(model: &Model) -> Source {
     let mut items = Vec::new();
     for (k, e) in model.enums.iter().enumerate() {
         if k != model.opcode_enum {
@@ -68,7 +68,7 @@ pub fn emit(model: &Model) -> String {
             RecordKind::Struct => typed_struct(model, r, &rec.rust, None),
         });
     }
-    render(
+    unprinted(
         &banner(model, "typed enums and records."),
         quote!(#(#items)*),
     )

@@ -2,7 +2,7 @@
 //! the same name, over the typed instructions. Names were resolved by the model;
 //! here they only become Rust paths.
 
-use super::{banner, doc, ident, lit, render};
+use super::{banner, doc, ident, lit, unprinted, Source};
 use crate::model::names::rust_field;
 use crate::model::spec::{children, BinOp, Expr, ExprKind, InstKind, InstRoot, SpecFn, SpecTy};
 use crate::model::{Model, RecordId, Ty};
@@ -700,7 +700,7 @@ pub(crate) fn signature(
     (generics, params)
 }
 
-pub fn emit(model: &Model) -> String {
+pub fn emit(model: &Model) -> Source {
     let mut items = Vec::new();
     // The traits generic helpers read the common prefix through.
     items.push(prefix_traits(model, &prefix_fields(model)));
@@ -763,7 +763,7 @@ pub fn emit(model: &Model) -> String {
             pub fn #name #generics (#(#params),*) -> #ret { #body }
         });
     }
-    render(
+    unprinted(
         &banner(model, "the header's validator spec, translated."),
         quote!(#(#items)*),
     )

@@ -23,7 +23,7 @@
 //! [`Violation`]: isa_core::Violation
 
 use super::spec::{Code, Translator};
-use super::{banner, ident, lit, render};
+use super::{banner, ident, lit, unprinted, Source};
 use crate::model::eval::Step;
 use crate::model::spec::{conjuncts, Expr, ExprKind, InstRoot, SpecFn, SpecTy};
 use crate::model::{Model, RecordId, Ty, Validator};
@@ -683,7 +683,7 @@ fn placement_gate(model: &Model, op: usize) -> TokenStream {
     )
 }
 
-pub fn emit(model: &Model) -> String {
+pub fn emit(model: &Model) -> Source {
     let names = super::inst::instruction_names(model);
     let engine_ty = model.engine_enum.map(|e| ident(&model.enums[e].rust));
     let engine_param = match &engine_ty {
@@ -894,7 +894,7 @@ pub fn emit(model: &Model) -> String {
             }
         }
     });
-    render(
+    unprinted(
         &format!(
             "{}{PREDICATE_MACRO}",
             banner(model, "validate() and the explain pass.")

@@ -137,6 +137,23 @@ fn generated_text_has_no_absolute_path_and_no_timestamp() {
 }
 
 #[test]
+fn a_generation_that_reuses_nothing_is_the_committed_crates() {
+    // `in_place` prints and formats every file (no crate directory to reuse): byte for byte
+    // what is committed, so the committed rustfmt.lock, which lets `--check` skip printing,
+    // cannot hide a stale file.
+    let root = workspace_root();
+    for (gen, g) in GENERATIONS.into_iter().zip(in_place()) {
+        let mut committed = isa_codegen::emit::Files::new();
+        for path in g.files.keys() {
+            let text = std::fs::read_to_string(root.join(format!("isa-{gen}")).join(path))
+                .unwrap_or_else(|e| panic!("{gen}: {path}: {e}"));
+            committed.insert(path.clone(), text);
+        }
+        assert_same_files(&g.files, &committed, &format!("{gen}, printed afresh"));
+    }
+}
+
+#[test]
 fn the_committed_crates_are_fresh() {
     // `plan` on the repository is what `--check` runs; every crate must match its tree.
     let root = workspace_root();
