@@ -183,6 +183,7 @@ impl D4Mr {
     }
     /// Decodes from `b` at byte `at`; field paths and offsets in an error are relative to this record.
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn try_decode_at(b: &[u8], at: usize) -> Result<Self, isa_core::DecodeError> {
         Ok(Self {
             header: Header::decode_at(b, at),
@@ -287,6 +288,7 @@ pub const D4_MR_FIELDS: &[F] = &[
 #[cfg(feature = "d4_mr")]
 impl D4Mr {
     /// Rejects a word whose padding bytes (covered by no field) are not zero.
+    #[inline]
     pub(crate) fn check_padding(b: &[u8; 64]) -> Result<(), isa_core::DecodeError> {
         let _ = b;
         Ok(())
@@ -401,6 +403,7 @@ impl D4Rand {
     }
     /// Decodes from `b` at byte `at`; field paths and offsets in an error are relative to this record.
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn try_decode_at(b: &[u8], at: usize) -> Result<Self, isa_core::DecodeError> {
         Ok(Self {
             header: Header::decode_at(b, at),
@@ -509,6 +512,7 @@ pub const D4_RAND_FIELDS: &[F] = &[
 #[cfg(feature = "d4_rand")]
 impl D4Rand {
     /// Rejects a word whose padding bytes (covered by no field) are not zero.
+    #[inline]
     pub(crate) fn check_padding(b: &[u8; 64]) -> Result<(), isa_core::DecodeError> {
         let _ = b;
         Ok(())
@@ -573,6 +577,7 @@ impl PseudoSetRngSeedFields {
     }
     /// Decodes from `b` at byte `at`; field paths and offsets in an error are relative to this record.
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn try_decode_at(b: &[u8], at: usize) -> Result<Self, isa_core::DecodeError> {
         Ok(Self {
             header: Header::decode_at(b, at),
@@ -648,6 +653,7 @@ pub const PSEUDO_SET_RNG_SEED_FIELDS: &[F] = &[
 #[cfg(feature = "pseudo_set_rng_seed")]
 impl PseudoSetRngSeedFields {
     /// Rejects a word whose padding bytes (covered by no field) are not zero.
+    #[inline]
     pub(crate) fn check_padding(b: &[u8; 64]) -> Result<(), isa_core::DecodeError> {
         let _ = b;
         Ok(())
@@ -735,6 +741,7 @@ impl S1Rand {
     }
     /// Decodes from `b` at byte `at`; field paths and offsets in an error are relative to this record.
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn try_decode_at(b: &[u8], at: usize) -> Result<Self, isa_core::DecodeError> {
         Ok(Self {
             header: Header::decode_at(b, at),
@@ -833,6 +840,7 @@ pub const S1_RAND_FIELDS: &[F] = &[
 #[cfg(feature = "s1_rand")]
 impl S1Rand {
     /// Rejects a word whose padding bytes (covered by no field) are not zero.
+    #[inline]
     pub(crate) fn check_padding(b: &[u8; 64]) -> Result<(), isa_core::DecodeError> {
         let _ = b;
         Ok(())
@@ -929,6 +937,7 @@ impl S3d3Dropout {
     }
     /// Decodes from `b` at byte `at`; field paths and offsets in an error are relative to this record.
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn try_decode_at(b: &[u8], at: usize) -> Result<Self, isa_core::DecodeError> {
         Ok(Self {
             header: Header::decode_at(b, at),
@@ -1045,6 +1054,7 @@ pub const S3D3_DROPOUT_FIELDS: &[F] = &[
 #[cfg(feature = "s3d3_dropout")]
 impl S3d3Dropout {
     /// Rejects a word whose padding bytes (covered by no field) are not zero.
+    #[inline]
     pub(crate) fn check_padding(b: &[u8; 64]) -> Result<(), isa_core::DecodeError> {
         let _ = b;
         Ok(())
@@ -1110,6 +1120,7 @@ impl Memset {
         b
     }
     /// Decodes a word of this opcode; the error names the field, its byte offset and the value.
+    #[inline]
     pub fn from_bytes(b: &[u8; 64]) -> Result<Self, isa_core::DecodeError> {
         if b[0] != 0x49 {
             return Err(isa_core::DecodeError {
@@ -1210,6 +1221,7 @@ impl RegStore {
         b
     }
     /// Decodes a word of this opcode; the error names the field, its byte offset and the value.
+    #[inline]
     pub fn from_bytes(b: &[u8; 64]) -> Result<Self, isa_core::DecodeError> {
         if b[0] != 0x4b {
             return Err(isa_core::DecodeError {
@@ -1305,6 +1317,7 @@ impl Rng {
         b
     }
     /// Decodes a word of this opcode; the error names the field, its byte offset and the value.
+    #[inline]
     pub fn from_bytes(b: &[u8; 64]) -> Result<Self, isa_core::DecodeError> {
         if b[0] != 0x4d {
             return Err(isa_core::DecodeError {
@@ -1400,6 +1413,7 @@ impl Rand {
         b
     }
     /// Decodes a word of this opcode; the error names the field, its byte offset and the value.
+    #[inline]
     pub fn from_bytes(b: &[u8; 64]) -> Result<Self, isa_core::DecodeError> {
         if b[0] != 0x76 {
             return Err(isa_core::DecodeError {
@@ -1502,6 +1516,7 @@ impl RandGetState {
         b
     }
     /// Decodes a word of this opcode; the error names the field, its byte offset and the value.
+    #[inline]
     pub fn from_bytes(b: &[u8; 64]) -> Result<Self, isa_core::DecodeError> {
         if b[0] != 0x77 {
             return Err(isa_core::DecodeError {
@@ -1605,6 +1620,7 @@ impl RandSetState {
         b
     }
     /// Decodes a word of this opcode; the error names the field, its byte offset and the value.
+    #[inline]
     pub fn from_bytes(b: &[u8; 64]) -> Result<Self, isa_core::DecodeError> {
         if b[0] != 0x78 {
             return Err(isa_core::DecodeError {
@@ -1704,6 +1720,7 @@ impl Dropout {
         b
     }
     /// Decodes a word of this opcode; the error names the field, its byte offset and the value.
+    #[inline]
     pub fn from_bytes(b: &[u8; 64]) -> Result<Self, isa_core::DecodeError> {
         if b[0] != 0x7f {
             return Err(isa_core::DecodeError {
@@ -1795,6 +1812,7 @@ impl PseudoSetRngSeed {
         b
     }
     /// Decodes a word of this opcode; the error names the field, its byte offset and the value.
+    #[inline]
     pub fn from_bytes(b: &[u8; 64]) -> Result<Self, isa_core::DecodeError> {
         if b[0] != 0xd0 {
             return Err(isa_core::DecodeError {
@@ -1900,6 +1918,7 @@ impl DveReadIndices {
         b
     }
     /// Decodes a word of this opcode; the error names the field, its byte offset and the value.
+    #[inline]
     pub fn from_bytes(b: &[u8; 64]) -> Result<Self, isa_core::DecodeError> {
         if b[0] != 0xe9 {
             return Err(isa_core::DecodeError {
@@ -2044,6 +2063,7 @@ impl core::fmt::Display for Instruction {
 impl Instruction {
     /// Decodes a word by its opcode byte. An unknown byte and an opcode without an operand struct
     /// are errors, never panics.
+    #[inline]
     pub fn decode(bytes: &[u8; 64]) -> Result<Self, isa_core::DecodeError> {
         let op = crate::Opcode::from_value(bytes[0]).ok_or(isa_core::DecodeError {
             field: "header.opcode",

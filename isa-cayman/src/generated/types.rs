@@ -33,6 +33,7 @@ impl NeuronCoreVersion {
         self as u8
     }
     /// The member with this value, if any.
+    #[inline]
     pub const fn from_value(value: u8) -> Option<Self> {
         match value {
             2 => Some(Self::V2),
@@ -58,6 +59,7 @@ impl NeuronCoreVersion {
 }
 impl TryFrom<u8> for NeuronCoreVersion {
     type Error = isa_core::InvalidEnumValue;
+    #[inline]
     fn try_from(value: u8) -> Result<Self, Self::Error> {
         Self::from_value(value).ok_or(isa_core::InvalidEnumValue {
             enum_name: "NEURON_ISA_TPB_NEURON_CORE_VERSION",
@@ -68,6 +70,7 @@ impl TryFrom<u8> for NeuronCoreVersion {
 impl NeuronCoreVersion {
     /// Decodes the value of field `field` at byte `offset` (the decoders' one error path).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn decode_field(
         value: u8,
         field: &'static str,
@@ -77,6 +80,7 @@ impl NeuronCoreVersion {
     }
     /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn read_field(
         b: &[u8],
         at: usize,
@@ -182,6 +186,7 @@ impl NeuronEngine {
         self as u8
     }
     /// The member with this value, if any.
+    #[inline]
     pub const fn from_value(value: u8) -> Option<Self> {
         match value {
             0 => Some(Self::Pe),
@@ -221,6 +226,7 @@ impl Default for NeuronEngine {
 }
 impl TryFrom<u8> for NeuronEngine {
     type Error = isa_core::InvalidEnumValue;
+    #[inline]
     fn try_from(value: u8) -> Result<Self, Self::Error> {
         Self::from_value(value).ok_or(isa_core::InvalidEnumValue {
             enum_name: "NEURON_ISA_TPB_NEURON_ENGINE",
@@ -231,6 +237,7 @@ impl TryFrom<u8> for NeuronEngine {
 impl NeuronEngine {
     /// Decodes the value of field `field` at byte `offset` (the decoders' one error path).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn decode_field(
         value: u8,
         field: &'static str,
@@ -240,6 +247,7 @@ impl NeuronEngine {
     }
     /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn read_field(
         b: &[u8],
         at: usize,
@@ -383,6 +391,7 @@ impl WaitMode {
         self as u8
     }
     /// The member with this value, if any.
+    #[inline]
     pub const fn from_value(value: u8) -> Option<Self> {
         match value {
             0 => Some(Self::NoWait),
@@ -434,6 +443,7 @@ impl Default for WaitMode {
 }
 impl TryFrom<u8> for WaitMode {
     type Error = isa_core::InvalidEnumValue;
+    #[inline]
     fn try_from(value: u8) -> Result<Self, Self::Error> {
         Self::from_value(value).ok_or(isa_core::InvalidEnumValue {
             enum_name: "NEURON_ISA_TPB_WAIT_MODE",
@@ -444,6 +454,7 @@ impl TryFrom<u8> for WaitMode {
 impl WaitMode {
     /// Decodes the value of field `field` at byte `offset` (the decoders' one error path).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn decode_field(
         value: u8,
         field: &'static str,
@@ -453,6 +464,7 @@ impl WaitMode {
     }
     /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn read_field(
         b: &[u8],
         at: usize,
@@ -606,6 +618,7 @@ impl UpdateMode {
         self as u8
     }
     /// The member with this value, if any.
+    #[inline]
     pub const fn from_value(value: u8) -> Option<Self> {
         match value {
             0 => Some(Self::NoUpdate),
@@ -661,6 +674,7 @@ impl Default for UpdateMode {
 }
 impl TryFrom<u8> for UpdateMode {
     type Error = isa_core::InvalidEnumValue;
+    #[inline]
     fn try_from(value: u8) -> Result<Self, Self::Error> {
         Self::from_value(value).ok_or(isa_core::InvalidEnumValue {
             enum_name: "NEURON_ISA_TPB_UPDATE_MODE",
@@ -671,6 +685,7 @@ impl TryFrom<u8> for UpdateMode {
 impl UpdateMode {
     /// Decodes the value of field `field` at byte `offset` (the decoders' one error path).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn decode_field(
         value: u8,
         field: &'static str,
@@ -680,6 +695,7 @@ impl UpdateMode {
     }
     /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn read_field(
         b: &[u8],
         at: usize,
@@ -758,6 +774,7 @@ impl WriteTensor {
         self as u8
     }
     /// The member with this value, if any.
+    #[inline]
     pub const fn from_value(value: u8) -> Option<Self> {
         match value {
             0 => Some(Self::False),
@@ -789,6 +806,7 @@ impl Default for WriteTensor {
 }
 impl TryFrom<u8> for WriteTensor {
     type Error = isa_core::InvalidEnumValue;
+    #[inline]
     fn try_from(value: u8) -> Result<Self, Self::Error> {
         Self::from_value(value).ok_or(isa_core::InvalidEnumValue {
             enum_name: "NEURON_ISA_TPB_WRITE_TENSOR",
@@ -799,6 +817,7 @@ impl TryFrom<u8> for WriteTensor {
 impl WriteTensor {
     /// Decodes the value of field `field` at byte `offset` (the decoders' one error path).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn decode_field(
         value: u8,
         field: &'static str,
@@ -808,6 +827,7 @@ impl WriteTensor {
     }
     /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn read_field(
         b: &[u8],
         at: usize,
@@ -884,6 +904,7 @@ impl AllowedInPsum {
         self as u8
     }
     /// The member with this value, if any.
+    #[inline]
     pub const fn from_value(value: u8) -> Option<Self> {
         match value {
             0 => Some(Self::False),
@@ -915,6 +936,7 @@ impl Default for AllowedInPsum {
 }
 impl TryFrom<u8> for AllowedInPsum {
     type Error = isa_core::InvalidEnumValue;
+    #[inline]
     fn try_from(value: u8) -> Result<Self, Self::Error> {
         Self::from_value(value).ok_or(isa_core::InvalidEnumValue {
             enum_name: "NEURON_ISA_TPB_ALLOWED_IN_PSUM",
@@ -925,6 +947,7 @@ impl TryFrom<u8> for AllowedInPsum {
 impl AllowedInPsum {
     /// Decodes the value of field `field` at byte `offset` (the decoders' one error path).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn decode_field(
         value: u8,
         field: &'static str,
@@ -934,6 +957,7 @@ impl AllowedInPsum {
     }
     /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn read_field(
         b: &[u8],
         at: usize,
@@ -1010,6 +1034,7 @@ impl AllowedInSbuf {
         self as u8
     }
     /// The member with this value, if any.
+    #[inline]
     pub const fn from_value(value: u8) -> Option<Self> {
         match value {
             0 => Some(Self::False),
@@ -1041,6 +1066,7 @@ impl Default for AllowedInSbuf {
 }
 impl TryFrom<u8> for AllowedInSbuf {
     type Error = isa_core::InvalidEnumValue;
+    #[inline]
     fn try_from(value: u8) -> Result<Self, Self::Error> {
         Self::from_value(value).ok_or(isa_core::InvalidEnumValue {
             enum_name: "NEURON_ISA_TPB_ALLOWED_IN_SBUF",
@@ -1051,6 +1077,7 @@ impl TryFrom<u8> for AllowedInSbuf {
 impl AllowedInSbuf {
     /// Decodes the value of field `field` at byte `offset` (the decoders' one error path).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn decode_field(
         value: u8,
         field: &'static str,
@@ -1060,6 +1087,7 @@ impl AllowedInSbuf {
     }
     /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn read_field(
         b: &[u8],
         at: usize,
@@ -1226,6 +1254,7 @@ impl Dtype {
         self as u8
     }
     /// The member with this value, if any.
+    #[inline]
     pub const fn from_value(value: u8) -> Option<Self> {
         match value {
             0 => Some(Self::Invalid),
@@ -1285,6 +1314,7 @@ impl Default for Dtype {
 }
 impl TryFrom<u8> for Dtype {
     type Error = isa_core::InvalidEnumValue;
+    #[inline]
     fn try_from(value: u8) -> Result<Self, Self::Error> {
         Self::from_value(value).ok_or(isa_core::InvalidEnumValue {
             enum_name: "NEURON_ISA_TPB_DTYPE",
@@ -1295,6 +1325,7 @@ impl TryFrom<u8> for Dtype {
 impl Dtype {
     /// Decodes the value of field `field` at byte `offset` (the decoders' one error path).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn decode_field(
         value: u8,
         field: &'static str,
@@ -1304,6 +1335,7 @@ impl Dtype {
     }
     /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn read_field(
         b: &[u8],
         at: usize,
@@ -1382,6 +1414,7 @@ impl DtypeAllowFp32r {
         self as u8
     }
     /// The member with this value, if any.
+    #[inline]
     pub const fn from_value(value: u8) -> Option<Self> {
         match value {
             0 => Some(Self::False),
@@ -1413,6 +1446,7 @@ impl Default for DtypeAllowFp32r {
 }
 impl TryFrom<u8> for DtypeAllowFp32r {
     type Error = isa_core::InvalidEnumValue;
+    #[inline]
     fn try_from(value: u8) -> Result<Self, Self::Error> {
         Self::from_value(value).ok_or(isa_core::InvalidEnumValue {
             enum_name: "NEURON_ISA_TPB_DTYPE_ALLOW_FP32R",
@@ -1423,6 +1457,7 @@ impl TryFrom<u8> for DtypeAllowFp32r {
 impl DtypeAllowFp32r {
     /// Decodes the value of field `field` at byte `offset` (the decoders' one error path).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn decode_field(
         value: u8,
         field: &'static str,
@@ -1432,6 +1467,7 @@ impl DtypeAllowFp32r {
     }
     /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn read_field(
         b: &[u8],
         at: usize,
@@ -1508,6 +1544,7 @@ impl DtypeAllowU64 {
         self as u8
     }
     /// The member with this value, if any.
+    #[inline]
     pub const fn from_value(value: u8) -> Option<Self> {
         match value {
             0 => Some(Self::False),
@@ -1539,6 +1576,7 @@ impl Default for DtypeAllowU64 {
 }
 impl TryFrom<u8> for DtypeAllowU64 {
     type Error = isa_core::InvalidEnumValue;
+    #[inline]
     fn try_from(value: u8) -> Result<Self, Self::Error> {
         Self::from_value(value).ok_or(isa_core::InvalidEnumValue {
             enum_name: "NEURON_ISA_TPB_DTYPE_ALLOW_U64",
@@ -1549,6 +1587,7 @@ impl TryFrom<u8> for DtypeAllowU64 {
 impl DtypeAllowU64 {
     /// Decodes the value of field `field` at byte `offset` (the decoders' one error path).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn decode_field(
         value: u8,
         field: &'static str,
@@ -1558,6 +1597,7 @@ impl DtypeAllowU64 {
     }
     /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn read_field(
         b: &[u8],
         at: usize,
@@ -1634,6 +1674,7 @@ impl DtypeAllowI64 {
         self as u8
     }
     /// The member with this value, if any.
+    #[inline]
     pub const fn from_value(value: u8) -> Option<Self> {
         match value {
             0 => Some(Self::False),
@@ -1665,6 +1706,7 @@ impl Default for DtypeAllowI64 {
 }
 impl TryFrom<u8> for DtypeAllowI64 {
     type Error = isa_core::InvalidEnumValue;
+    #[inline]
     fn try_from(value: u8) -> Result<Self, Self::Error> {
         Self::from_value(value).ok_or(isa_core::InvalidEnumValue {
             enum_name: "NEURON_ISA_TPB_DTYPE_ALLOW_I64",
@@ -1675,6 +1717,7 @@ impl TryFrom<u8> for DtypeAllowI64 {
 impl DtypeAllowI64 {
     /// Decodes the value of field `field` at byte `offset` (the decoders' one error path).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn decode_field(
         value: u8,
         field: &'static str,
@@ -1684,6 +1727,7 @@ impl DtypeAllowI64 {
     }
     /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn read_field(
         b: &[u8],
         at: usize,
@@ -1772,6 +1816,7 @@ impl RandAlgorithm {
         self as u8
     }
     /// The member with this value, if any.
+    #[inline]
     pub const fn from_value(value: u8) -> Option<Self> {
         match value {
             0 => Some(Self::Lfsr),
@@ -1807,6 +1852,7 @@ impl Default for RandAlgorithm {
 }
 impl TryFrom<u8> for RandAlgorithm {
     type Error = isa_core::InvalidEnumValue;
+    #[inline]
     fn try_from(value: u8) -> Result<Self, Self::Error> {
         Self::from_value(value).ok_or(isa_core::InvalidEnumValue {
             enum_name: "NEURON_ISA_TPB_RAND_ALGORITHM",
@@ -1817,6 +1863,7 @@ impl TryFrom<u8> for RandAlgorithm {
 impl RandAlgorithm {
     /// Decodes the value of field `field` at byte `offset` (the decoders' one error path).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn decode_field(
         value: u8,
         field: &'static str,
@@ -1826,6 +1873,7 @@ impl RandAlgorithm {
     }
     /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn read_field(
         b: &[u8],
         at: usize,
@@ -1910,6 +1958,7 @@ impl RandSrc {
         self as u8
     }
     /// The member with this value, if any.
+    #[inline]
     pub const fn from_value(value: u8) -> Option<Self> {
         match value {
             0 => Some(Self::RngLfsr),
@@ -1943,6 +1992,7 @@ impl Default for RandSrc {
 }
 impl TryFrom<u8> for RandSrc {
     type Error = isa_core::InvalidEnumValue;
+    #[inline]
     fn try_from(value: u8) -> Result<Self, Self::Error> {
         Self::from_value(value).ok_or(isa_core::InvalidEnumValue {
             enum_name: "NEURON_ISA_TPB_RAND_SRC",
@@ -1953,6 +2003,7 @@ impl TryFrom<u8> for RandSrc {
 impl RandSrc {
     /// Decodes the value of field `field` at byte `offset` (the decoders' one error path).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn decode_field(
         value: u8,
         field: &'static str,
@@ -1962,6 +2013,7 @@ impl RandSrc {
     }
     /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn read_field(
         b: &[u8],
         at: usize,
@@ -2045,6 +2097,7 @@ impl RandStateUpdate {
         self as u8
     }
     /// The member with this value, if any.
+    #[inline]
     pub const fn from_value(value: u8) -> Option<Self> {
         match value {
             0 => Some(Self::SrcTensor),
@@ -2078,6 +2131,7 @@ impl Default for RandStateUpdate {
 }
 impl TryFrom<u8> for RandStateUpdate {
     type Error = isa_core::InvalidEnumValue;
+    #[inline]
     fn try_from(value: u8) -> Result<Self, Self::Error> {
         Self::from_value(value).ok_or(isa_core::InvalidEnumValue {
             enum_name: "NEURON_ISA_TPB_RAND_STATE_UPDATE",
@@ -2088,6 +2142,7 @@ impl TryFrom<u8> for RandStateUpdate {
 impl RandStateUpdate {
     /// Decodes the value of field `field` at byte `offset` (the decoders' one error path).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn decode_field(
         value: u8,
         field: &'static str,
@@ -2097,6 +2152,7 @@ impl RandStateUpdate {
     }
     /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn read_field(
         b: &[u8],
         at: usize,
@@ -2180,6 +2236,7 @@ impl RandPostProc {
         self as u8
     }
     /// The member with this value, if any.
+    #[inline]
     pub const fn from_value(value: u8) -> Option<Self> {
         match value {
             0 => Some(Self::RawU32),
@@ -2213,6 +2270,7 @@ impl Default for RandPostProc {
 }
 impl TryFrom<u8> for RandPostProc {
     type Error = isa_core::InvalidEnumValue;
+    #[inline]
     fn try_from(value: u8) -> Result<Self, Self::Error> {
         Self::from_value(value).ok_or(isa_core::InvalidEnumValue {
             enum_name: "NEURON_ISA_TPB_RAND_POST_PROC",
@@ -2223,6 +2281,7 @@ impl TryFrom<u8> for RandPostProc {
 impl RandPostProc {
     /// Decodes the value of field `field` at byte `offset` (the decoders' one error path).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn decode_field(
         value: u8,
         field: &'static str,
@@ -2232,6 +2291,7 @@ impl RandPostProc {
     }
     /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn read_field(
         b: &[u8],
         at: usize,
@@ -2319,6 +2379,7 @@ impl ImmSrc {
         self as u8
     }
     /// The member with this value, if any.
+    #[inline]
     pub const fn from_value(value: u8) -> Option<Self> {
         match value {
             0 => Some(Self::InstructionImmediate),
@@ -2352,6 +2413,7 @@ impl Default for ImmSrc {
 }
 impl TryFrom<u8> for ImmSrc {
     type Error = isa_core::InvalidEnumValue;
+    #[inline]
     fn try_from(value: u8) -> Result<Self, Self::Error> {
         Self::from_value(value).ok_or(isa_core::InvalidEnumValue {
             enum_name: "NEURON_ISA_TPB_IMM_SRC",
@@ -2362,6 +2424,7 @@ impl TryFrom<u8> for ImmSrc {
 impl ImmSrc {
     /// Decodes the value of field `field` at byte `offset` (the decoders' one error path).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn decode_field(
         value: u8,
         field: &'static str,
@@ -2371,6 +2434,7 @@ impl ImmSrc {
     }
     /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn read_field(
         b: &[u8],
         at: usize,
@@ -2450,6 +2514,7 @@ impl DropoutThresholdType {
         self as u8
     }
     /// The member with this value, if any.
+    #[inline]
     pub const fn from_value(value: u8) -> Option<Self> {
         match value {
             0 => Some(Self::DropRate),
@@ -2481,6 +2546,7 @@ impl Default for DropoutThresholdType {
 }
 impl TryFrom<u8> for DropoutThresholdType {
     type Error = isa_core::InvalidEnumValue;
+    #[inline]
     fn try_from(value: u8) -> Result<Self, Self::Error> {
         Self::from_value(value).ok_or(isa_core::InvalidEnumValue {
             enum_name: "NEURON_ISA_TPB_DROPOUT_THRESHOLD_TYPE",
@@ -2491,6 +2557,7 @@ impl TryFrom<u8> for DropoutThresholdType {
 impl DropoutThresholdType {
     /// Decodes the value of field `field` at byte `offset` (the decoders' one error path).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn decode_field(
         value: u8,
         field: &'static str,
@@ -2500,6 +2567,7 @@ impl DropoutThresholdType {
     }
     /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn read_field(
         b: &[u8],
         at: usize,
@@ -2579,6 +2647,7 @@ impl Header {
         isa_core::le::put_u8(b, at + 3, self.debug_hint);
     }
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn decode_at(b: &[u8], at: usize) -> Self {
         Self {
             inst_word_len: isa_core::le::get_u8(b, at + 1),
@@ -2656,6 +2725,7 @@ impl Events {
     }
     /// Decodes from `b` at byte `at`; field paths and offsets in an error are relative to this record.
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn try_decode_at(b: &[u8], at: usize) -> Result<Self, isa_core::DecodeError> {
         Ok(Self {
             wait_mode: WaitMode::read_field(b, at, "wait_mode", 0)?,
@@ -2731,6 +2801,7 @@ impl AddrReg4 {
         isa_core::le::put_u8(b, at + 3, self.marker);
     }
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn decode_at(b: &[u8], at: usize) -> Self {
         Self {
             regnum: isa_core::le::get_u8(b, at),
@@ -2826,6 +2897,7 @@ impl Addr4 {
         isa_core::le::put_bytes::<4>(b, at, &self.bytes);
     }
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn decode_at(b: &[u8], at: usize) -> Self {
         Self {
             bytes: isa_core::le::get_bytes::<4>(b, at),
@@ -2879,6 +2951,7 @@ impl ImmReg {
         isa_core::le::put_u8(b, at + 3, self.marker);
     }
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn decode_at(b: &[u8], at: usize) -> Self {
         Self {
             regnum: isa_core::le::get_u8(b, at),
@@ -2950,6 +3023,7 @@ impl Tensor1d {
         isa_core::le::put_u16s(b, at + 6, &self.num_elem);
     }
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn decode_at(b: &[u8], at: usize) -> Self {
         Self {
             start_addr: Addr4::decode_at(b, at),
@@ -3018,6 +3092,7 @@ impl Tensor2d {
         isa_core::le::put_u16s(b, at + 8, &self.num_elem);
     }
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn decode_at(b: &[u8], at: usize) -> Self {
         Self {
             start_addr: Addr4::decode_at(b, at),
@@ -3086,6 +3161,7 @@ impl Tensor3d {
         isa_core::le::put_u16s(b, at + 10, &self.num_elem);
     }
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn decode_at(b: &[u8], at: usize) -> Self {
         Self {
             start_addr: Addr4::decode_at(b, at),
@@ -3154,6 +3230,7 @@ impl Tensor4d {
         isa_core::le::put_u16s(b, at + 12, &self.num_elem);
     }
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn decode_at(b: &[u8], at: usize) -> Self {
         Self {
             start_addr: Addr4::decode_at(b, at),
@@ -3313,6 +3390,7 @@ impl ImmValInstField {
         isa_core::le::put_bytes::<4>(b, at, &self.bytes);
     }
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn decode_at(b: &[u8], at: usize) -> Self {
         Self {
             bytes: isa_core::le::get_bytes::<4>(b, at),
@@ -3392,6 +3470,7 @@ impl RandParam {
         isa_core::le::put_bytes::<4>(b, at, &self.bytes);
     }
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn decode_at(b: &[u8], at: usize) -> Self {
         Self {
             bytes: isa_core::le::get_bytes::<4>(b, at),

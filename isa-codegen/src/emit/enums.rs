@@ -100,6 +100,7 @@ pub fn typed_enum(model: &Model, e: &Enum) -> TokenStream {
             /// The member's value.
             pub const fn value(self) -> #repr { self as #repr }
             /// The member with this value, if any.
+            #[inline]
             pub const fn from_value(value: #repr) -> Option<Self> { match value { #(#from)* _ => None } }
             /// The member with this vendor name (without prefix), if any.
             pub fn from_vendor_name(name: &str) -> Option<Self> { match name { #(#by_name)* _ => None } }
@@ -111,6 +112,7 @@ pub fn typed_enum(model: &Model, e: &Enum) -> TokenStream {
         #default
         impl TryFrom<#repr> for #name {
             type Error = isa_core::InvalidEnumValue;
+            #[inline]
             fn try_from(value: #repr) -> Result<Self, Self::Error> {
                 Self::from_value(value).ok_or(isa_core::InvalidEnumValue { enum_name: #c_name, value: value as u64 })
             }
@@ -118,11 +120,13 @@ pub fn typed_enum(model: &Model, e: &Enum) -> TokenStream {
         impl #name {
             /// Decodes the value of field `field` at byte `offset` (the decoders' one error path).
             #[allow(dead_code)]
+            #[inline]
             pub(crate) fn decode_field(value: #repr, field: &'static str, offset: usize) -> Result<Self, isa_core::DecodeError> {
                 Self::try_from(value).map_err(|e| e.at(field, offset))
             }
             /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
             #[allow(dead_code)]
+            #[inline]
             pub(crate) fn read_field(b: &[u8], at: usize, field: &'static str, offset: usize) -> Result<Self, isa_core::DecodeError> {
                 Self::decode_field(#get(b, at), field, offset)
             }
@@ -264,6 +268,7 @@ pub fn emit_opcode(model: &Model) -> Source {
                 match self { #(#structs)* _ => None }
             }
             /// The opcode with this byte, if the generation has one.
+            #[inline]
             pub const fn from_value(value: u8) -> Option<Self> { match value { #(#from)* _ => None } }
             /// The opcode with this vendor name (without prefix), if any.
             pub fn from_name(name: &str) -> Option<Self> { match name { #(#by_name)* _ => None } }
@@ -324,12 +329,14 @@ fn placement_fns(model: &Model) -> TokenStream {
     );
     quote! {
         #[doc = #doc]
+        #[inline]
         pub const fn engines(self) -> &'static [crate::#et] {
             #[allow(unreachable_patterns)]
             match self { #(#arms)* _ => &[] }
         }
         /// Whether `engine` runs this opcode: `Some(true)` or `Some(false)` for an opcode the
         /// placement puts on some engine, `None` for one it does not place (see [`Self::engines`]).
+        #[inline]
         pub fn runs_on(self, engine: crate::#et) -> Option<bool> {
             let engines = self.engines();
             (!engines.is_empty()).then(|| engines.contains(&engine))

@@ -131,6 +131,7 @@ fn shape_items(model: &Model, shape: &Shape) -> TokenStream {
         pub const #fc: &[F] = &[#(#leaves),*];
         impl #id {
             /// Rejects a word whose padding bytes (covered by no field) are not zero.
+            #[inline]
             pub(crate) fn check_padding(b: &[u8; 64]) -> Result<(), isa_core::DecodeError> {
                 #(#padding)*
                 Ok(())
@@ -404,6 +405,7 @@ fn instruction(
                 b
             }
             /// Decodes a word of this opcode; the error names the field, its byte offset and the value.
+            #[inline]
             pub fn from_bytes(b: &[u8; 64]) -> Result<Self, isa_core::DecodeError> {
                 if b[0] != #value {
                     return Err(isa_core::DecodeError {
@@ -530,6 +532,7 @@ fn instruction_enum(model: &Model, names: &[Option<String>]) -> TokenStream {
         impl Instruction {
             /// Decodes a word by its opcode byte. An unknown byte and an opcode without an operand struct
             /// are errors, never panics.
+            #[inline]
             pub fn decode(bytes: &[u8; 64]) -> Result<Self, isa_core::DecodeError> {
                 let op = crate::Opcode::from_value(bytes[0]).ok_or(isa_core::DecodeError {
                     field: #disc_path,

@@ -338,6 +338,7 @@ pub fn typed_struct(
         quote! {
             /// Decodes from `b` at byte `at`; field paths and offsets in an error are relative to this record.
             #[allow(dead_code)]
+            #[inline]
             pub(crate) fn try_decode_at(b: &[u8], at: usize) -> Result<Self, isa_core::DecodeError> {
                 Ok(Self { #(#fields)* })
             }
@@ -346,6 +347,7 @@ pub fn typed_struct(
         let fields = struct_field_decoders(model, r, &quote!(at), "", 0);
         quote! {
             #[allow(dead_code)]
+            #[inline]
             pub(crate) fn decode_at(b: &[u8], at: usize) -> Self { Self { #(#fields)* } }
         }
     };
@@ -476,6 +478,7 @@ fn union_view(model: &Model, r: RecordId) -> TokenStream {
             #[allow(dead_code)]
             pub(crate) fn encode_at(&self, b: &mut [u8], at: usize) { isa_core::le::put_bytes::<#size>(b, at, &self.bytes); }
             #[allow(dead_code)]
+            #[inline]
             pub(crate) fn decode_at(b: &[u8], at: usize) -> Self { Self { bytes: isa_core::le::get_bytes::<#size>(b, at) } }
         }
         impl Default for #id {

@@ -725,7 +725,7 @@ pub fn emit(model: &Model) -> Source {
             arms.push(quote! { #cfg Self::#id(_) => { #gate Err(isa_core::Violation::new(&[#msg], &[], [0; isa_core::MAX_FIELDS])) } });
             continue;
         };
-        arms.push(quote! { #cfg Self::#id(inst) => inst.validate(engine), });
+        arms.push(quote! { #cfg Self::#id(ref inst) => inst.validate(engine), });
         let f = &model.specs[v.func];
         let fname = ident(&f.name);
         let root = &f.name;
@@ -855,6 +855,7 @@ pub fn emit(model: &Model) -> Source {
             #cfg
             impl crate::inst::#id {
                 #[doc = #doc]
+                #[inline]
                 pub fn validate(&self, #engine_param) -> Result<(), isa_core::Violation> {
                     #placed
                     #engine_gate
@@ -887,6 +888,7 @@ pub fn emit(model: &Model) -> Source {
     items.push(quote! {
         impl crate::inst::Instruction {
             /// Validates the instruction with its opcode's spec validator, as executed by `engine`.
+            #[inline]
             pub fn validate(&self, #engine_param) -> Result<(), isa_core::Violation> {
                 let _ = &engine;
                 #[allow(unreachable_patterns)]

@@ -202,6 +202,7 @@ impl D3Rand {
     }
     /// Decodes from `b` at byte `at`; field paths and offsets in an error are relative to this record.
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn try_decode_at(b: &[u8], at: usize) -> Result<Self, isa_core::DecodeError> {
         Ok(Self {
             header: Header::decode_at(b, at),
@@ -319,6 +320,7 @@ pub const D3_RAND_FIELDS: &[F] = &[
 #[cfg(feature = "d3_rand")]
 impl D3Rand {
     /// Rejects a word whose padding bytes (covered by no field) are not zero.
+    #[inline]
     pub(crate) fn check_padding(b: &[u8; 64]) -> Result<(), isa_core::DecodeError> {
         let _ = b;
         Ok(())
@@ -411,6 +413,7 @@ impl D4Mr {
     }
     /// Decodes from `b` at byte `at`; field paths and offsets in an error are relative to this record.
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn try_decode_at(b: &[u8], at: usize) -> Result<Self, isa_core::DecodeError> {
         Ok(Self {
             header: Header::decode_at(b, at),
@@ -515,6 +518,7 @@ pub const D4_MR_FIELDS: &[F] = &[
 #[cfg(feature = "d4_mr")]
 impl D4Mr {
     /// Rejects a word whose padding bytes (covered by no field) are not zero.
+    #[inline]
     pub(crate) fn check_padding(b: &[u8; 64]) -> Result<(), isa_core::DecodeError> {
         let _ = b;
         Ok(())
@@ -634,6 +638,7 @@ impl D4Rand {
     }
     /// Decodes from `b` at byte `at`; field paths and offsets in an error are relative to this record.
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn try_decode_at(b: &[u8], at: usize) -> Result<Self, isa_core::DecodeError> {
         Ok(Self {
             header: Header::decode_at(b, at),
@@ -742,6 +747,7 @@ pub const D4_RAND_FIELDS: &[F] = &[
 #[cfg(feature = "d4_rand")]
 impl D4Rand {
     /// Rejects a word whose padding bytes (covered by no field) are not zero.
+    #[inline]
     pub(crate) fn check_padding(b: &[u8; 64]) -> Result<(), isa_core::DecodeError> {
         let _ = b;
         Ok(())
@@ -806,6 +812,7 @@ impl PseudoSetRngSeedFields {
     }
     /// Decodes from `b` at byte `at`; field paths and offsets in an error are relative to this record.
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn try_decode_at(b: &[u8], at: usize) -> Result<Self, isa_core::DecodeError> {
         Ok(Self {
             header: Header::decode_at(b, at),
@@ -881,6 +888,7 @@ pub const PSEUDO_SET_RNG_SEED_FIELDS: &[F] = &[
 #[cfg(feature = "pseudo_set_rng_seed")]
 impl PseudoSetRngSeedFields {
     /// Rejects a word whose padding bytes (covered by no field) are not zero.
+    #[inline]
     pub(crate) fn check_padding(b: &[u8; 64]) -> Result<(), isa_core::DecodeError> {
         let _ = b;
         Ok(())
@@ -973,6 +981,7 @@ impl S1Rand {
     }
     /// Decodes from `b` at byte `at`; field paths and offsets in an error are relative to this record.
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn try_decode_at(b: &[u8], at: usize) -> Result<Self, isa_core::DecodeError> {
         Ok(Self {
             header: Header::decode_at(b, at),
@@ -1071,6 +1080,7 @@ pub const S1_RAND_FIELDS: &[F] = &[
 #[cfg(feature = "s1_rand")]
 impl S1Rand {
     /// Rejects a word whose padding bytes (covered by no field) are not zero.
+    #[inline]
     pub(crate) fn check_padding(b: &[u8; 64]) -> Result<(), isa_core::DecodeError> {
         let _ = b;
         Ok(())
@@ -1155,6 +1165,7 @@ impl S2s1d2PeSeed {
     }
     /// Decodes from `b` at byte `at`; field paths and offsets in an error are relative to this record.
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn try_decode_at(b: &[u8], at: usize) -> Result<Self, isa_core::DecodeError> {
         Ok(Self {
             header: Header::decode_at(b, at),
@@ -1254,6 +1265,7 @@ pub const S2S1D2_PE_SEED_FIELDS: &[F] = &[
 #[cfg(feature = "s2s1d2_pe_seed")]
 impl S2s1d2PeSeed {
     /// Rejects a word whose padding bytes (covered by no field) are not zero.
+    #[inline]
     pub(crate) fn check_padding(b: &[u8; 64]) -> Result<(), isa_core::DecodeError> {
         let _ = b;
         Ok(())
@@ -1350,6 +1362,7 @@ impl S3d3Dropout {
     }
     /// Decodes from `b` at byte `at`; field paths and offsets in an error are relative to this record.
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn try_decode_at(b: &[u8], at: usize) -> Result<Self, isa_core::DecodeError> {
         Ok(Self {
             header: Header::decode_at(b, at),
@@ -1466,6 +1479,7 @@ pub const S3D3_DROPOUT_FIELDS: &[F] = &[
 #[cfg(feature = "s3d3_dropout")]
 impl S3d3Dropout {
     /// Rejects a word whose padding bytes (covered by no field) are not zero.
+    #[inline]
     pub(crate) fn check_padding(b: &[u8; 64]) -> Result<(), isa_core::DecodeError> {
         let _ = b;
         Ok(())
@@ -1525,6 +1539,7 @@ impl PeManageSeed {
         b
     }
     /// Decodes a word of this opcode; the error names the field, its byte offset and the value.
+    #[inline]
     pub fn from_bytes(b: &[u8; 64]) -> Result<Self, isa_core::DecodeError> {
         if b[0] != 0x08 {
             return Err(isa_core::DecodeError {
@@ -1625,6 +1640,7 @@ impl Memset {
         b
     }
     /// Decodes a word of this opcode; the error names the field, its byte offset and the value.
+    #[inline]
     pub fn from_bytes(b: &[u8; 64]) -> Result<Self, isa_core::DecodeError> {
         if b[0] != 0x49 {
             return Err(isa_core::DecodeError {
@@ -1725,6 +1741,7 @@ impl RegStore {
         b
     }
     /// Decodes a word of this opcode; the error names the field, its byte offset and the value.
+    #[inline]
     pub fn from_bytes(b: &[u8; 64]) -> Result<Self, isa_core::DecodeError> {
         if b[0] != 0x4b {
             return Err(isa_core::DecodeError {
@@ -1820,6 +1837,7 @@ impl Rng {
         b
     }
     /// Decodes a word of this opcode; the error names the field, its byte offset and the value.
+    #[inline]
     pub fn from_bytes(b: &[u8; 64]) -> Result<Self, isa_core::DecodeError> {
         if b[0] != 0x4d {
             return Err(isa_core::DecodeError {
@@ -1915,6 +1933,7 @@ impl Rand {
         b
     }
     /// Decodes a word of this opcode; the error names the field, its byte offset and the value.
+    #[inline]
     pub fn from_bytes(b: &[u8; 64]) -> Result<Self, isa_core::DecodeError> {
         if b[0] != 0x76 {
             return Err(isa_core::DecodeError {
@@ -2022,6 +2041,7 @@ impl RandGetState {
         b
     }
     /// Decodes a word of this opcode; the error names the field, its byte offset and the value.
+    #[inline]
     pub fn from_bytes(b: &[u8; 64]) -> Result<Self, isa_core::DecodeError> {
         if b[0] != 0x77 {
             return Err(isa_core::DecodeError {
@@ -2130,6 +2150,7 @@ impl RandSetState {
         b
     }
     /// Decodes a word of this opcode; the error names the field, its byte offset and the value.
+    #[inline]
     pub fn from_bytes(b: &[u8; 64]) -> Result<Self, isa_core::DecodeError> {
         if b[0] != 0x78 {
             return Err(isa_core::DecodeError {
@@ -2229,6 +2250,7 @@ impl Dropout {
         b
     }
     /// Decodes a word of this opcode; the error names the field, its byte offset and the value.
+    #[inline]
     pub fn from_bytes(b: &[u8; 64]) -> Result<Self, isa_core::DecodeError> {
         if b[0] != 0x7f {
             return Err(isa_core::DecodeError {
@@ -2320,6 +2342,7 @@ impl PseudoSetRngSeed {
         b
     }
     /// Decodes a word of this opcode; the error names the field, its byte offset and the value.
+    #[inline]
     pub fn from_bytes(b: &[u8; 64]) -> Result<Self, isa_core::DecodeError> {
         if b[0] != 0xd0 {
             return Err(isa_core::DecodeError {
@@ -2422,6 +2445,7 @@ impl Rand2 {
         b
     }
     /// Decodes a word of this opcode; the error names the field, its byte offset and the value.
+    #[inline]
     pub fn from_bytes(b: &[u8; 64]) -> Result<Self, isa_core::DecodeError> {
         if b[0] != 0xe2 {
             return Err(isa_core::DecodeError {
@@ -2522,6 +2546,7 @@ impl DveReadIndices {
         b
     }
     /// Decodes a word of this opcode; the error names the field, its byte offset and the value.
+    #[inline]
     pub fn from_bytes(b: &[u8; 64]) -> Result<Self, isa_core::DecodeError> {
         if b[0] != 0xe9 {
             return Err(isa_core::DecodeError {
@@ -2678,6 +2703,7 @@ impl core::fmt::Display for Instruction {
 impl Instruction {
     /// Decodes a word by its opcode byte. An unknown byte and an opcode without an operand struct
     /// are errors, never panics.
+    #[inline]
     pub fn decode(bytes: &[u8; 64]) -> Result<Self, isa_core::DecodeError> {
         let op = crate::Opcode::from_value(bytes[0]).ok_or(isa_core::DecodeError {
             field: "header.opcode",

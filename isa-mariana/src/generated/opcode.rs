@@ -882,6 +882,7 @@ impl Opcode {
         }
     }
     /// The opcode with this byte, if the generation has one.
+    #[inline]
     pub const fn from_value(value: u8) -> Option<Self> {
         match value {
             0x01 => Some(Self::Ldweights),
@@ -1219,6 +1220,7 @@ impl Opcode {
             .map(Self::name)
     }
     /// The engines that run this opcode, in engine order, as the tree's engine placement says (`neuron_isa_check_opcode_on_engine`, tpb/aws_neuron_isa_tpb_instr_assert.h:65). Empty for an opcode the placement puts on no engine: the tree does not place it, and `validate` does not check its engine.
+    #[inline]
     pub const fn engines(self) -> &'static [crate::NeuronEngine] {
         #[allow(unreachable_patterns)]
         match self {
@@ -1243,6 +1245,7 @@ impl Opcode {
     }
     /// Whether `engine` runs this opcode: `Some(true)` or `Some(false)` for an opcode the
     /// placement puts on some engine, `None` for one it does not place (see [`Self::engines`]).
+    #[inline]
     pub fn runs_on(self, engine: crate::NeuronEngine) -> Option<bool> {
         let engines = self.engines();
         (!engines.is_empty()).then(|| engines.contains(&engine))

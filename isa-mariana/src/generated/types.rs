@@ -38,6 +38,7 @@ impl NeuronCoreVersion {
         self as u8
     }
     /// The member with this value, if any.
+    #[inline]
     pub const fn from_value(value: u8) -> Option<Self> {
         match value {
             2 => Some(Self::V2),
@@ -65,6 +66,7 @@ impl NeuronCoreVersion {
 }
 impl TryFrom<u8> for NeuronCoreVersion {
     type Error = isa_core::InvalidEnumValue;
+    #[inline]
     fn try_from(value: u8) -> Result<Self, Self::Error> {
         Self::from_value(value).ok_or(isa_core::InvalidEnumValue {
             enum_name: "NEURON_ISA_TPB_NEURON_CORE_VERSION",
@@ -75,6 +77,7 @@ impl TryFrom<u8> for NeuronCoreVersion {
 impl NeuronCoreVersion {
     /// Decodes the value of field `field` at byte `offset` (the decoders' one error path).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn decode_field(
         value: u8,
         field: &'static str,
@@ -84,6 +87,7 @@ impl NeuronCoreVersion {
     }
     /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn read_field(
         b: &[u8],
         at: usize,
@@ -189,6 +193,7 @@ impl NeuronEngine {
         self as u8
     }
     /// The member with this value, if any.
+    #[inline]
     pub const fn from_value(value: u8) -> Option<Self> {
         match value {
             0 => Some(Self::Pe),
@@ -228,6 +233,7 @@ impl Default for NeuronEngine {
 }
 impl TryFrom<u8> for NeuronEngine {
     type Error = isa_core::InvalidEnumValue;
+    #[inline]
     fn try_from(value: u8) -> Result<Self, Self::Error> {
         Self::from_value(value).ok_or(isa_core::InvalidEnumValue {
             enum_name: "NEURON_ISA_TPB_NEURON_ENGINE",
@@ -238,6 +244,7 @@ impl TryFrom<u8> for NeuronEngine {
 impl NeuronEngine {
     /// Decodes the value of field `field` at byte `offset` (the decoders' one error path).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn decode_field(
         value: u8,
         field: &'static str,
@@ -247,6 +254,7 @@ impl NeuronEngine {
     }
     /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn read_field(
         b: &[u8],
         at: usize,
@@ -390,6 +398,7 @@ impl WaitMode {
         self as u8
     }
     /// The member with this value, if any.
+    #[inline]
     pub const fn from_value(value: u8) -> Option<Self> {
         match value {
             0 => Some(Self::NoWait),
@@ -441,6 +450,7 @@ impl Default for WaitMode {
 }
 impl TryFrom<u8> for WaitMode {
     type Error = isa_core::InvalidEnumValue;
+    #[inline]
     fn try_from(value: u8) -> Result<Self, Self::Error> {
         Self::from_value(value).ok_or(isa_core::InvalidEnumValue {
             enum_name: "NEURON_ISA_TPB_WAIT_MODE",
@@ -451,6 +461,7 @@ impl TryFrom<u8> for WaitMode {
 impl WaitMode {
     /// Decodes the value of field `field` at byte `offset` (the decoders' one error path).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn decode_field(
         value: u8,
         field: &'static str,
@@ -460,6 +471,7 @@ impl WaitMode {
     }
     /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn read_field(
         b: &[u8],
         at: usize,
@@ -613,6 +625,7 @@ impl UpdateMode {
         self as u8
     }
     /// The member with this value, if any.
+    #[inline]
     pub const fn from_value(value: u8) -> Option<Self> {
         match value {
             0 => Some(Self::NoUpdate),
@@ -668,6 +681,7 @@ impl Default for UpdateMode {
 }
 impl TryFrom<u8> for UpdateMode {
     type Error = isa_core::InvalidEnumValue;
+    #[inline]
     fn try_from(value: u8) -> Result<Self, Self::Error> {
         Self::from_value(value).ok_or(isa_core::InvalidEnumValue {
             enum_name: "NEURON_ISA_TPB_UPDATE_MODE",
@@ -678,6 +692,7 @@ impl TryFrom<u8> for UpdateMode {
 impl UpdateMode {
     /// Decodes the value of field `field` at byte `offset` (the decoders' one error path).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn decode_field(
         value: u8,
         field: &'static str,
@@ -687,6 +702,7 @@ impl UpdateMode {
     }
     /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn read_field(
         b: &[u8],
         at: usize,
@@ -765,6 +781,7 @@ impl WriteTensor {
         self as u8
     }
     /// The member with this value, if any.
+    #[inline]
     pub const fn from_value(value: u8) -> Option<Self> {
         match value {
             0 => Some(Self::False),
@@ -796,6 +813,7 @@ impl Default for WriteTensor {
 }
 impl TryFrom<u8> for WriteTensor {
     type Error = isa_core::InvalidEnumValue;
+    #[inline]
     fn try_from(value: u8) -> Result<Self, Self::Error> {
         Self::from_value(value).ok_or(isa_core::InvalidEnumValue {
             enum_name: "NEURON_ISA_TPB_WRITE_TENSOR",
@@ -806,6 +824,7 @@ impl TryFrom<u8> for WriteTensor {
 impl WriteTensor {
     /// Decodes the value of field `field` at byte `offset` (the decoders' one error path).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn decode_field(
         value: u8,
         field: &'static str,
@@ -815,6 +834,7 @@ impl WriteTensor {
     }
     /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn read_field(
         b: &[u8],
         at: usize,
@@ -891,6 +911,7 @@ impl AllowedInPsum {
         self as u8
     }
     /// The member with this value, if any.
+    #[inline]
     pub const fn from_value(value: u8) -> Option<Self> {
         match value {
             0 => Some(Self::False),
@@ -922,6 +943,7 @@ impl Default for AllowedInPsum {
 }
 impl TryFrom<u8> for AllowedInPsum {
     type Error = isa_core::InvalidEnumValue;
+    #[inline]
     fn try_from(value: u8) -> Result<Self, Self::Error> {
         Self::from_value(value).ok_or(isa_core::InvalidEnumValue {
             enum_name: "NEURON_ISA_TPB_ALLOWED_IN_PSUM",
@@ -932,6 +954,7 @@ impl TryFrom<u8> for AllowedInPsum {
 impl AllowedInPsum {
     /// Decodes the value of field `field` at byte `offset` (the decoders' one error path).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn decode_field(
         value: u8,
         field: &'static str,
@@ -941,6 +964,7 @@ impl AllowedInPsum {
     }
     /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn read_field(
         b: &[u8],
         at: usize,
@@ -1017,6 +1041,7 @@ impl AllowedInSbuf {
         self as u8
     }
     /// The member with this value, if any.
+    #[inline]
     pub const fn from_value(value: u8) -> Option<Self> {
         match value {
             0 => Some(Self::False),
@@ -1048,6 +1073,7 @@ impl Default for AllowedInSbuf {
 }
 impl TryFrom<u8> for AllowedInSbuf {
     type Error = isa_core::InvalidEnumValue;
+    #[inline]
     fn try_from(value: u8) -> Result<Self, Self::Error> {
         Self::from_value(value).ok_or(isa_core::InvalidEnumValue {
             enum_name: "NEURON_ISA_TPB_ALLOWED_IN_SBUF",
@@ -1058,6 +1084,7 @@ impl TryFrom<u8> for AllowedInSbuf {
 impl AllowedInSbuf {
     /// Decodes the value of field `field` at byte `offset` (the decoders' one error path).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn decode_field(
         value: u8,
         field: &'static str,
@@ -1067,6 +1094,7 @@ impl AllowedInSbuf {
     }
     /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn read_field(
         b: &[u8],
         at: usize,
@@ -1281,6 +1309,7 @@ impl Dtype {
         self as u8
     }
     /// The member with this value, if any.
+    #[inline]
     pub const fn from_value(value: u8) -> Option<Self> {
         match value {
             0 => Some(Self::Invalid),
@@ -1356,6 +1385,7 @@ impl Default for Dtype {
 }
 impl TryFrom<u8> for Dtype {
     type Error = isa_core::InvalidEnumValue;
+    #[inline]
     fn try_from(value: u8) -> Result<Self, Self::Error> {
         Self::from_value(value).ok_or(isa_core::InvalidEnumValue {
             enum_name: "NEURON_ISA_TPB_DTYPE",
@@ -1366,6 +1396,7 @@ impl TryFrom<u8> for Dtype {
 impl Dtype {
     /// Decodes the value of field `field` at byte `offset` (the decoders' one error path).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn decode_field(
         value: u8,
         field: &'static str,
@@ -1375,6 +1406,7 @@ impl Dtype {
     }
     /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn read_field(
         b: &[u8],
         at: usize,
@@ -1540,6 +1572,7 @@ impl DtypeBasic {
         self as u8
     }
     /// The member with this value, if any.
+    #[inline]
     pub const fn from_value(value: u8) -> Option<Self> {
         match value {
             0 => Some(Self::Invalid),
@@ -1599,6 +1632,7 @@ impl Default for DtypeBasic {
 }
 impl TryFrom<u8> for DtypeBasic {
     type Error = isa_core::InvalidEnumValue;
+    #[inline]
     fn try_from(value: u8) -> Result<Self, Self::Error> {
         Self::from_value(value).ok_or(isa_core::InvalidEnumValue {
             enum_name: "NEURON_ISA_TPB_DTYPE_BASIC",
@@ -1609,6 +1643,7 @@ impl TryFrom<u8> for DtypeBasic {
 impl DtypeBasic {
     /// Decodes the value of field `field` at byte `offset` (the decoders' one error path).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn decode_field(
         value: u8,
         field: &'static str,
@@ -1618,6 +1653,7 @@ impl DtypeBasic {
     }
     /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn read_field(
         b: &[u8],
         at: usize,
@@ -1696,6 +1732,7 @@ impl DtypeAllowFp32r {
         self as u8
     }
     /// The member with this value, if any.
+    #[inline]
     pub const fn from_value(value: u8) -> Option<Self> {
         match value {
             0 => Some(Self::False),
@@ -1727,6 +1764,7 @@ impl Default for DtypeAllowFp32r {
 }
 impl TryFrom<u8> for DtypeAllowFp32r {
     type Error = isa_core::InvalidEnumValue;
+    #[inline]
     fn try_from(value: u8) -> Result<Self, Self::Error> {
         Self::from_value(value).ok_or(isa_core::InvalidEnumValue {
             enum_name: "NEURON_ISA_TPB_DTYPE_ALLOW_FP32R",
@@ -1737,6 +1775,7 @@ impl TryFrom<u8> for DtypeAllowFp32r {
 impl DtypeAllowFp32r {
     /// Decodes the value of field `field` at byte `offset` (the decoders' one error path).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn decode_field(
         value: u8,
         field: &'static str,
@@ -1746,6 +1785,7 @@ impl DtypeAllowFp32r {
     }
     /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn read_field(
         b: &[u8],
         at: usize,
@@ -1822,6 +1862,7 @@ impl DtypeAllowU64 {
         self as u8
     }
     /// The member with this value, if any.
+    #[inline]
     pub const fn from_value(value: u8) -> Option<Self> {
         match value {
             0 => Some(Self::False),
@@ -1853,6 +1894,7 @@ impl Default for DtypeAllowU64 {
 }
 impl TryFrom<u8> for DtypeAllowU64 {
     type Error = isa_core::InvalidEnumValue;
+    #[inline]
     fn try_from(value: u8) -> Result<Self, Self::Error> {
         Self::from_value(value).ok_or(isa_core::InvalidEnumValue {
             enum_name: "NEURON_ISA_TPB_DTYPE_ALLOW_U64",
@@ -1863,6 +1905,7 @@ impl TryFrom<u8> for DtypeAllowU64 {
 impl DtypeAllowU64 {
     /// Decodes the value of field `field` at byte `offset` (the decoders' one error path).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn decode_field(
         value: u8,
         field: &'static str,
@@ -1872,6 +1915,7 @@ impl DtypeAllowU64 {
     }
     /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn read_field(
         b: &[u8],
         at: usize,
@@ -1948,6 +1992,7 @@ impl DtypeAllowI64 {
         self as u8
     }
     /// The member with this value, if any.
+    #[inline]
     pub const fn from_value(value: u8) -> Option<Self> {
         match value {
             0 => Some(Self::False),
@@ -1979,6 +2024,7 @@ impl Default for DtypeAllowI64 {
 }
 impl TryFrom<u8> for DtypeAllowI64 {
     type Error = isa_core::InvalidEnumValue;
+    #[inline]
     fn try_from(value: u8) -> Result<Self, Self::Error> {
         Self::from_value(value).ok_or(isa_core::InvalidEnumValue {
             enum_name: "NEURON_ISA_TPB_DTYPE_ALLOW_I64",
@@ -1989,6 +2035,7 @@ impl TryFrom<u8> for DtypeAllowI64 {
 impl DtypeAllowI64 {
     /// Decodes the value of field `field` at byte `offset` (the decoders' one error path).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn decode_field(
         value: u8,
         field: &'static str,
@@ -1998,6 +2045,7 @@ impl DtypeAllowI64 {
     }
     /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn read_field(
         b: &[u8],
         at: usize,
@@ -2086,6 +2134,7 @@ impl RandAlgorithm {
         self as u8
     }
     /// The member with this value, if any.
+    #[inline]
     pub const fn from_value(value: u8) -> Option<Self> {
         match value {
             0 => Some(Self::Lfsr),
@@ -2121,6 +2170,7 @@ impl Default for RandAlgorithm {
 }
 impl TryFrom<u8> for RandAlgorithm {
     type Error = isa_core::InvalidEnumValue;
+    #[inline]
     fn try_from(value: u8) -> Result<Self, Self::Error> {
         Self::from_value(value).ok_or(isa_core::InvalidEnumValue {
             enum_name: "NEURON_ISA_TPB_RAND_ALGORITHM",
@@ -2131,6 +2181,7 @@ impl TryFrom<u8> for RandAlgorithm {
 impl RandAlgorithm {
     /// Decodes the value of field `field` at byte `offset` (the decoders' one error path).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn decode_field(
         value: u8,
         field: &'static str,
@@ -2140,6 +2191,7 @@ impl RandAlgorithm {
     }
     /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn read_field(
         b: &[u8],
         at: usize,
@@ -2234,6 +2286,7 @@ impl RandSrc {
         self as u8
     }
     /// The member with this value, if any.
+    #[inline]
     pub const fn from_value(value: u8) -> Option<Self> {
         match value {
             0 => Some(Self::RngLfsr),
@@ -2269,6 +2322,7 @@ impl Default for RandSrc {
 }
 impl TryFrom<u8> for RandSrc {
     type Error = isa_core::InvalidEnumValue;
+    #[inline]
     fn try_from(value: u8) -> Result<Self, Self::Error> {
         Self::from_value(value).ok_or(isa_core::InvalidEnumValue {
             enum_name: "NEURON_ISA_TPB_RAND_SRC",
@@ -2279,6 +2333,7 @@ impl TryFrom<u8> for RandSrc {
 impl RandSrc {
     /// Decodes the value of field `field` at byte `offset` (the decoders' one error path).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn decode_field(
         value: u8,
         field: &'static str,
@@ -2288,6 +2343,7 @@ impl RandSrc {
     }
     /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn read_field(
         b: &[u8],
         at: usize,
@@ -2371,6 +2427,7 @@ impl RandStateUpdate {
         self as u8
     }
     /// The member with this value, if any.
+    #[inline]
     pub const fn from_value(value: u8) -> Option<Self> {
         match value {
             0 => Some(Self::SrcTensor),
@@ -2404,6 +2461,7 @@ impl Default for RandStateUpdate {
 }
 impl TryFrom<u8> for RandStateUpdate {
     type Error = isa_core::InvalidEnumValue;
+    #[inline]
     fn try_from(value: u8) -> Result<Self, Self::Error> {
         Self::from_value(value).ok_or(isa_core::InvalidEnumValue {
             enum_name: "NEURON_ISA_TPB_RAND_STATE_UPDATE",
@@ -2414,6 +2472,7 @@ impl TryFrom<u8> for RandStateUpdate {
 impl RandStateUpdate {
     /// Decodes the value of field `field` at byte `offset` (the decoders' one error path).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn decode_field(
         value: u8,
         field: &'static str,
@@ -2423,6 +2482,7 @@ impl RandStateUpdate {
     }
     /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn read_field(
         b: &[u8],
         at: usize,
@@ -2506,6 +2566,7 @@ impl RandPostProc {
         self as u8
     }
     /// The member with this value, if any.
+    #[inline]
     pub const fn from_value(value: u8) -> Option<Self> {
         match value {
             0 => Some(Self::RawU32),
@@ -2539,6 +2600,7 @@ impl Default for RandPostProc {
 }
 impl TryFrom<u8> for RandPostProc {
     type Error = isa_core::InvalidEnumValue;
+    #[inline]
     fn try_from(value: u8) -> Result<Self, Self::Error> {
         Self::from_value(value).ok_or(isa_core::InvalidEnumValue {
             enum_name: "NEURON_ISA_TPB_RAND_POST_PROC",
@@ -2549,6 +2611,7 @@ impl TryFrom<u8> for RandPostProc {
 impl RandPostProc {
     /// Decodes the value of field `field` at byte `offset` (the decoders' one error path).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn decode_field(
         value: u8,
         field: &'static str,
@@ -2558,6 +2621,7 @@ impl RandPostProc {
     }
     /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn read_field(
         b: &[u8],
         at: usize,
@@ -2645,6 +2709,7 @@ impl ImmSrc {
         self as u8
     }
     /// The member with this value, if any.
+    #[inline]
     pub const fn from_value(value: u8) -> Option<Self> {
         match value {
             0 => Some(Self::InstructionImmediate),
@@ -2678,6 +2743,7 @@ impl Default for ImmSrc {
 }
 impl TryFrom<u8> for ImmSrc {
     type Error = isa_core::InvalidEnumValue;
+    #[inline]
     fn try_from(value: u8) -> Result<Self, Self::Error> {
         Self::from_value(value).ok_or(isa_core::InvalidEnumValue {
             enum_name: "NEURON_ISA_TPB_IMM_SRC",
@@ -2688,6 +2754,7 @@ impl TryFrom<u8> for ImmSrc {
 impl ImmSrc {
     /// Decodes the value of field `field` at byte `offset` (the decoders' one error path).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn decode_field(
         value: u8,
         field: &'static str,
@@ -2697,6 +2764,7 @@ impl ImmSrc {
     }
     /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn read_field(
         b: &[u8],
         at: usize,
@@ -2776,6 +2844,7 @@ impl DropoutThresholdType {
         self as u8
     }
     /// The member with this value, if any.
+    #[inline]
     pub const fn from_value(value: u8) -> Option<Self> {
         match value {
             0 => Some(Self::DropRate),
@@ -2807,6 +2876,7 @@ impl Default for DropoutThresholdType {
 }
 impl TryFrom<u8> for DropoutThresholdType {
     type Error = isa_core::InvalidEnumValue;
+    #[inline]
     fn try_from(value: u8) -> Result<Self, Self::Error> {
         Self::from_value(value).ok_or(isa_core::InvalidEnumValue {
             enum_name: "NEURON_ISA_TPB_DROPOUT_THRESHOLD_TYPE",
@@ -2817,6 +2887,7 @@ impl TryFrom<u8> for DropoutThresholdType {
 impl DropoutThresholdType {
     /// Decodes the value of field `field` at byte `offset` (the decoders' one error path).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn decode_field(
         value: u8,
         field: &'static str,
@@ -2826,6 +2897,7 @@ impl DropoutThresholdType {
     }
     /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn read_field(
         b: &[u8],
         at: usize,
@@ -2909,6 +2981,7 @@ impl PeSeedMode {
         self as u8
     }
     /// The member with this value, if any.
+    #[inline]
     pub const fn from_value(value: u8) -> Option<Self> {
         match value {
             0 => Some(Self::None),
@@ -2942,6 +3015,7 @@ impl Default for PeSeedMode {
 }
 impl TryFrom<u8> for PeSeedMode {
     type Error = isa_core::InvalidEnumValue;
+    #[inline]
     fn try_from(value: u8) -> Result<Self, Self::Error> {
         Self::from_value(value).ok_or(isa_core::InvalidEnumValue {
             enum_name: "NEURON_ISA_TPB_PE_SEED_MODE",
@@ -2952,6 +3026,7 @@ impl TryFrom<u8> for PeSeedMode {
 impl PeSeedMode {
     /// Decodes the value of field `field` at byte `offset` (the decoders' one error path).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn decode_field(
         value: u8,
         field: &'static str,
@@ -2961,6 +3036,7 @@ impl PeSeedMode {
     }
     /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn read_field(
         b: &[u8],
         at: usize,
@@ -3040,6 +3116,7 @@ impl Header {
         isa_core::le::put_u8(b, at + 3, self.debug_hint);
     }
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn decode_at(b: &[u8], at: usize) -> Self {
         Self {
             inst_word_len: isa_core::le::get_u8(b, at + 1),
@@ -3117,6 +3194,7 @@ impl Events {
     }
     /// Decodes from `b` at byte `at`; field paths and offsets in an error are relative to this record.
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn try_decode_at(b: &[u8], at: usize) -> Result<Self, isa_core::DecodeError> {
         Ok(Self {
             wait_mode: WaitMode::read_field(b, at, "wait_mode", 0)?,
@@ -3192,6 +3270,7 @@ impl AddrReg4 {
         isa_core::le::put_u8(b, at + 3, self.marker);
     }
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn decode_at(b: &[u8], at: usize) -> Self {
         Self {
             regnum: isa_core::le::get_u8(b, at),
@@ -3287,6 +3366,7 @@ impl Addr4 {
         isa_core::le::put_bytes::<4>(b, at, &self.bytes);
     }
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn decode_at(b: &[u8], at: usize) -> Self {
         Self {
             bytes: isa_core::le::get_bytes::<4>(b, at),
@@ -3340,6 +3420,7 @@ impl ImmReg {
         isa_core::le::put_u8(b, at + 3, self.marker);
     }
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn decode_at(b: &[u8], at: usize) -> Self {
         Self {
             regnum: isa_core::le::get_u8(b, at),
@@ -3411,6 +3492,7 @@ impl Tensor1d {
         isa_core::le::put_u16s(b, at + 6, &self.num_elem);
     }
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn decode_at(b: &[u8], at: usize) -> Self {
         Self {
             start_addr: Addr4::decode_at(b, at),
@@ -3479,6 +3561,7 @@ impl Tensor2d {
         isa_core::le::put_u16s(b, at + 8, &self.num_elem);
     }
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn decode_at(b: &[u8], at: usize) -> Self {
         Self {
             start_addr: Addr4::decode_at(b, at),
@@ -3547,6 +3630,7 @@ impl Tensor3d {
         isa_core::le::put_u16s(b, at + 10, &self.num_elem);
     }
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn decode_at(b: &[u8], at: usize) -> Self {
         Self {
             start_addr: Addr4::decode_at(b, at),
@@ -3615,6 +3699,7 @@ impl Tensor4d {
         isa_core::le::put_u16s(b, at + 12, &self.num_elem);
     }
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn decode_at(b: &[u8], at: usize) -> Self {
         Self {
             start_addr: Addr4::decode_at(b, at),
@@ -3774,6 +3859,7 @@ impl ImmValInstField {
         isa_core::le::put_bytes::<4>(b, at, &self.bytes);
     }
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn decode_at(b: &[u8], at: usize) -> Self {
         Self {
             bytes: isa_core::le::get_bytes::<4>(b, at),
@@ -3853,6 +3939,7 @@ impl RandParam {
         isa_core::le::put_bytes::<4>(b, at, &self.bytes);
     }
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn decode_at(b: &[u8], at: usize) -> Self {
         Self {
             bytes: isa_core::le::get_bytes::<4>(b, at),

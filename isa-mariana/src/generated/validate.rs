@@ -543,6 +543,7 @@ impl crate::inst::PeManageSeed {
     /** Runs the header's validator `is_valid_s2s1d2_pe_seed` (tpb/aws_neuron_isa_tpb_s2s1d2_pe_seed.h:37) on this instruction as executed by `engine`. An engine that the tree's placement (`neuron_isa_check_opcode_on_engine`, tpb/aws_neuron_isa_tpb_instr_assert.h:65) does not run PE_MANAGE_SEED on is rejected first.
 
     On failure the [`isa_core::Violation`] names the predicate chain from `is_valid_s2s1d2_pe_seed` down to the check that failed, with the fields it read.*/
+    #[inline]
     pub fn validate(&self, engine: NeuronEngine) -> Result<(), isa_core::Violation> {
         if crate::Opcode::PeManageSeed.runs_on(engine) == Some(false) {
             const PATH: &[&str] = &[
@@ -582,6 +583,7 @@ impl crate::inst::Memset {
     /** Runs the header's validator `is_valid_d4_mr` (tpb/aws_neuron_isa_tpb_d4_mr.h:98) on this instruction as executed by `engine`.
 
     On failure the [`isa_core::Violation`] names the predicate chain from `is_valid_d4_mr` down to the check that failed, with the fields it read.*/
+    #[inline]
     pub fn validate(&self, engine: NeuronEngine) -> Result<(), isa_core::Violation> {
         let _ = engine;
         if crate::spec::is_valid_d4_mr(Self::OPCODE, &self.0) {
@@ -606,6 +608,7 @@ impl crate::inst::RegStore {
     /** Runs the header's validator `is_valid_d4_mr` (tpb/aws_neuron_isa_tpb_d4_mr.h:98) on this instruction as executed by `engine`.
 
     On failure the [`isa_core::Violation`] names the predicate chain from `is_valid_d4_mr` down to the check that failed, with the fields it read.*/
+    #[inline]
     pub fn validate(&self, engine: NeuronEngine) -> Result<(), isa_core::Violation> {
         let _ = engine;
         if crate::spec::is_valid_d4_mr(Self::OPCODE, &self.0) {
@@ -633,6 +636,7 @@ impl crate::inst::Rng {
     /** Runs the header's validator `is_valid_rng` (tpb/aws_neuron_isa_tpb_d4_mr.h:43) on this instruction as executed by `engine`. An engine that the tree's placement (`neuron_isa_check_opcode_on_engine`, tpb/aws_neuron_isa_tpb_instr_assert.h:65) does not run RNG on is rejected first.
 
     On failure the [`isa_core::Violation`] names the predicate chain from `is_valid_rng` down to the check that failed, with the fields it read.*/
+    #[inline]
     pub fn validate(&self, engine: NeuronEngine) -> Result<(), isa_core::Violation> {
         if crate::Opcode::Rng.runs_on(engine) == Some(false) {
             const PATH: &[&str] = &["neuron_isa_check_opcode_on_engine", "RNG runs on POOL, DVE"];
@@ -668,6 +672,7 @@ impl crate::inst::Rand {
     /** Runs the header's validator `is_valid_rand` (tpb/aws_neuron_isa_tpb_d4_rand.h:147) on this instruction as executed by `engine`. An engine that the tree's placement (`neuron_isa_check_opcode_on_engine`, tpb/aws_neuron_isa_tpb_instr_assert.h:65) does not run RAND on is rejected first.
 
     On failure the [`isa_core::Violation`] names the predicate chain from `is_valid_rand` down to the check that failed, with the fields it read.*/
+    #[inline]
     pub fn validate(&self, engine: NeuronEngine) -> Result<(), isa_core::Violation> {
         if crate::Opcode::Rand.runs_on(engine) == Some(false) {
             const PATH: &[&str] = &[
@@ -716,6 +721,7 @@ impl crate::inst::RandGetState {
     /** Runs the header's validator `is_valid_rand_get_state` (tpb/aws_neuron_isa_tpb_d4_rand.h:67) on this instruction as executed by `engine`. An engine that the tree's placement (`neuron_isa_check_opcode_on_engine`, tpb/aws_neuron_isa_tpb_instr_assert.h:65) does not run RAND_GET_STATE on is rejected first.
 
     On failure the [`isa_core::Violation`] names the predicate chain from `is_valid_rand_get_state` down to the check that failed, with the fields it read.*/
+    #[inline]
     pub fn validate(&self, engine: NeuronEngine) -> Result<(), isa_core::Violation> {
         if crate::Opcode::RandGetState.runs_on(engine) == Some(false) {
             const PATH: &[&str] = &[
@@ -763,6 +769,7 @@ impl crate::inst::RandSetState {
     /** Runs the header's validator `is_valid_s1_rand` (tpb/aws_neuron_isa_tpb_s1_rand.h:44) on this instruction as executed by `engine`. An engine that the tree's placement (`neuron_isa_check_opcode_on_engine`, tpb/aws_neuron_isa_tpb_instr_assert.h:65) does not run RAND_SET_STATE on is rejected first.
 
     On failure the [`isa_core::Violation`] names the predicate chain from `is_valid_s1_rand` down to the check that failed, with the fields it read.*/
+    #[inline]
     pub fn validate(&self, engine: NeuronEngine) -> Result<(), isa_core::Violation> {
         if crate::Opcode::RandSetState.runs_on(engine) == Some(false) {
             const PATH: &[&str] = &[
@@ -806,6 +813,7 @@ impl crate::inst::Dropout {
     /** Runs the header's validator `is_valid_s3d3_dropout` (tpb/aws_neuron_isa_tpb_s3d3_dropout.h:39) on this instruction as executed by `engine`. An engine that the tree's placement (`neuron_isa_check_opcode_on_engine`, tpb/aws_neuron_isa_tpb_instr_assert.h:65) does not run DROPOUT on is rejected first.
 
     On failure the [`isa_core::Violation`] names the predicate chain from `is_valid_s3d3_dropout` down to the check that failed, with the fields it read.*/
+    #[inline]
     pub fn validate(&self, engine: NeuronEngine) -> Result<(), isa_core::Violation> {
         if crate::Opcode::Dropout.runs_on(engine) == Some(false) {
             const PATH: &[&str] = &["neuron_isa_check_opcode_on_engine", "DROPOUT runs on DVE"];
@@ -851,6 +859,7 @@ impl crate::inst::PseudoSetRngSeed {
     /** Runs the header's validator `is_valid_pseudo_set_rng_seed` (tpb/aws_neuron_isa_tpb_pseudo_set_rng_seed.h:28) on this instruction as executed by `engine`. An engine that the tree's placement (`neuron_isa_check_opcode_on_engine`, tpb/aws_neuron_isa_tpb_instr_assert.h:65) does not run PSEUDO_SET_RNG_SEED on is rejected first.
 
     On failure the [`isa_core::Violation`] names the predicate chain from `is_valid_pseudo_set_rng_seed` down to the check that failed, with the fields it read.*/
+    #[inline]
     pub fn validate(&self, engine: NeuronEngine) -> Result<(), isa_core::Violation> {
         if crate::Opcode::PseudoSetRngSeed.runs_on(engine) == Some(false) {
             const PATH: &[&str] = &[
@@ -889,6 +898,7 @@ impl crate::inst::Rand2 {
     /** Runs the header's validator `is_valid_d3_rand` (tpb/aws_neuron_isa_tpb_d3_rand.h:41) on this instruction as executed by `engine`. An engine that the tree's placement (`neuron_isa_check_opcode_on_engine`, tpb/aws_neuron_isa_tpb_instr_assert.h:65) does not run RAND2 on is rejected first.
 
     On failure the [`isa_core::Violation`] names the predicate chain from `is_valid_d3_rand` down to the check that failed, with the fields it read.*/
+    #[inline]
     pub fn validate(&self, engine: NeuronEngine) -> Result<(), isa_core::Violation> {
         if crate::Opcode::Rand2.runs_on(engine) == Some(false) {
             const PATH: &[&str] = &["neuron_isa_check_opcode_on_engine", "RAND2 runs on DVE"];
@@ -930,6 +940,7 @@ impl crate::inst::DveReadIndices {
     /** Runs the header's validator `is_valid_d4_mr` (tpb/aws_neuron_isa_tpb_d4_mr.h:98) on this instruction as executed by `engine`.
 
     On failure the [`isa_core::Violation`] names the predicate chain from `is_valid_d4_mr` down to the check that failed, with the fields it read.*/
+    #[inline]
     pub fn validate(&self, engine: NeuronEngine) -> Result<(), isa_core::Violation> {
         let _ = engine;
         if crate::spec::is_valid_d4_mr(Self::OPCODE, &self.0) {
@@ -945,32 +956,33 @@ impl crate::inst::DveReadIndices {
 }
 impl crate::inst::Instruction {
     /// Validates the instruction with its opcode's spec validator, as executed by `engine`.
+    #[inline]
     pub fn validate(&self, engine: NeuronEngine) -> Result<(), isa_core::Violation> {
         let _ = &engine;
         #[allow(unreachable_patterns)]
         match *self {
             #[cfg(feature = "s2s1d2_pe_seed")]
-            Self::PeManageSeed(inst) => inst.validate(engine),
+            Self::PeManageSeed(ref inst) => inst.validate(engine),
             #[cfg(feature = "d4_mr")]
-            Self::Memset(inst) => inst.validate(engine),
+            Self::Memset(ref inst) => inst.validate(engine),
             #[cfg(feature = "d4_mr")]
-            Self::RegStore(inst) => inst.validate(engine),
+            Self::RegStore(ref inst) => inst.validate(engine),
             #[cfg(feature = "d4_mr")]
-            Self::Rng(inst) => inst.validate(engine),
+            Self::Rng(ref inst) => inst.validate(engine),
             #[cfg(feature = "d4_rand")]
-            Self::Rand(inst) => inst.validate(engine),
+            Self::Rand(ref inst) => inst.validate(engine),
             #[cfg(feature = "d4_rand")]
-            Self::RandGetState(inst) => inst.validate(engine),
+            Self::RandGetState(ref inst) => inst.validate(engine),
             #[cfg(feature = "s1_rand")]
-            Self::RandSetState(inst) => inst.validate(engine),
+            Self::RandSetState(ref inst) => inst.validate(engine),
             #[cfg(feature = "s3d3_dropout")]
-            Self::Dropout(inst) => inst.validate(engine),
+            Self::Dropout(ref inst) => inst.validate(engine),
             #[cfg(feature = "pseudo_set_rng_seed")]
-            Self::PseudoSetRngSeed(inst) => inst.validate(engine),
+            Self::PseudoSetRngSeed(ref inst) => inst.validate(engine),
             #[cfg(feature = "d3_rand")]
-            Self::Rand2(inst) => inst.validate(engine),
+            Self::Rand2(ref inst) => inst.validate(engine),
             #[cfg(feature = "d4_mr")]
-            Self::DveReadIndices(inst) => inst.validate(engine),
+            Self::DveReadIndices(ref inst) => inst.validate(engine),
         }
     }
 }

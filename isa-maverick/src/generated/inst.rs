@@ -202,6 +202,7 @@ impl D3Rand {
     }
     /// Decodes from `b` at byte `at`; field paths and offsets in an error are relative to this record.
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn try_decode_at(b: &[u8], at: usize) -> Result<Self, isa_core::DecodeError> {
         Ok(Self {
             header: Header::decode_at(b, at),
@@ -319,6 +320,7 @@ pub const D3_RAND_FIELDS: &[F] = &[
 #[cfg(feature = "d3_rand")]
 impl D3Rand {
     /// Rejects a word whose padding bytes (covered by no field) are not zero.
+    #[inline]
     pub(crate) fn check_padding(b: &[u8; 64]) -> Result<(), isa_core::DecodeError> {
         let _ = b;
         Ok(())
@@ -411,6 +413,7 @@ impl D4Mr {
     }
     /// Decodes from `b` at byte `at`; field paths and offsets in an error are relative to this record.
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn try_decode_at(b: &[u8], at: usize) -> Result<Self, isa_core::DecodeError> {
         Ok(Self {
             header: Header::decode_at(b, at),
@@ -515,6 +518,7 @@ pub const D4_MR_FIELDS: &[F] = &[
 #[cfg(feature = "d4_mr")]
 impl D4Mr {
     /// Rejects a word whose padding bytes (covered by no field) are not zero.
+    #[inline]
     pub(crate) fn check_padding(b: &[u8; 64]) -> Result<(), isa_core::DecodeError> {
         let _ = b;
         Ok(())
@@ -633,6 +637,7 @@ impl D4Rand {
     }
     /// Decodes from `b` at byte `at`; field paths and offsets in an error are relative to this record.
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn try_decode_at(b: &[u8], at: usize) -> Result<Self, isa_core::DecodeError> {
         Ok(Self {
             header: Header::decode_at(b, at),
@@ -741,6 +746,7 @@ pub const D4_RAND_FIELDS: &[F] = &[
 #[cfg(feature = "d4_rand")]
 impl D4Rand {
     /// Rejects a word whose padding bytes (covered by no field) are not zero.
+    #[inline]
     pub(crate) fn check_padding(b: &[u8; 64]) -> Result<(), isa_core::DecodeError> {
         let _ = b;
         Ok(())
@@ -805,6 +811,7 @@ impl PseudoSetRngSeedFields {
     }
     /// Decodes from `b` at byte `at`; field paths and offsets in an error are relative to this record.
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn try_decode_at(b: &[u8], at: usize) -> Result<Self, isa_core::DecodeError> {
         Ok(Self {
             header: Header::decode_at(b, at),
@@ -880,6 +887,7 @@ pub const PSEUDO_SET_RNG_SEED_FIELDS: &[F] = &[
 #[cfg(feature = "pseudo_set_rng_seed")]
 impl PseudoSetRngSeedFields {
     /// Rejects a word whose padding bytes (covered by no field) are not zero.
+    #[inline]
     pub(crate) fn check_padding(b: &[u8; 64]) -> Result<(), isa_core::DecodeError> {
         let _ = b;
         Ok(())
@@ -971,6 +979,7 @@ impl S1Rand {
     }
     /// Decodes from `b` at byte `at`; field paths and offsets in an error are relative to this record.
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn try_decode_at(b: &[u8], at: usize) -> Result<Self, isa_core::DecodeError> {
         Ok(Self {
             header: Header::decode_at(b, at),
@@ -1069,6 +1078,7 @@ pub const S1_RAND_FIELDS: &[F] = &[
 #[cfg(feature = "s1_rand")]
 impl S1Rand {
     /// Rejects a word whose padding bytes (covered by no field) are not zero.
+    #[inline]
     pub(crate) fn check_padding(b: &[u8; 64]) -> Result<(), isa_core::DecodeError> {
         let _ = b;
         Ok(())
@@ -1153,6 +1163,7 @@ impl S2s1d2PeSeed {
     }
     /// Decodes from `b` at byte `at`; field paths and offsets in an error are relative to this record.
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn try_decode_at(b: &[u8], at: usize) -> Result<Self, isa_core::DecodeError> {
         Ok(Self {
             header: Header::decode_at(b, at),
@@ -1252,6 +1263,7 @@ pub const S2S1D2_PE_SEED_FIELDS: &[F] = &[
 #[cfg(feature = "s2s1d2_pe_seed")]
 impl S2s1d2PeSeed {
     /// Rejects a word whose padding bytes (covered by no field) are not zero.
+    #[inline]
     pub(crate) fn check_padding(b: &[u8; 64]) -> Result<(), isa_core::DecodeError> {
         let _ = b;
         Ok(())
@@ -1348,6 +1360,7 @@ impl S3d3Dropout {
     }
     /// Decodes from `b` at byte `at`; field paths and offsets in an error are relative to this record.
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn try_decode_at(b: &[u8], at: usize) -> Result<Self, isa_core::DecodeError> {
         Ok(Self {
             header: Header::decode_at(b, at),
@@ -1464,6 +1477,7 @@ pub const S3D3_DROPOUT_FIELDS: &[F] = &[
 #[cfg(feature = "s3d3_dropout")]
 impl S3d3Dropout {
     /// Rejects a word whose padding bytes (covered by no field) are not zero.
+    #[inline]
     pub(crate) fn check_padding(b: &[u8; 64]) -> Result<(), isa_core::DecodeError> {
         let _ = b;
         Ok(())
@@ -1523,6 +1537,7 @@ impl PeManageSeed {
         b
     }
     /// Decodes a word of this opcode; the error names the field, its byte offset and the value.
+    #[inline]
     pub fn from_bytes(b: &[u8; 64]) -> Result<Self, isa_core::DecodeError> {
         if b[0] != 0x08 {
             return Err(isa_core::DecodeError {
@@ -1623,6 +1638,7 @@ impl Memset {
         b
     }
     /// Decodes a word of this opcode; the error names the field, its byte offset and the value.
+    #[inline]
     pub fn from_bytes(b: &[u8; 64]) -> Result<Self, isa_core::DecodeError> {
         if b[0] != 0x49 {
             return Err(isa_core::DecodeError {
@@ -1723,6 +1739,7 @@ impl RegStore {
         b
     }
     /// Decodes a word of this opcode; the error names the field, its byte offset and the value.
+    #[inline]
     pub fn from_bytes(b: &[u8; 64]) -> Result<Self, isa_core::DecodeError> {
         if b[0] != 0x4b {
             return Err(isa_core::DecodeError {
@@ -1818,6 +1835,7 @@ impl Rng {
         b
     }
     /// Decodes a word of this opcode; the error names the field, its byte offset and the value.
+    #[inline]
     pub fn from_bytes(b: &[u8; 64]) -> Result<Self, isa_core::DecodeError> {
         if b[0] != 0x4d {
             return Err(isa_core::DecodeError {
@@ -1913,6 +1931,7 @@ impl Rand {
         b
     }
     /// Decodes a word of this opcode; the error names the field, its byte offset and the value.
+    #[inline]
     pub fn from_bytes(b: &[u8; 64]) -> Result<Self, isa_core::DecodeError> {
         if b[0] != 0x76 {
             return Err(isa_core::DecodeError {
@@ -2019,6 +2038,7 @@ impl RandGetState {
         b
     }
     /// Decodes a word of this opcode; the error names the field, its byte offset and the value.
+    #[inline]
     pub fn from_bytes(b: &[u8; 64]) -> Result<Self, isa_core::DecodeError> {
         if b[0] != 0x77 {
             return Err(isa_core::DecodeError {
@@ -2126,6 +2146,7 @@ impl RandSetState {
         b
     }
     /// Decodes a word of this opcode; the error names the field, its byte offset and the value.
+    #[inline]
     pub fn from_bytes(b: &[u8; 64]) -> Result<Self, isa_core::DecodeError> {
         if b[0] != 0x78 {
             return Err(isa_core::DecodeError {
@@ -2225,6 +2246,7 @@ impl Dropout {
         b
     }
     /// Decodes a word of this opcode; the error names the field, its byte offset and the value.
+    #[inline]
     pub fn from_bytes(b: &[u8; 64]) -> Result<Self, isa_core::DecodeError> {
         if b[0] != 0x7f {
             return Err(isa_core::DecodeError {
@@ -2316,6 +2338,7 @@ impl PseudoSetRngSeed {
         b
     }
     /// Decodes a word of this opcode; the error names the field, its byte offset and the value.
+    #[inline]
     pub fn from_bytes(b: &[u8; 64]) -> Result<Self, isa_core::DecodeError> {
         if b[0] != 0xd0 {
             return Err(isa_core::DecodeError {
@@ -2418,6 +2441,7 @@ impl Rand2 {
         b
     }
     /// Decodes a word of this opcode; the error names the field, its byte offset and the value.
+    #[inline]
     pub fn from_bytes(b: &[u8; 64]) -> Result<Self, isa_core::DecodeError> {
         if b[0] != 0xe2 {
             return Err(isa_core::DecodeError {
@@ -2518,6 +2542,7 @@ impl DveReadIndices {
         b
     }
     /// Decodes a word of this opcode; the error names the field, its byte offset and the value.
+    #[inline]
     pub fn from_bytes(b: &[u8; 64]) -> Result<Self, isa_core::DecodeError> {
         if b[0] != 0xe9 {
             return Err(isa_core::DecodeError {
@@ -2674,6 +2699,7 @@ impl core::fmt::Display for Instruction {
 impl Instruction {
     /// Decodes a word by its opcode byte. An unknown byte and an opcode without an operand struct
     /// are errors, never panics.
+    #[inline]
     pub fn decode(bytes: &[u8; 64]) -> Result<Self, isa_core::DecodeError> {
         let op = crate::Opcode::from_value(bytes[0]).ok_or(isa_core::DecodeError {
             field: "header.opcode",

@@ -43,6 +43,7 @@ impl NeuronCoreVersion {
         self as u8
     }
     /// The member with this value, if any.
+    #[inline]
     pub const fn from_value(value: u8) -> Option<Self> {
         match value {
             2 => Some(Self::V2),
@@ -72,6 +73,7 @@ impl NeuronCoreVersion {
 }
 impl TryFrom<u8> for NeuronCoreVersion {
     type Error = isa_core::InvalidEnumValue;
+    #[inline]
     fn try_from(value: u8) -> Result<Self, Self::Error> {
         Self::from_value(value).ok_or(isa_core::InvalidEnumValue {
             enum_name: "NEURON_ISA_TPB_NEURON_CORE_VERSION",
@@ -82,6 +84,7 @@ impl TryFrom<u8> for NeuronCoreVersion {
 impl NeuronCoreVersion {
     /// Decodes the value of field `field` at byte `offset` (the decoders' one error path).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn decode_field(
         value: u8,
         field: &'static str,
@@ -91,6 +94,7 @@ impl NeuronCoreVersion {
     }
     /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn read_field(
         b: &[u8],
         at: usize,
@@ -196,6 +200,7 @@ impl NeuronEngine {
         self as u8
     }
     /// The member with this value, if any.
+    #[inline]
     pub const fn from_value(value: u8) -> Option<Self> {
         match value {
             0 => Some(Self::Pe),
@@ -235,6 +240,7 @@ impl Default for NeuronEngine {
 }
 impl TryFrom<u8> for NeuronEngine {
     type Error = isa_core::InvalidEnumValue;
+    #[inline]
     fn try_from(value: u8) -> Result<Self, Self::Error> {
         Self::from_value(value).ok_or(isa_core::InvalidEnumValue {
             enum_name: "NEURON_ISA_TPB_NEURON_ENGINE",
@@ -245,6 +251,7 @@ impl TryFrom<u8> for NeuronEngine {
 impl NeuronEngine {
     /// Decodes the value of field `field` at byte `offset` (the decoders' one error path).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn decode_field(
         value: u8,
         field: &'static str,
@@ -254,6 +261,7 @@ impl NeuronEngine {
     }
     /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn read_field(
         b: &[u8],
         at: usize,
@@ -397,6 +405,7 @@ impl WaitMode {
         self as u8
     }
     /// The member with this value, if any.
+    #[inline]
     pub const fn from_value(value: u8) -> Option<Self> {
         match value {
             0 => Some(Self::NoWait),
@@ -448,6 +457,7 @@ impl Default for WaitMode {
 }
 impl TryFrom<u8> for WaitMode {
     type Error = isa_core::InvalidEnumValue;
+    #[inline]
     fn try_from(value: u8) -> Result<Self, Self::Error> {
         Self::from_value(value).ok_or(isa_core::InvalidEnumValue {
             enum_name: "NEURON_ISA_TPB_WAIT_MODE",
@@ -458,6 +468,7 @@ impl TryFrom<u8> for WaitMode {
 impl WaitMode {
     /// Decodes the value of field `field` at byte `offset` (the decoders' one error path).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn decode_field(
         value: u8,
         field: &'static str,
@@ -467,6 +478,7 @@ impl WaitMode {
     }
     /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn read_field(
         b: &[u8],
         at: usize,
@@ -620,6 +632,7 @@ impl UpdateMode {
         self as u8
     }
     /// The member with this value, if any.
+    #[inline]
     pub const fn from_value(value: u8) -> Option<Self> {
         match value {
             0 => Some(Self::NoUpdate),
@@ -675,6 +688,7 @@ impl Default for UpdateMode {
 }
 impl TryFrom<u8> for UpdateMode {
     type Error = isa_core::InvalidEnumValue;
+    #[inline]
     fn try_from(value: u8) -> Result<Self, Self::Error> {
         Self::from_value(value).ok_or(isa_core::InvalidEnumValue {
             enum_name: "NEURON_ISA_TPB_UPDATE_MODE",
@@ -685,6 +699,7 @@ impl TryFrom<u8> for UpdateMode {
 impl UpdateMode {
     /// Decodes the value of field `field` at byte `offset` (the decoders' one error path).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn decode_field(
         value: u8,
         field: &'static str,
@@ -694,6 +709,7 @@ impl UpdateMode {
     }
     /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn read_field(
         b: &[u8],
         at: usize,
@@ -772,6 +788,7 @@ impl WriteTensor {
         self as u8
     }
     /// The member with this value, if any.
+    #[inline]
     pub const fn from_value(value: u8) -> Option<Self> {
         match value {
             0 => Some(Self::False),
@@ -803,6 +820,7 @@ impl Default for WriteTensor {
 }
 impl TryFrom<u8> for WriteTensor {
     type Error = isa_core::InvalidEnumValue;
+    #[inline]
     fn try_from(value: u8) -> Result<Self, Self::Error> {
         Self::from_value(value).ok_or(isa_core::InvalidEnumValue {
             enum_name: "NEURON_ISA_TPB_WRITE_TENSOR",
@@ -813,6 +831,7 @@ impl TryFrom<u8> for WriteTensor {
 impl WriteTensor {
     /// Decodes the value of field `field` at byte `offset` (the decoders' one error path).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn decode_field(
         value: u8,
         field: &'static str,
@@ -822,6 +841,7 @@ impl WriteTensor {
     }
     /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn read_field(
         b: &[u8],
         at: usize,
@@ -898,6 +918,7 @@ impl AllowedInPsum {
         self as u8
     }
     /// The member with this value, if any.
+    #[inline]
     pub const fn from_value(value: u8) -> Option<Self> {
         match value {
             0 => Some(Self::False),
@@ -929,6 +950,7 @@ impl Default for AllowedInPsum {
 }
 impl TryFrom<u8> for AllowedInPsum {
     type Error = isa_core::InvalidEnumValue;
+    #[inline]
     fn try_from(value: u8) -> Result<Self, Self::Error> {
         Self::from_value(value).ok_or(isa_core::InvalidEnumValue {
             enum_name: "NEURON_ISA_TPB_ALLOWED_IN_PSUM",
@@ -939,6 +961,7 @@ impl TryFrom<u8> for AllowedInPsum {
 impl AllowedInPsum {
     /// Decodes the value of field `field` at byte `offset` (the decoders' one error path).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn decode_field(
         value: u8,
         field: &'static str,
@@ -948,6 +971,7 @@ impl AllowedInPsum {
     }
     /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn read_field(
         b: &[u8],
         at: usize,
@@ -1024,6 +1048,7 @@ impl AllowedInSbuf {
         self as u8
     }
     /// The member with this value, if any.
+    #[inline]
     pub const fn from_value(value: u8) -> Option<Self> {
         match value {
             0 => Some(Self::False),
@@ -1055,6 +1080,7 @@ impl Default for AllowedInSbuf {
 }
 impl TryFrom<u8> for AllowedInSbuf {
     type Error = isa_core::InvalidEnumValue;
+    #[inline]
     fn try_from(value: u8) -> Result<Self, Self::Error> {
         Self::from_value(value).ok_or(isa_core::InvalidEnumValue {
             enum_name: "NEURON_ISA_TPB_ALLOWED_IN_SBUF",
@@ -1065,6 +1091,7 @@ impl TryFrom<u8> for AllowedInSbuf {
 impl AllowedInSbuf {
     /// Decodes the value of field `field` at byte `offset` (the decoders' one error path).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn decode_field(
         value: u8,
         field: &'static str,
@@ -1074,6 +1101,7 @@ impl AllowedInSbuf {
     }
     /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn read_field(
         b: &[u8],
         at: usize,
@@ -1324,6 +1352,7 @@ impl Dtype {
         self as u8
     }
     /// The member with this value, if any.
+    #[inline]
     pub const fn from_value(value: u8) -> Option<Self> {
         match value {
             0 => Some(Self::Invalid),
@@ -1411,6 +1440,7 @@ impl Default for Dtype {
 }
 impl TryFrom<u8> for Dtype {
     type Error = isa_core::InvalidEnumValue;
+    #[inline]
     fn try_from(value: u8) -> Result<Self, Self::Error> {
         Self::from_value(value).ok_or(isa_core::InvalidEnumValue {
             enum_name: "NEURON_ISA_TPB_DTYPE",
@@ -1421,6 +1451,7 @@ impl TryFrom<u8> for Dtype {
 impl Dtype {
     /// Decodes the value of field `field` at byte `offset` (the decoders' one error path).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn decode_field(
         value: u8,
         field: &'static str,
@@ -1430,6 +1461,7 @@ impl Dtype {
     }
     /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn read_field(
         b: &[u8],
         at: usize,
@@ -1595,6 +1627,7 @@ impl DtypeBasic {
         self as u8
     }
     /// The member with this value, if any.
+    #[inline]
     pub const fn from_value(value: u8) -> Option<Self> {
         match value {
             0 => Some(Self::Invalid),
@@ -1654,6 +1687,7 @@ impl Default for DtypeBasic {
 }
 impl TryFrom<u8> for DtypeBasic {
     type Error = isa_core::InvalidEnumValue;
+    #[inline]
     fn try_from(value: u8) -> Result<Self, Self::Error> {
         Self::from_value(value).ok_or(isa_core::InvalidEnumValue {
             enum_name: "NEURON_ISA_TPB_DTYPE_BASIC",
@@ -1664,6 +1698,7 @@ impl TryFrom<u8> for DtypeBasic {
 impl DtypeBasic {
     /// Decodes the value of field `field` at byte `offset` (the decoders' one error path).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn decode_field(
         value: u8,
         field: &'static str,
@@ -1673,6 +1708,7 @@ impl DtypeBasic {
     }
     /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn read_field(
         b: &[u8],
         at: usize,
@@ -1751,6 +1787,7 @@ impl DtypeAllowFp32r {
         self as u8
     }
     /// The member with this value, if any.
+    #[inline]
     pub const fn from_value(value: u8) -> Option<Self> {
         match value {
             0 => Some(Self::False),
@@ -1782,6 +1819,7 @@ impl Default for DtypeAllowFp32r {
 }
 impl TryFrom<u8> for DtypeAllowFp32r {
     type Error = isa_core::InvalidEnumValue;
+    #[inline]
     fn try_from(value: u8) -> Result<Self, Self::Error> {
         Self::from_value(value).ok_or(isa_core::InvalidEnumValue {
             enum_name: "NEURON_ISA_TPB_DTYPE_ALLOW_FP32R",
@@ -1792,6 +1830,7 @@ impl TryFrom<u8> for DtypeAllowFp32r {
 impl DtypeAllowFp32r {
     /// Decodes the value of field `field` at byte `offset` (the decoders' one error path).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn decode_field(
         value: u8,
         field: &'static str,
@@ -1801,6 +1840,7 @@ impl DtypeAllowFp32r {
     }
     /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn read_field(
         b: &[u8],
         at: usize,
@@ -1877,6 +1917,7 @@ impl DtypeAllowU64 {
         self as u8
     }
     /// The member with this value, if any.
+    #[inline]
     pub const fn from_value(value: u8) -> Option<Self> {
         match value {
             0 => Some(Self::False),
@@ -1908,6 +1949,7 @@ impl Default for DtypeAllowU64 {
 }
 impl TryFrom<u8> for DtypeAllowU64 {
     type Error = isa_core::InvalidEnumValue;
+    #[inline]
     fn try_from(value: u8) -> Result<Self, Self::Error> {
         Self::from_value(value).ok_or(isa_core::InvalidEnumValue {
             enum_name: "NEURON_ISA_TPB_DTYPE_ALLOW_U64",
@@ -1918,6 +1960,7 @@ impl TryFrom<u8> for DtypeAllowU64 {
 impl DtypeAllowU64 {
     /// Decodes the value of field `field` at byte `offset` (the decoders' one error path).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn decode_field(
         value: u8,
         field: &'static str,
@@ -1927,6 +1970,7 @@ impl DtypeAllowU64 {
     }
     /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn read_field(
         b: &[u8],
         at: usize,
@@ -2003,6 +2047,7 @@ impl DtypeAllowI64 {
         self as u8
     }
     /// The member with this value, if any.
+    #[inline]
     pub const fn from_value(value: u8) -> Option<Self> {
         match value {
             0 => Some(Self::False),
@@ -2034,6 +2079,7 @@ impl Default for DtypeAllowI64 {
 }
 impl TryFrom<u8> for DtypeAllowI64 {
     type Error = isa_core::InvalidEnumValue;
+    #[inline]
     fn try_from(value: u8) -> Result<Self, Self::Error> {
         Self::from_value(value).ok_or(isa_core::InvalidEnumValue {
             enum_name: "NEURON_ISA_TPB_DTYPE_ALLOW_I64",
@@ -2044,6 +2090,7 @@ impl TryFrom<u8> for DtypeAllowI64 {
 impl DtypeAllowI64 {
     /// Decodes the value of field `field` at byte `offset` (the decoders' one error path).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn decode_field(
         value: u8,
         field: &'static str,
@@ -2053,6 +2100,7 @@ impl DtypeAllowI64 {
     }
     /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn read_field(
         b: &[u8],
         at: usize,
@@ -2129,6 +2177,7 @@ impl DtypeAllowFp4 {
         self as u8
     }
     /// The member with this value, if any.
+    #[inline]
     pub const fn from_value(value: u8) -> Option<Self> {
         match value {
             0 => Some(Self::False),
@@ -2160,6 +2209,7 @@ impl Default for DtypeAllowFp4 {
 }
 impl TryFrom<u8> for DtypeAllowFp4 {
     type Error = isa_core::InvalidEnumValue;
+    #[inline]
     fn try_from(value: u8) -> Result<Self, Self::Error> {
         Self::from_value(value).ok_or(isa_core::InvalidEnumValue {
             enum_name: "NEURON_ISA_TPB_DTYPE_ALLOW_FP4",
@@ -2170,6 +2220,7 @@ impl TryFrom<u8> for DtypeAllowFp4 {
 impl DtypeAllowFp4 {
     /// Decodes the value of field `field` at byte `offset` (the decoders' one error path).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn decode_field(
         value: u8,
         field: &'static str,
@@ -2179,6 +2230,7 @@ impl DtypeAllowFp4 {
     }
     /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn read_field(
         b: &[u8],
         at: usize,
@@ -2255,6 +2307,7 @@ impl DtypeAllowScale {
         self as u8
     }
     /// The member with this value, if any.
+    #[inline]
     pub const fn from_value(value: u8) -> Option<Self> {
         match value {
             0 => Some(Self::False),
@@ -2286,6 +2339,7 @@ impl Default for DtypeAllowScale {
 }
 impl TryFrom<u8> for DtypeAllowScale {
     type Error = isa_core::InvalidEnumValue;
+    #[inline]
     fn try_from(value: u8) -> Result<Self, Self::Error> {
         Self::from_value(value).ok_or(isa_core::InvalidEnumValue {
             enum_name: "NEURON_ISA_TPB_DTYPE_ALLOW_SCALE",
@@ -2296,6 +2350,7 @@ impl TryFrom<u8> for DtypeAllowScale {
 impl DtypeAllowScale {
     /// Decodes the value of field `field` at byte `offset` (the decoders' one error path).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn decode_field(
         value: u8,
         field: &'static str,
@@ -2305,6 +2360,7 @@ impl DtypeAllowScale {
     }
     /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn read_field(
         b: &[u8],
         at: usize,
@@ -2393,6 +2449,7 @@ impl RandAlgorithm {
         self as u8
     }
     /// The member with this value, if any.
+    #[inline]
     pub const fn from_value(value: u8) -> Option<Self> {
         match value {
             0 => Some(Self::Lfsr),
@@ -2428,6 +2485,7 @@ impl Default for RandAlgorithm {
 }
 impl TryFrom<u8> for RandAlgorithm {
     type Error = isa_core::InvalidEnumValue;
+    #[inline]
     fn try_from(value: u8) -> Result<Self, Self::Error> {
         Self::from_value(value).ok_or(isa_core::InvalidEnumValue {
             enum_name: "NEURON_ISA_TPB_RAND_ALGORITHM",
@@ -2438,6 +2496,7 @@ impl TryFrom<u8> for RandAlgorithm {
 impl RandAlgorithm {
     /// Decodes the value of field `field` at byte `offset` (the decoders' one error path).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn decode_field(
         value: u8,
         field: &'static str,
@@ -2447,6 +2506,7 @@ impl RandAlgorithm {
     }
     /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn read_field(
         b: &[u8],
         at: usize,
@@ -2541,6 +2601,7 @@ impl RandSrc {
         self as u8
     }
     /// The member with this value, if any.
+    #[inline]
     pub const fn from_value(value: u8) -> Option<Self> {
         match value {
             0 => Some(Self::RngLfsr),
@@ -2576,6 +2637,7 @@ impl Default for RandSrc {
 }
 impl TryFrom<u8> for RandSrc {
     type Error = isa_core::InvalidEnumValue;
+    #[inline]
     fn try_from(value: u8) -> Result<Self, Self::Error> {
         Self::from_value(value).ok_or(isa_core::InvalidEnumValue {
             enum_name: "NEURON_ISA_TPB_RAND_SRC",
@@ -2586,6 +2648,7 @@ impl TryFrom<u8> for RandSrc {
 impl RandSrc {
     /// Decodes the value of field `field` at byte `offset` (the decoders' one error path).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn decode_field(
         value: u8,
         field: &'static str,
@@ -2595,6 +2658,7 @@ impl RandSrc {
     }
     /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn read_field(
         b: &[u8],
         at: usize,
@@ -2678,6 +2742,7 @@ impl RandStateUpdate {
         self as u8
     }
     /// The member with this value, if any.
+    #[inline]
     pub const fn from_value(value: u8) -> Option<Self> {
         match value {
             0 => Some(Self::SrcTensor),
@@ -2711,6 +2776,7 @@ impl Default for RandStateUpdate {
 }
 impl TryFrom<u8> for RandStateUpdate {
     type Error = isa_core::InvalidEnumValue;
+    #[inline]
     fn try_from(value: u8) -> Result<Self, Self::Error> {
         Self::from_value(value).ok_or(isa_core::InvalidEnumValue {
             enum_name: "NEURON_ISA_TPB_RAND_STATE_UPDATE",
@@ -2721,6 +2787,7 @@ impl TryFrom<u8> for RandStateUpdate {
 impl RandStateUpdate {
     /// Decodes the value of field `field` at byte `offset` (the decoders' one error path).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn decode_field(
         value: u8,
         field: &'static str,
@@ -2730,6 +2797,7 @@ impl RandStateUpdate {
     }
     /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn read_field(
         b: &[u8],
         at: usize,
@@ -2813,6 +2881,7 @@ impl RandPostProc {
         self as u8
     }
     /// The member with this value, if any.
+    #[inline]
     pub const fn from_value(value: u8) -> Option<Self> {
         match value {
             0 => Some(Self::RawU32),
@@ -2846,6 +2915,7 @@ impl Default for RandPostProc {
 }
 impl TryFrom<u8> for RandPostProc {
     type Error = isa_core::InvalidEnumValue;
+    #[inline]
     fn try_from(value: u8) -> Result<Self, Self::Error> {
         Self::from_value(value).ok_or(isa_core::InvalidEnumValue {
             enum_name: "NEURON_ISA_TPB_RAND_POST_PROC",
@@ -2856,6 +2926,7 @@ impl TryFrom<u8> for RandPostProc {
 impl RandPostProc {
     /// Decodes the value of field `field` at byte `offset` (the decoders' one error path).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn decode_field(
         value: u8,
         field: &'static str,
@@ -2865,6 +2936,7 @@ impl RandPostProc {
     }
     /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn read_field(
         b: &[u8],
         at: usize,
@@ -2952,6 +3024,7 @@ impl ImmSrc {
         self as u8
     }
     /// The member with this value, if any.
+    #[inline]
     pub const fn from_value(value: u8) -> Option<Self> {
         match value {
             0 => Some(Self::InstructionImmediate),
@@ -2985,6 +3058,7 @@ impl Default for ImmSrc {
 }
 impl TryFrom<u8> for ImmSrc {
     type Error = isa_core::InvalidEnumValue;
+    #[inline]
     fn try_from(value: u8) -> Result<Self, Self::Error> {
         Self::from_value(value).ok_or(isa_core::InvalidEnumValue {
             enum_name: "NEURON_ISA_TPB_IMM_SRC",
@@ -2995,6 +3069,7 @@ impl TryFrom<u8> for ImmSrc {
 impl ImmSrc {
     /// Decodes the value of field `field` at byte `offset` (the decoders' one error path).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn decode_field(
         value: u8,
         field: &'static str,
@@ -3004,6 +3079,7 @@ impl ImmSrc {
     }
     /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn read_field(
         b: &[u8],
         at: usize,
@@ -3083,6 +3159,7 @@ impl DropoutThresholdType {
         self as u8
     }
     /// The member with this value, if any.
+    #[inline]
     pub const fn from_value(value: u8) -> Option<Self> {
         match value {
             0 => Some(Self::DropRate),
@@ -3114,6 +3191,7 @@ impl Default for DropoutThresholdType {
 }
 impl TryFrom<u8> for DropoutThresholdType {
     type Error = isa_core::InvalidEnumValue;
+    #[inline]
     fn try_from(value: u8) -> Result<Self, Self::Error> {
         Self::from_value(value).ok_or(isa_core::InvalidEnumValue {
             enum_name: "NEURON_ISA_TPB_DROPOUT_THRESHOLD_TYPE",
@@ -3124,6 +3202,7 @@ impl TryFrom<u8> for DropoutThresholdType {
 impl DropoutThresholdType {
     /// Decodes the value of field `field` at byte `offset` (the decoders' one error path).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn decode_field(
         value: u8,
         field: &'static str,
@@ -3133,6 +3212,7 @@ impl DropoutThresholdType {
     }
     /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn read_field(
         b: &[u8],
         at: usize,
@@ -3216,6 +3296,7 @@ impl PeSeedMode {
         self as u8
     }
     /// The member with this value, if any.
+    #[inline]
     pub const fn from_value(value: u8) -> Option<Self> {
         match value {
             0 => Some(Self::None),
@@ -3249,6 +3330,7 @@ impl Default for PeSeedMode {
 }
 impl TryFrom<u8> for PeSeedMode {
     type Error = isa_core::InvalidEnumValue;
+    #[inline]
     fn try_from(value: u8) -> Result<Self, Self::Error> {
         Self::from_value(value).ok_or(isa_core::InvalidEnumValue {
             enum_name: "NEURON_ISA_TPB_PE_SEED_MODE",
@@ -3259,6 +3341,7 @@ impl TryFrom<u8> for PeSeedMode {
 impl PeSeedMode {
     /// Decodes the value of field `field` at byte `offset` (the decoders' one error path).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn decode_field(
         value: u8,
         field: &'static str,
@@ -3268,6 +3351,7 @@ impl PeSeedMode {
     }
     /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn read_field(
         b: &[u8],
         at: usize,
@@ -3347,6 +3431,7 @@ impl Header {
         isa_core::le::put_u8(b, at + 3, self.inst_flags);
     }
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn decode_at(b: &[u8], at: usize) -> Self {
         Self {
             inst_word_len: isa_core::le::get_u8(b, at + 1),
@@ -3424,6 +3509,7 @@ impl Events {
     }
     /// Decodes from `b` at byte `at`; field paths and offsets in an error are relative to this record.
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn try_decode_at(b: &[u8], at: usize) -> Result<Self, isa_core::DecodeError> {
         Ok(Self {
             wait_mode: WaitMode::read_field(b, at, "wait_mode", 0)?,
@@ -3499,6 +3585,7 @@ impl AddrReg4 {
         isa_core::le::put_u8(b, at + 3, self.marker);
     }
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn decode_at(b: &[u8], at: usize) -> Self {
         Self {
             regnum: isa_core::le::get_u8(b, at),
@@ -3594,6 +3681,7 @@ impl Addr4 {
         isa_core::le::put_bytes::<4>(b, at, &self.bytes);
     }
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn decode_at(b: &[u8], at: usize) -> Self {
         Self {
             bytes: isa_core::le::get_bytes::<4>(b, at),
@@ -3647,6 +3735,7 @@ impl ImmReg {
         isa_core::le::put_u8(b, at + 3, self.marker);
     }
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn decode_at(b: &[u8], at: usize) -> Self {
         Self {
             regnum: isa_core::le::get_u8(b, at),
@@ -3718,6 +3807,7 @@ impl Tensor1d {
         isa_core::le::put_u16s(b, at + 6, &self.num_elem);
     }
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn decode_at(b: &[u8], at: usize) -> Self {
         Self {
             start_addr: Addr4::decode_at(b, at),
@@ -3786,6 +3876,7 @@ impl Tensor2d {
         isa_core::le::put_u16s(b, at + 8, &self.num_elem);
     }
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn decode_at(b: &[u8], at: usize) -> Self {
         Self {
             start_addr: Addr4::decode_at(b, at),
@@ -3854,6 +3945,7 @@ impl Tensor3d {
         isa_core::le::put_u16s(b, at + 10, &self.num_elem);
     }
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn decode_at(b: &[u8], at: usize) -> Self {
         Self {
             start_addr: Addr4::decode_at(b, at),
@@ -3922,6 +4014,7 @@ impl Tensor4d {
         isa_core::le::put_u16s(b, at + 12, &self.num_elem);
     }
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn decode_at(b: &[u8], at: usize) -> Self {
         Self {
             start_addr: Addr4::decode_at(b, at),
@@ -4081,6 +4174,7 @@ impl ImmValInstField {
         isa_core::le::put_bytes::<4>(b, at, &self.bytes);
     }
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn decode_at(b: &[u8], at: usize) -> Self {
         Self {
             bytes: isa_core::le::get_bytes::<4>(b, at),
@@ -4160,6 +4254,7 @@ impl RandParam {
         isa_core::le::put_bytes::<4>(b, at, &self.bytes);
     }
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn decode_at(b: &[u8], at: usize) -> Self {
         Self {
             bytes: isa_core::le::get_bytes::<4>(b, at),

@@ -183,6 +183,7 @@ impl D4Mr {
     }
     /// Decodes from `b` at byte `at`; field paths and offsets in an error are relative to this record.
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn try_decode_at(b: &[u8], at: usize) -> Result<Self, isa_core::DecodeError> {
         Ok(Self {
             header: Header::decode_at(b, at),
@@ -287,6 +288,7 @@ pub const D4_MR_FIELDS: &[F] = &[
 #[cfg(feature = "d4_mr")]
 impl D4Mr {
     /// Rejects a word whose padding bytes (covered by no field) are not zero.
+    #[inline]
     pub(crate) fn check_padding(b: &[u8; 64]) -> Result<(), isa_core::DecodeError> {
         let _ = b;
         Ok(())
@@ -399,6 +401,7 @@ impl D4Rand {
     }
     /// Decodes from `b` at byte `at`; field paths and offsets in an error are relative to this record.
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn try_decode_at(b: &[u8], at: usize) -> Result<Self, isa_core::DecodeError> {
         Ok(Self {
             header: Header::decode_at(b, at),
@@ -507,6 +510,7 @@ pub const D4_RAND_FIELDS: &[F] = &[
 #[cfg(feature = "d4_rand")]
 impl D4Rand {
     /// Rejects a word whose padding bytes (covered by no field) are not zero.
+    #[inline]
     pub(crate) fn check_padding(b: &[u8; 64]) -> Result<(), isa_core::DecodeError> {
         let _ = b;
         Ok(())
@@ -571,6 +575,7 @@ impl PseudoSetRngSeedFields {
     }
     /// Decodes from `b` at byte `at`; field paths and offsets in an error are relative to this record.
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn try_decode_at(b: &[u8], at: usize) -> Result<Self, isa_core::DecodeError> {
         Ok(Self {
             header: Header::decode_at(b, at),
@@ -646,6 +651,7 @@ pub const PSEUDO_SET_RNG_SEED_FIELDS: &[F] = &[
 #[cfg(feature = "pseudo_set_rng_seed")]
 impl PseudoSetRngSeedFields {
     /// Rejects a word whose padding bytes (covered by no field) are not zero.
+    #[inline]
     pub(crate) fn check_padding(b: &[u8; 64]) -> Result<(), isa_core::DecodeError> {
         let _ = b;
         Ok(())
@@ -732,6 +738,7 @@ impl S1Rand {
     }
     /// Decodes from `b` at byte `at`; field paths and offsets in an error are relative to this record.
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn try_decode_at(b: &[u8], at: usize) -> Result<Self, isa_core::DecodeError> {
         Ok(Self {
             header: Header::decode_at(b, at),
@@ -830,6 +837,7 @@ pub const S1_RAND_FIELDS: &[F] = &[
 #[cfg(feature = "s1_rand")]
 impl S1Rand {
     /// Rejects a word whose padding bytes (covered by no field) are not zero.
+    #[inline]
     pub(crate) fn check_padding(b: &[u8; 64]) -> Result<(), isa_core::DecodeError> {
         let _ = b;
         Ok(())
@@ -926,6 +934,7 @@ impl S3d3Dropout {
     }
     /// Decodes from `b` at byte `at`; field paths and offsets in an error are relative to this record.
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn try_decode_at(b: &[u8], at: usize) -> Result<Self, isa_core::DecodeError> {
         Ok(Self {
             header: Header::decode_at(b, at),
@@ -1042,6 +1051,7 @@ pub const S3D3_DROPOUT_FIELDS: &[F] = &[
 #[cfg(feature = "s3d3_dropout")]
 impl S3d3Dropout {
     /// Rejects a word whose padding bytes (covered by no field) are not zero.
+    #[inline]
     pub(crate) fn check_padding(b: &[u8; 64]) -> Result<(), isa_core::DecodeError> {
         let _ = b;
         Ok(())
@@ -1107,6 +1117,7 @@ impl Memset {
         b
     }
     /// Decodes a word of this opcode; the error names the field, its byte offset and the value.
+    #[inline]
     pub fn from_bytes(b: &[u8; 64]) -> Result<Self, isa_core::DecodeError> {
         if b[0] != 0x49 {
             return Err(isa_core::DecodeError {
@@ -1207,6 +1218,7 @@ impl RegStore {
         b
     }
     /// Decodes a word of this opcode; the error names the field, its byte offset and the value.
+    #[inline]
     pub fn from_bytes(b: &[u8; 64]) -> Result<Self, isa_core::DecodeError> {
         if b[0] != 0x4b {
             return Err(isa_core::DecodeError {
@@ -1302,6 +1314,7 @@ impl Rng {
         b
     }
     /// Decodes a word of this opcode; the error names the field, its byte offset and the value.
+    #[inline]
     pub fn from_bytes(b: &[u8; 64]) -> Result<Self, isa_core::DecodeError> {
         if b[0] != 0x4d {
             return Err(isa_core::DecodeError {
@@ -1397,6 +1410,7 @@ impl Rand {
         b
     }
     /// Decodes a word of this opcode; the error names the field, its byte offset and the value.
+    #[inline]
     pub fn from_bytes(b: &[u8; 64]) -> Result<Self, isa_core::DecodeError> {
         if b[0] != 0x76 {
             return Err(isa_core::DecodeError {
@@ -1498,6 +1512,7 @@ impl RandGetState {
         b
     }
     /// Decodes a word of this opcode; the error names the field, its byte offset and the value.
+    #[inline]
     pub fn from_bytes(b: &[u8; 64]) -> Result<Self, isa_core::DecodeError> {
         if b[0] != 0x77 {
             return Err(isa_core::DecodeError {
@@ -1600,6 +1615,7 @@ impl RandSetState {
         b
     }
     /// Decodes a word of this opcode; the error names the field, its byte offset and the value.
+    #[inline]
     pub fn from_bytes(b: &[u8; 64]) -> Result<Self, isa_core::DecodeError> {
         if b[0] != 0x78 {
             return Err(isa_core::DecodeError {
@@ -1699,6 +1715,7 @@ impl Dropout {
         b
     }
     /// Decodes a word of this opcode; the error names the field, its byte offset and the value.
+    #[inline]
     pub fn from_bytes(b: &[u8; 64]) -> Result<Self, isa_core::DecodeError> {
         if b[0] != 0x7f {
             return Err(isa_core::DecodeError {
@@ -1790,6 +1807,7 @@ impl PseudoSetRngSeed {
         b
     }
     /// Decodes a word of this opcode; the error names the field, its byte offset and the value.
+    #[inline]
     pub fn from_bytes(b: &[u8; 64]) -> Result<Self, isa_core::DecodeError> {
         if b[0] != 0xd0 {
             return Err(isa_core::DecodeError {
@@ -1933,6 +1951,7 @@ impl core::fmt::Display for Instruction {
 impl Instruction {
     /// Decodes a word by its opcode byte. An unknown byte and an opcode without an operand struct
     /// are errors, never panics.
+    #[inline]
     pub fn decode(bytes: &[u8; 64]) -> Result<Self, isa_core::DecodeError> {
         let op = crate::Opcode::from_value(bytes[0]).ok_or(isa_core::DecodeError {
             field: "header.opcode",

@@ -28,6 +28,7 @@ impl NeuronCoreVersion {
         self as u8
     }
     /// The member with this value, if any.
+    #[inline]
     pub const fn from_value(value: u8) -> Option<Self> {
         match value {
             2 => Some(Self::V2),
@@ -51,6 +52,7 @@ impl NeuronCoreVersion {
 }
 impl TryFrom<u8> for NeuronCoreVersion {
     type Error = isa_core::InvalidEnumValue;
+    #[inline]
     fn try_from(value: u8) -> Result<Self, Self::Error> {
         Self::from_value(value).ok_or(isa_core::InvalidEnumValue {
             enum_name: "NEURON_ISA_TPB_NEURON_CORE_VERSION",
@@ -61,6 +63,7 @@ impl TryFrom<u8> for NeuronCoreVersion {
 impl NeuronCoreVersion {
     /// Decodes the value of field `field` at byte `offset` (the decoders' one error path).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn decode_field(
         value: u8,
         field: &'static str,
@@ -70,6 +73,7 @@ impl NeuronCoreVersion {
     }
     /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn read_field(
         b: &[u8],
         at: usize,
@@ -175,6 +179,7 @@ impl NeuronEngine {
         self as u8
     }
     /// The member with this value, if any.
+    #[inline]
     pub const fn from_value(value: u8) -> Option<Self> {
         match value {
             0 => Some(Self::Pe),
@@ -214,6 +219,7 @@ impl Default for NeuronEngine {
 }
 impl TryFrom<u8> for NeuronEngine {
     type Error = isa_core::InvalidEnumValue;
+    #[inline]
     fn try_from(value: u8) -> Result<Self, Self::Error> {
         Self::from_value(value).ok_or(isa_core::InvalidEnumValue {
             enum_name: "NEURON_ISA_TPB_NEURON_ENGINE",
@@ -224,6 +230,7 @@ impl TryFrom<u8> for NeuronEngine {
 impl NeuronEngine {
     /// Decodes the value of field `field` at byte `offset` (the decoders' one error path).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn decode_field(
         value: u8,
         field: &'static str,
@@ -233,6 +240,7 @@ impl NeuronEngine {
     }
     /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn read_field(
         b: &[u8],
         at: usize,
@@ -376,6 +384,7 @@ impl WaitMode {
         self as u8
     }
     /// The member with this value, if any.
+    #[inline]
     pub const fn from_value(value: u8) -> Option<Self> {
         match value {
             0 => Some(Self::NoWait),
@@ -427,6 +436,7 @@ impl Default for WaitMode {
 }
 impl TryFrom<u8> for WaitMode {
     type Error = isa_core::InvalidEnumValue;
+    #[inline]
     fn try_from(value: u8) -> Result<Self, Self::Error> {
         Self::from_value(value).ok_or(isa_core::InvalidEnumValue {
             enum_name: "NEURON_ISA_TPB_WAIT_MODE",
@@ -437,6 +447,7 @@ impl TryFrom<u8> for WaitMode {
 impl WaitMode {
     /// Decodes the value of field `field` at byte `offset` (the decoders' one error path).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn decode_field(
         value: u8,
         field: &'static str,
@@ -446,6 +457,7 @@ impl WaitMode {
     }
     /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn read_field(
         b: &[u8],
         at: usize,
@@ -599,6 +611,7 @@ impl UpdateMode {
         self as u8
     }
     /// The member with this value, if any.
+    #[inline]
     pub const fn from_value(value: u8) -> Option<Self> {
         match value {
             0 => Some(Self::NoUpdate),
@@ -654,6 +667,7 @@ impl Default for UpdateMode {
 }
 impl TryFrom<u8> for UpdateMode {
     type Error = isa_core::InvalidEnumValue;
+    #[inline]
     fn try_from(value: u8) -> Result<Self, Self::Error> {
         Self::from_value(value).ok_or(isa_core::InvalidEnumValue {
             enum_name: "NEURON_ISA_TPB_UPDATE_MODE",
@@ -664,6 +678,7 @@ impl TryFrom<u8> for UpdateMode {
 impl UpdateMode {
     /// Decodes the value of field `field` at byte `offset` (the decoders' one error path).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn decode_field(
         value: u8,
         field: &'static str,
@@ -673,6 +688,7 @@ impl UpdateMode {
     }
     /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn read_field(
         b: &[u8],
         at: usize,
@@ -751,6 +767,7 @@ impl WriteTensor {
         self as u8
     }
     /// The member with this value, if any.
+    #[inline]
     pub const fn from_value(value: u8) -> Option<Self> {
         match value {
             0 => Some(Self::False),
@@ -782,6 +799,7 @@ impl Default for WriteTensor {
 }
 impl TryFrom<u8> for WriteTensor {
     type Error = isa_core::InvalidEnumValue;
+    #[inline]
     fn try_from(value: u8) -> Result<Self, Self::Error> {
         Self::from_value(value).ok_or(isa_core::InvalidEnumValue {
             enum_name: "NEURON_ISA_TPB_WRITE_TENSOR",
@@ -792,6 +810,7 @@ impl TryFrom<u8> for WriteTensor {
 impl WriteTensor {
     /// Decodes the value of field `field` at byte `offset` (the decoders' one error path).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn decode_field(
         value: u8,
         field: &'static str,
@@ -801,6 +820,7 @@ impl WriteTensor {
     }
     /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn read_field(
         b: &[u8],
         at: usize,
@@ -877,6 +897,7 @@ impl AllowedInPsum {
         self as u8
     }
     /// The member with this value, if any.
+    #[inline]
     pub const fn from_value(value: u8) -> Option<Self> {
         match value {
             0 => Some(Self::False),
@@ -908,6 +929,7 @@ impl Default for AllowedInPsum {
 }
 impl TryFrom<u8> for AllowedInPsum {
     type Error = isa_core::InvalidEnumValue;
+    #[inline]
     fn try_from(value: u8) -> Result<Self, Self::Error> {
         Self::from_value(value).ok_or(isa_core::InvalidEnumValue {
             enum_name: "NEURON_ISA_TPB_ALLOWED_IN_PSUM",
@@ -918,6 +940,7 @@ impl TryFrom<u8> for AllowedInPsum {
 impl AllowedInPsum {
     /// Decodes the value of field `field` at byte `offset` (the decoders' one error path).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn decode_field(
         value: u8,
         field: &'static str,
@@ -927,6 +950,7 @@ impl AllowedInPsum {
     }
     /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn read_field(
         b: &[u8],
         at: usize,
@@ -1003,6 +1027,7 @@ impl AllowedInSbuf {
         self as u8
     }
     /// The member with this value, if any.
+    #[inline]
     pub const fn from_value(value: u8) -> Option<Self> {
         match value {
             0 => Some(Self::False),
@@ -1034,6 +1059,7 @@ impl Default for AllowedInSbuf {
 }
 impl TryFrom<u8> for AllowedInSbuf {
     type Error = isa_core::InvalidEnumValue;
+    #[inline]
     fn try_from(value: u8) -> Result<Self, Self::Error> {
         Self::from_value(value).ok_or(isa_core::InvalidEnumValue {
             enum_name: "NEURON_ISA_TPB_ALLOWED_IN_SBUF",
@@ -1044,6 +1070,7 @@ impl TryFrom<u8> for AllowedInSbuf {
 impl AllowedInSbuf {
     /// Decodes the value of field `field` at byte `offset` (the decoders' one error path).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn decode_field(
         value: u8,
         field: &'static str,
@@ -1053,6 +1080,7 @@ impl AllowedInSbuf {
     }
     /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn read_field(
         b: &[u8],
         at: usize,
@@ -1219,6 +1247,7 @@ impl Dtype {
         self as u8
     }
     /// The member with this value, if any.
+    #[inline]
     pub const fn from_value(value: u8) -> Option<Self> {
         match value {
             0 => Some(Self::Invalid),
@@ -1278,6 +1307,7 @@ impl Default for Dtype {
 }
 impl TryFrom<u8> for Dtype {
     type Error = isa_core::InvalidEnumValue;
+    #[inline]
     fn try_from(value: u8) -> Result<Self, Self::Error> {
         Self::from_value(value).ok_or(isa_core::InvalidEnumValue {
             enum_name: "NEURON_ISA_TPB_DTYPE",
@@ -1288,6 +1318,7 @@ impl TryFrom<u8> for Dtype {
 impl Dtype {
     /// Decodes the value of field `field` at byte `offset` (the decoders' one error path).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn decode_field(
         value: u8,
         field: &'static str,
@@ -1297,6 +1328,7 @@ impl Dtype {
     }
     /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn read_field(
         b: &[u8],
         at: usize,
@@ -1375,6 +1407,7 @@ impl DtypeAllowFp32r {
         self as u8
     }
     /// The member with this value, if any.
+    #[inline]
     pub const fn from_value(value: u8) -> Option<Self> {
         match value {
             0 => Some(Self::False),
@@ -1406,6 +1439,7 @@ impl Default for DtypeAllowFp32r {
 }
 impl TryFrom<u8> for DtypeAllowFp32r {
     type Error = isa_core::InvalidEnumValue;
+    #[inline]
     fn try_from(value: u8) -> Result<Self, Self::Error> {
         Self::from_value(value).ok_or(isa_core::InvalidEnumValue {
             enum_name: "NEURON_ISA_TPB_DTYPE_ALLOW_FP32R",
@@ -1416,6 +1450,7 @@ impl TryFrom<u8> for DtypeAllowFp32r {
 impl DtypeAllowFp32r {
     /// Decodes the value of field `field` at byte `offset` (the decoders' one error path).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn decode_field(
         value: u8,
         field: &'static str,
@@ -1425,6 +1460,7 @@ impl DtypeAllowFp32r {
     }
     /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn read_field(
         b: &[u8],
         at: usize,
@@ -1501,6 +1537,7 @@ impl DtypeAllowU64 {
         self as u8
     }
     /// The member with this value, if any.
+    #[inline]
     pub const fn from_value(value: u8) -> Option<Self> {
         match value {
             0 => Some(Self::False),
@@ -1532,6 +1569,7 @@ impl Default for DtypeAllowU64 {
 }
 impl TryFrom<u8> for DtypeAllowU64 {
     type Error = isa_core::InvalidEnumValue;
+    #[inline]
     fn try_from(value: u8) -> Result<Self, Self::Error> {
         Self::from_value(value).ok_or(isa_core::InvalidEnumValue {
             enum_name: "NEURON_ISA_TPB_DTYPE_ALLOW_U64",
@@ -1542,6 +1580,7 @@ impl TryFrom<u8> for DtypeAllowU64 {
 impl DtypeAllowU64 {
     /// Decodes the value of field `field` at byte `offset` (the decoders' one error path).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn decode_field(
         value: u8,
         field: &'static str,
@@ -1551,6 +1590,7 @@ impl DtypeAllowU64 {
     }
     /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn read_field(
         b: &[u8],
         at: usize,
@@ -1627,6 +1667,7 @@ impl DtypeAllowI64 {
         self as u8
     }
     /// The member with this value, if any.
+    #[inline]
     pub const fn from_value(value: u8) -> Option<Self> {
         match value {
             0 => Some(Self::False),
@@ -1658,6 +1699,7 @@ impl Default for DtypeAllowI64 {
 }
 impl TryFrom<u8> for DtypeAllowI64 {
     type Error = isa_core::InvalidEnumValue;
+    #[inline]
     fn try_from(value: u8) -> Result<Self, Self::Error> {
         Self::from_value(value).ok_or(isa_core::InvalidEnumValue {
             enum_name: "NEURON_ISA_TPB_DTYPE_ALLOW_I64",
@@ -1668,6 +1710,7 @@ impl TryFrom<u8> for DtypeAllowI64 {
 impl DtypeAllowI64 {
     /// Decodes the value of field `field` at byte `offset` (the decoders' one error path).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn decode_field(
         value: u8,
         field: &'static str,
@@ -1677,6 +1720,7 @@ impl DtypeAllowI64 {
     }
     /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn read_field(
         b: &[u8],
         at: usize,
@@ -1760,6 +1804,7 @@ impl RandAlgorithm {
         self as u8
     }
     /// The member with this value, if any.
+    #[inline]
     pub const fn from_value(value: u8) -> Option<Self> {
         match value {
             0 => Some(Self::Lfsr),
@@ -1793,6 +1838,7 @@ impl Default for RandAlgorithm {
 }
 impl TryFrom<u8> for RandAlgorithm {
     type Error = isa_core::InvalidEnumValue;
+    #[inline]
     fn try_from(value: u8) -> Result<Self, Self::Error> {
         Self::from_value(value).ok_or(isa_core::InvalidEnumValue {
             enum_name: "NEURON_ISA_TPB_RAND_ALGORITHM",
@@ -1803,6 +1849,7 @@ impl TryFrom<u8> for RandAlgorithm {
 impl RandAlgorithm {
     /// Decodes the value of field `field` at byte `offset` (the decoders' one error path).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn decode_field(
         value: u8,
         field: &'static str,
@@ -1812,6 +1859,7 @@ impl RandAlgorithm {
     }
     /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn read_field(
         b: &[u8],
         at: usize,
@@ -1891,6 +1939,7 @@ impl RandSrc {
         self as u8
     }
     /// The member with this value, if any.
+    #[inline]
     pub const fn from_value(value: u8) -> Option<Self> {
         match value {
             0 => Some(Self::RngLfsr),
@@ -1922,6 +1971,7 @@ impl Default for RandSrc {
 }
 impl TryFrom<u8> for RandSrc {
     type Error = isa_core::InvalidEnumValue;
+    #[inline]
     fn try_from(value: u8) -> Result<Self, Self::Error> {
         Self::from_value(value).ok_or(isa_core::InvalidEnumValue {
             enum_name: "NEURON_ISA_TPB_RAND_SRC",
@@ -1932,6 +1982,7 @@ impl TryFrom<u8> for RandSrc {
 impl RandSrc {
     /// Decodes the value of field `field` at byte `offset` (the decoders' one error path).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn decode_field(
         value: u8,
         field: &'static str,
@@ -1941,6 +1992,7 @@ impl RandSrc {
     }
     /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn read_field(
         b: &[u8],
         at: usize,
@@ -2024,6 +2076,7 @@ impl RandStateUpdate {
         self as u8
     }
     /// The member with this value, if any.
+    #[inline]
     pub const fn from_value(value: u8) -> Option<Self> {
         match value {
             0 => Some(Self::SrcTensor),
@@ -2057,6 +2110,7 @@ impl Default for RandStateUpdate {
 }
 impl TryFrom<u8> for RandStateUpdate {
     type Error = isa_core::InvalidEnumValue;
+    #[inline]
     fn try_from(value: u8) -> Result<Self, Self::Error> {
         Self::from_value(value).ok_or(isa_core::InvalidEnumValue {
             enum_name: "NEURON_ISA_TPB_RAND_STATE_UPDATE",
@@ -2067,6 +2121,7 @@ impl TryFrom<u8> for RandStateUpdate {
 impl RandStateUpdate {
     /// Decodes the value of field `field` at byte `offset` (the decoders' one error path).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn decode_field(
         value: u8,
         field: &'static str,
@@ -2076,6 +2131,7 @@ impl RandStateUpdate {
     }
     /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn read_field(
         b: &[u8],
         at: usize,
@@ -2159,6 +2215,7 @@ impl RandPostProc {
         self as u8
     }
     /// The member with this value, if any.
+    #[inline]
     pub const fn from_value(value: u8) -> Option<Self> {
         match value {
             0 => Some(Self::RawU32),
@@ -2192,6 +2249,7 @@ impl Default for RandPostProc {
 }
 impl TryFrom<u8> for RandPostProc {
     type Error = isa_core::InvalidEnumValue;
+    #[inline]
     fn try_from(value: u8) -> Result<Self, Self::Error> {
         Self::from_value(value).ok_or(isa_core::InvalidEnumValue {
             enum_name: "NEURON_ISA_TPB_RAND_POST_PROC",
@@ -2202,6 +2260,7 @@ impl TryFrom<u8> for RandPostProc {
 impl RandPostProc {
     /// Decodes the value of field `field` at byte `offset` (the decoders' one error path).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn decode_field(
         value: u8,
         field: &'static str,
@@ -2211,6 +2270,7 @@ impl RandPostProc {
     }
     /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn read_field(
         b: &[u8],
         at: usize,
@@ -2298,6 +2358,7 @@ impl ImmSrc {
         self as u8
     }
     /// The member with this value, if any.
+    #[inline]
     pub const fn from_value(value: u8) -> Option<Self> {
         match value {
             0 => Some(Self::InstructionImmediate),
@@ -2331,6 +2392,7 @@ impl Default for ImmSrc {
 }
 impl TryFrom<u8> for ImmSrc {
     type Error = isa_core::InvalidEnumValue;
+    #[inline]
     fn try_from(value: u8) -> Result<Self, Self::Error> {
         Self::from_value(value).ok_or(isa_core::InvalidEnumValue {
             enum_name: "NEURON_ISA_TPB_IMM_SRC",
@@ -2341,6 +2403,7 @@ impl TryFrom<u8> for ImmSrc {
 impl ImmSrc {
     /// Decodes the value of field `field` at byte `offset` (the decoders' one error path).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn decode_field(
         value: u8,
         field: &'static str,
@@ -2350,6 +2413,7 @@ impl ImmSrc {
     }
     /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn read_field(
         b: &[u8],
         at: usize,
@@ -2429,6 +2493,7 @@ impl DropoutThresholdType {
         self as u8
     }
     /// The member with this value, if any.
+    #[inline]
     pub const fn from_value(value: u8) -> Option<Self> {
         match value {
             0 => Some(Self::DropRate),
@@ -2460,6 +2525,7 @@ impl Default for DropoutThresholdType {
 }
 impl TryFrom<u8> for DropoutThresholdType {
     type Error = isa_core::InvalidEnumValue;
+    #[inline]
     fn try_from(value: u8) -> Result<Self, Self::Error> {
         Self::from_value(value).ok_or(isa_core::InvalidEnumValue {
             enum_name: "NEURON_ISA_TPB_DROPOUT_THRESHOLD_TYPE",
@@ -2470,6 +2536,7 @@ impl TryFrom<u8> for DropoutThresholdType {
 impl DropoutThresholdType {
     /// Decodes the value of field `field` at byte `offset` (the decoders' one error path).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn decode_field(
         value: u8,
         field: &'static str,
@@ -2479,6 +2546,7 @@ impl DropoutThresholdType {
     }
     /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn read_field(
         b: &[u8],
         at: usize,
@@ -2558,6 +2626,7 @@ impl Header {
         isa_core::le::put_u8(b, at + 3, self.debug_hint);
     }
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn decode_at(b: &[u8], at: usize) -> Self {
         Self {
             inst_word_len: isa_core::le::get_u8(b, at + 1),
@@ -2635,6 +2704,7 @@ impl Events {
     }
     /// Decodes from `b` at byte `at`; field paths and offsets in an error are relative to this record.
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn try_decode_at(b: &[u8], at: usize) -> Result<Self, isa_core::DecodeError> {
         Ok(Self {
             wait_mode: WaitMode::read_field(b, at, "wait_mode", 0)?,
@@ -2710,6 +2780,7 @@ impl AddrReg4 {
         isa_core::le::put_u8(b, at + 3, self.marker);
     }
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn decode_at(b: &[u8], at: usize) -> Self {
         Self {
             regnum: isa_core::le::get_u8(b, at),
@@ -2805,6 +2876,7 @@ impl Addr4 {
         isa_core::le::put_bytes::<4>(b, at, &self.bytes);
     }
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn decode_at(b: &[u8], at: usize) -> Self {
         Self {
             bytes: isa_core::le::get_bytes::<4>(b, at),
@@ -2858,6 +2930,7 @@ impl ImmReg {
         isa_core::le::put_u8(b, at + 3, self.marker);
     }
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn decode_at(b: &[u8], at: usize) -> Self {
         Self {
             regnum: isa_core::le::get_u8(b, at),
@@ -2929,6 +3002,7 @@ impl Tensor1d {
         isa_core::le::put_u16s(b, at + 6, &self.num_elem);
     }
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn decode_at(b: &[u8], at: usize) -> Self {
         Self {
             start_addr: Addr4::decode_at(b, at),
@@ -2997,6 +3071,7 @@ impl Tensor2d {
         isa_core::le::put_u16s(b, at + 8, &self.num_elem);
     }
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn decode_at(b: &[u8], at: usize) -> Self {
         Self {
             start_addr: Addr4::decode_at(b, at),
@@ -3065,6 +3140,7 @@ impl Tensor3d {
         isa_core::le::put_u16s(b, at + 10, &self.num_elem);
     }
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn decode_at(b: &[u8], at: usize) -> Self {
         Self {
             start_addr: Addr4::decode_at(b, at),
@@ -3133,6 +3209,7 @@ impl Tensor4d {
         isa_core::le::put_u16s(b, at + 12, &self.num_elem);
     }
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn decode_at(b: &[u8], at: usize) -> Self {
         Self {
             start_addr: Addr4::decode_at(b, at),
@@ -3292,6 +3369,7 @@ impl ImmValInstField {
         isa_core::le::put_bytes::<4>(b, at, &self.bytes);
     }
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn decode_at(b: &[u8], at: usize) -> Self {
         Self {
             bytes: isa_core::le::get_bytes::<4>(b, at),
@@ -3371,6 +3449,7 @@ impl RandParam {
         isa_core::le::put_bytes::<4>(b, at, &self.bytes);
     }
     #[allow(dead_code)]
+    #[inline]
     pub(crate) fn decode_at(b: &[u8], at: usize) -> Self {
         Self {
             bytes: isa_core::le::get_bytes::<4>(b, at),
