@@ -13,7 +13,7 @@
 
 use crate::dispatch::{self, Level};
 use crate::generation::Algorithm;
-use crate::kernel::{self, Lanewise, Owned, PhiloxDraw, Steps};
+use crate::kernel::{self, Chunks, Fill, Job, Owned, PhiloxDraw};
 use crate::model::{LaneInterleave, ModelChoices, PhiloxOffset, SubGeneratorLayout, ZeroGuard};
 use crate::philox;
 use core::fmt;
@@ -404,18 +404,20 @@ impl Bank {
             BankShape::Lfsr { sub_generators } => {
                 let mask = self.model.lfsr_tap_mask();
                 match kernel::Lfsr::four_taps(mask) {
-                    Some(gen) => self.interleave(level, gen, 1, sub_generators, n, span, out),
+                    Some(gen) => {
+                        self.interleave(level, Chunks(gen), 1, sub_generators, n, span, out)
+                    }
                     None => {
-                        let gen = kernel::Lfsr::folded(mask);
+                        let gen = Chunks(kernel::Lfsr::folded(mask));
                         self.interleave(level, gen, 1, sub_generators, n, span, out)
                     }
                 }
             }
             BankShape::Philox => self.draw_philox(level, n, span.steps, out),
             BankShape::Pcg32 => {
-                let gen = kernel::Pcg32 {
+                let gen = Chunks(kernel::Pcg32 {
                     increment: self.model.pcg32_increment,
-                };
+                });
                 self.interleave(level, gen, 2, 1, n, span, out)
             }
         }
@@ -424,7 +426,7 @@ impl Bank {
 
     /// Runs the generator of rows `rows` over `owned` rows of `out`.
     #[allow(clippy::too_many_arguments)]
-    fn run_steps<G: Lanewise<N>, const N: usize>(
+    fn run_steps<G: Fill>(
         &mut self,
         level: Level,
         gen: G,
@@ -434,21 +436,20 @@ impl Bank {
         owned: Owned,
         steps: u8,
     ) {
-        let kernel = Steps {
-            gen,
+        let job = Job {
             rows: &mut self.rows[rows],
             n,
             out,
             owned,
             steps,
         };
-        dispatch::run(level, kernel);
+        dispatch::run(level, gen.kernel(job));
     }
 
     /// The sub-generators of a lane, each over the elements [`ModelChoices::lane_interleave`]
     /// gives it; `words` state rows per sub-generator.
     #[allow(clippy::too_many_arguments)]
-    fn interleave<G: Lanewise<N>, const N: usize>(
+    fn interleave<G: Fill>(
         &mut self,
         level: Level,
         gen: G,
@@ -493,8 +494,9 @@ impl Bank {
                 }
             };
         }
-        // A block of rows at a time, every sub-generator in it, so the rows stay in cache.
-        let block = kernel::BLOCK * subs;
+        // A block of rows at a time, every sub-generator in it, so the rows stay in cache (one
+        // block for generators that keep no chunk state across rows).
+        let block = G::BLOCK.saturating_mul(subs);
         for lo in (0..len).step_by(block) {
             let hi = len.min(lo + block);
             for (g, owned) in owned.iter().enumerate().take(subs) {

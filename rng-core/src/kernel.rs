@@ -1,6 +1,7 @@
 //! The bank's draw loops, written for speed: lanes in chunks of [`W`], each chunk's state held in
 //! locals (registers) while it produces a block of elements, so that a step is a handful of
-//! vector instructions and no state is loaded or stored per element. Run through
+//! vector instructions and no state is loaded or stored per element; XORWOW, whose step is a
+//! long chain on six words, a whole row of lanes per step instead ([`Xorwow`]). Run through
 //! [`crate::dispatch`]; [`crate::bank`]'s tests compare every path with the scalar generators.
 //!
 
@@ -8,9 +9,6 @@ use crate::bank::{LaneRow, LANES};
 use crate::dispatch::Kernel;
 use crate::{lfsr, pcg32, philox, xorwow};
 
-/// Lanes per chunk of XORWOW: one AVX2 register of `u32` per word (more would not fit its six
-/// words in registers).
-const XW: usize = 8;
 /// Lanes per chunk of the LFSR and PCG32: two registers per word, two independent dependency
 /// chains (a step of either is one long chain).
 const W: usize = 16;
@@ -53,39 +51,6 @@ pub(crate) trait Lanewise<const N: usize>: Copy {
     fn store(&self, state: &Self::State, rows: &mut [LaneRow], base: usize, valid: usize);
     /// One step of every lane; the outputs.
     fn step(&self, state: &mut Self::State) -> [u32; N];
-}
-
-/// XORWOW: six rows x, y, z, w, v, d.
-#[derive(Clone, Copy)]
-pub(crate) struct Xorwow;
-
-impl Lanewise<XW> for Xorwow {
-    type State = [[u32; XW]; 6];
-
-    #[inline(always)]
-    fn load(&self, rows: &[LaneRow], base: usize) -> Self::State {
-        core::array::from_fn(|i| load(&rows[i], base))
-    }
-
-    #[inline(always)]
-    fn store(&self, state: &Self::State, rows: &mut [LaneRow], base: usize, valid: usize) {
-        for (row, lanes) in rows.iter_mut().zip(state) {
-            store(row, base, valid, lanes);
-        }
-    }
-
-    #[inline(always)]
-    fn step(&self, s: &mut Self::State) -> [u32; XW] {
-        let mut out = [0; XW];
-        for p in 0..XW {
-            let (next, o) = xorwow::step([s[0][p], s[1][p], s[2][p], s[3][p], s[4][p], s[5][p]]);
-            for (row, word) in s.iter_mut().zip(next) {
-                row[p] = word;
-            }
-            out[p] = o;
-        }
-        out
-    }
 }
 
 /// The LFSR: one row. With `FOUR` its mask has exactly four bits (every valid model) and the
@@ -214,21 +179,12 @@ impl Owned {
     }
 }
 
-/// Steps lanes `0..n` of a generator through its owned rows; each element is the last of
-/// `steps` outputs.
+/// Runs a [`Job`] of a [`Lanewise`] generator, a chunk of `N` lanes at a time.
 pub(crate) struct Steps<'a, G, const N: usize> {
     /// The generator.
     pub gen: G,
-    /// Its state rows.
-    pub rows: &'a mut [LaneRow],
-    /// Active lanes.
-    pub n: usize,
-    /// The draw's rows.
-    pub out: &'a mut [LaneRow],
-    /// The rows this generator fills.
-    pub owned: Owned,
-    /// Steps per element (at least 1).
-    pub steps: u8,
+    /// What to do.
+    pub job: Job<'a>,
 }
 
 impl<G: Lanewise<N>, const N: usize> Kernel for Steps<'_, G, N> {
@@ -236,11 +192,14 @@ impl<G: Lanewise<N>, const N: usize> Kernel for Steps<'_, G, N> {
     fn run(self) {
         let Steps {
             gen,
-            rows,
-            n,
-            out,
-            owned,
-            steps,
+            job:
+                Job {
+                    rows,
+                    n,
+                    out,
+                    owned,
+                    steps,
+                },
         } = self;
         for base in (0..n).step_by(N) {
             let valid = N.min(n - base);
@@ -260,6 +219,168 @@ impl<G: Lanewise<N>, const N: usize> Kernel for Steps<'_, G, N> {
                 }
             }
             gen.store(&state, rows, base, valid);
+        }
+    }
+}
+
+/// One (sub-)generator's part of a draw: step lanes `0..n` of its state rows through the rows
+/// it owns, each element the last of `steps` outputs.
+pub(crate) struct Job<'a> {
+    /// Its state rows.
+    pub rows: &'a mut [LaneRow],
+    /// Active lanes.
+    pub n: usize,
+    /// The draw's rows.
+    pub out: &'a mut [LaneRow],
+    /// The rows it fills.
+    pub owned: Owned,
+    /// Steps per element (at least 1).
+    pub steps: u8,
+}
+
+/// A bank generator: how it runs a [`Job`].
+pub(crate) trait Fill: Copy {
+    /// Elements per (sub-)generator in a block of output rows (the draw is run a block of rows
+    /// at a time, every sub-generator in it).
+    const BLOCK: usize;
+    /// The kernel for `job`.
+    fn kernel(self, job: Job<'_>) -> impl Kernel + '_;
+}
+
+/// A [`Lanewise`] generator, run by [`Steps`] a chunk of `N` lanes at a time.
+#[derive(Clone, Copy)]
+pub(crate) struct Chunks<G, const N: usize>(pub G);
+
+impl<G: Lanewise<N> + 'static, const N: usize> Fill for Chunks<G, N> {
+    const BLOCK: usize = BLOCK;
+
+    fn kernel(self, job: Job<'_>) -> impl Kernel + '_ {
+        Steps { gen: self.0, job }
+    }
+}
+
+/// XORWOW, run a whole row of lanes at a time: a step is one pass over the lanes (x and v read,
+/// the new v written over x, the output row written), so the lanes' steps are independent and
+/// overlap. Holding a chunk's six words in registers through many steps instead is bound by
+/// the chain of dependent instructions of each step (six words of two chunks, for two chains,
+/// do not fit AVX2's sixteen registers).
+///
+/// The five xorshift rows are a ring: the new v replaces x, so the word roles rotate instead of
+/// the words moving; the rows are put back in order, and `d` advanced, once per run (each step
+/// adds the Weyl increments so far to the stored `d`).
+#[derive(Clone, Copy)]
+pub(crate) struct Xorwow;
+
+impl Fill for Xorwow {
+    /// A row of lanes at a time leaves no chunk state to keep in cache: one block, so that the
+    /// ring is put back in order once per sub-generator and draw.
+    const BLOCK: usize = usize::MAX;
+
+    fn kernel(self, job: Job<'_>) -> impl Kernel + '_ {
+        XorwowRows(job)
+    }
+}
+
+/// The kernel of [`Xorwow`].
+pub(crate) struct XorwowRows<'a>(Job<'a>);
+
+/// The ring rows holding v and x when x is ring row `k` (y is row `k + 1` and so on, mod 5).
+#[inline(always)]
+fn v_and_x(ring: &mut [LaneRow], k: usize) -> [&mut LaneRow; 2] {
+    ring.get_disjoint_mut([(k + 4) % 5, k])
+        .expect("two rows of five")
+}
+
+/// Lanes per piece of a row in [`xorwow_row`]: one AVX2 register.
+const XW: usize = 8;
+
+// The row steps work a piece of `XW` lanes at a time (the last `n % XW` lanes one at a time),
+// each piece copied in and out whole (one vector load or store per row) and stepped on the
+// copies: a loop over the rows themselves is vectorised only behind run-time checks that they
+// do not overlap, which cost as much per row as the step.
+
+/// One step of a piece: x becomes the new v, `out` the output (v + d, where the updated d is
+/// the stored d plus `weyl`).
+#[inline(always)]
+fn xorwow_piece<const L: usize>(
+    x: &mut [u32; L],
+    v: &[u32; L],
+    d: &[u32; L],
+    weyl: u32,
+    out: &mut [u32; L],
+) {
+    let (old_x, v, d) = (*x, *v, *d);
+    let mut new_x = [0; L];
+    let mut o = [0; L];
+    for p in 0..L {
+        new_x[p] = xorwow::next_v(old_x[p], v[p]);
+        o[p] = new_x[p].wrapping_add(d[p].wrapping_add(weyl));
+    }
+    (*x, *out) = (new_x, o);
+}
+
+/// One step of lanes `0..n` ([`xorwow_piece`]).
+#[inline(always)]
+fn xorwow_row(x: &mut LaneRow, v: &LaneRow, d: &LaneRow, weyl: u32, out: &mut LaneRow, n: usize) {
+    let (x, x_rest) = x[..n].as_chunks_mut::<XW>();
+    let (v, v_rest) = v[..n].as_chunks::<XW>();
+    let (d, d_rest) = d[..n].as_chunks::<XW>();
+    let (out, out_rest) = out[..n].as_chunks_mut::<XW>();
+    for (((x, v), d), out) in x.iter_mut().zip(v).zip(d).zip(out) {
+        xorwow_piece(x, v, d, weyl, out);
+    }
+    let rest = x_rest.iter_mut().zip(v_rest).zip(d_rest).zip(out_rest);
+    for (((x, v), d), out) in rest {
+        let out = core::array::from_mut(out);
+        xorwow_piece(core::array::from_mut(x), &[*v], &[*d], weyl, out);
+    }
+}
+
+impl Kernel for XorwowRows<'_> {
+    #[inline(always)]
+    fn run(self) {
+        let XorwowRows(Job {
+            rows,
+            n,
+            out,
+            owned,
+            steps,
+        }) = self;
+        let [ring @ .., d] = rows else {
+            unreachable!("XORWOW has six state rows")
+        };
+        let Owned {
+            start,
+            stride,
+            count,
+        } = owned;
+        // Ring row holding x; the Weyl increments added so far.
+        let mut k = 0;
+        let mut weyl = 0u32;
+        // `stride` is 0 only for a single discarded row.
+        let rows = out
+            .iter_mut()
+            .skip(start)
+            .step_by(stride.max(1))
+            .take(count);
+        for row in rows {
+            // Every step writes the row; the last one's output stays.
+            for _ in 0..steps {
+                weyl = weyl.wrapping_add(xorwow::WEYL);
+                let [v, x] = v_and_x(ring, k);
+                xorwow_row(x, v, d, weyl, row, n);
+                k = (k + 1) % 5;
+            }
+        }
+        // The words back in their rows (x in row 0), a row at a time, and d.
+        if k != 0 {
+            let old = [ring[0], ring[1], ring[2], ring[3], ring[4]];
+            for (i, row) in ring.iter_mut().enumerate() {
+                row[..n].copy_from_slice(&old[(i + k) % 5][..n]);
+            }
+        }
+        for word in &mut d[..n] {
+            *word = word.wrapping_add(weyl);
         }
     }
 }
@@ -376,5 +497,4 @@ impl Kernel for PhiloxDraw<'_> {
 }
 
 // Keeps `LANES` a multiple of the chunk width (the loads above rely on it).
-const _: () =
-    assert!(LANES.is_multiple_of(XW) && LANES.is_multiple_of(W) && LANES.is_multiple_of(PW));
+const _: () = assert!(LANES.is_multiple_of(W) && LANES.is_multiple_of(PW));

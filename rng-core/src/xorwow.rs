@@ -26,10 +26,17 @@ pub const MARSAGLIA_STATE: [u32; 6] = [
 #[inline(always)]
 pub const fn step(s: [u32; 6]) -> ([u32; 6], u32) {
     let [x, y, z, w, v, d] = s;
-    let t = x ^ (x >> 2);
-    let v_new = (v ^ (v << 4)) ^ (t ^ (t << 1));
+    let v_new = next_v(x, v);
     let d_new = d.wrapping_add(WEYL);
     ([y, z, w, v, v_new, d_new], v_new.wrapping_add(d_new))
+}
+
+/// The new `v` of a step from the old `x` and `v` (the xorshift part of [`step`]; the bank's
+/// kernel applies it a whole register of lanes at a time).
+#[inline(always)]
+pub(crate) const fn next_v(x: u32, v: u32) -> u32 {
+    let t = x ^ (x >> 2);
+    (v ^ (v << 4)) ^ (t ^ (t << 1))
 }
 
 /// A single xorwow generator.
