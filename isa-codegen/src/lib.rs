@@ -108,7 +108,8 @@ pub fn generate_reusing(
     on_generator_stack(tree, || generate_here(tree, options, crate_dir))
 }
 
-fn generate_here(
+/// [`generate_reusing`] on the calling thread, which must have [`STACK_BYTES`] of stack.
+pub(crate) fn generate_here(
     tree: &Path,
     options: &Options,
     crate_dir: Option<&Path>,

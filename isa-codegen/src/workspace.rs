@@ -4,7 +4,7 @@
 
 use crate::diag::Error;
 use crate::report::{diff, Change, Summary};
-use crate::{generate_reusing, Generated, Options, SUMMARY_FILE};
+use crate::{Generated, Options, SUMMARY_FILE};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -117,30 +117,42 @@ pub fn plan(
     }
 }
 
-/// [`generate_reusing`] for each `(tree, crate directory)`, the trees side by side on their own
-/// threads (the trees are independent, and most of a tree's time is one thread's); the results
-/// in the trees' order.
+/// [`crate::generate_reusing`] for each `(tree, crate directory)`, the trees side by side on their own
+/// threads (the trees are independent, and most of a tree's time is one thread's), each with the
+/// generator's stack ([`crate::STACK_BYTES`]); the results in the trees' order.
 fn generate_each<'a>(
     trees: impl Iterator<Item = (&'a Path, &'a Path)>,
     options: &Options,
 ) -> Vec<Result<Generated, Error>> {
+    let failed = |tree: &Path, what: String| {
+        Err(Error::single(
+            "",
+            crate::diag::Loc::new(tree.display().to_string(), 0),
+            what,
+        ))
+    };
     std::thread::scope(|scope| {
         let running: Vec<_> = trees
             .map(|(tree, crate_dir)| {
-                let thread = scope.spawn(move || generate_reusing(tree, options, Some(crate_dir)));
+                let thread = std::thread::Builder::new()
+                    .name("isa-codegen".into())
+                    .stack_size(crate::STACK_BYTES)
+                    .spawn_scoped(scope, move || {
+                        crate::generate_here(tree, options, Some(crate_dir))
+                    });
                 (tree, thread)
             })
             .collect();
         running
             .into_iter()
-            .map(|(tree, thread)| {
-                thread.join().unwrap_or_else(|_| {
-                    Err(Error::single(
-                        "",
-                        crate::diag::Loc::new(tree.display().to_string(), 0),
-                        "the generator panicked on this tree (a bug: please report it)",
-                    ))
-                })
+            .map(|(tree, thread)| match thread {
+                Ok(thread) => thread.join().unwrap_or_else(|_| {
+                    failed(
+                        tree,
+                        "the generator panicked on this tree (a bug: please report it)".into(),
+                    )
+                }),
+                Err(e) => failed(tree, format!("cannot start the generator's thread: {e}")),
             })
             .collect()
     })

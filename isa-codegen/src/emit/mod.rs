@@ -212,8 +212,8 @@ pub(crate) fn render(header: &str, tokens: TokenStream) -> String {
     out
 }
 
-/// A generated file before it is printed: its text, or a header and the items to
-/// [`render`] after it. Printing (syn, prettyplease, then rustfmt) is most of a regeneration's
+/// A generated file before it is printed: its text, or a header and the items to print after it
+/// (with syn and prettyplease). Printing (syn, prettyplease, then rustfmt) is most of a regeneration's
 /// time, and the items' token text identifies the printed file, so a file whose items are as
 /// the last time need not be printed again ([`format_reusing`]).
 #[derive(Clone, Debug)]
