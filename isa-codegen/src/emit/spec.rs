@@ -283,7 +283,11 @@ impl Translator<'_> {
                 let mut parts = Vec::new();
                 flatten(op, l, &mut parts);
                 flatten(op, r, &mut parts);
-                let toks: Vec<TokenStream> = parts.iter().map(|p| self.expr(p).operand()).collect();
+                let toks: Vec<TokenStream> = if op == BinOp::And {
+                    self.conjuncts(&parts)
+                } else {
+                    parts.iter().map(|p| self.expr(p).operand()).collect()
+                };
                 let tokens = if op == BinOp::And {
                     quote!(#(#toks)&&*)
                 } else {
@@ -351,6 +355,62 @@ impl Translator<'_> {
                 Code::atom(tokens, Repr::Wide)
             }
         }
+    }
+}
+
+impl Translator<'_> {
+    /// The operands of a flattened `&&` chain. A run `a[0] == 0 && .. && a[N - 1] == 0` over a
+    /// whole integer array (a reserved-zero check) becomes one `(a == [0; N])`: the same verdict,
+    /// one comparison of the array instead of `N` of its elements.
+    fn conjuncts(&self, parts: &[&Expr]) -> Vec<TokenStream> {
+        let mut toks = Vec::new();
+        let mut k = 0;
+        while k < parts.len() {
+            if let Some((base, n)) = zero_array(&parts[k..]) {
+                let bt = self.expr(base).operand();
+                let len = lit(n as i128);
+                toks.push(quote!((#bt == [0; #len])));
+                k += n;
+            } else {
+                toks.push(self.expr(parts[k]).operand());
+                k += 1;
+            }
+        }
+        toks
+    }
+}
+
+/// When `parts` starts with `a[0] == 0 && .. && a[N - 1] == 0` for an integer array `a` of
+/// `N > 1` elements: `a` and `N`.
+fn zero_array<'e>(parts: &[&'e Expr]) -> Option<(&'e Expr, usize)> {
+    let (base, 0) = zero_element(parts.first()?)? else {
+        return None;
+    };
+    let SpecTy::Array(elem, n) = &base.ty else {
+        return None;
+    };
+    let n = usize::try_from(*n).ok()?;
+    let whole = matches!(**elem, SpecTy::Int(_))
+        && n > 1
+        && parts.len() >= n
+        && (0..n)
+            .all(|j| zero_element(parts[j]).is_some_and(|(b, i)| same(b, base) && i == j as u64));
+    whole.then_some((base, n))
+}
+
+/// The same value: equal expressions, wherever the spec writes them (`line` differs).
+fn same(a: &Expr, b: &Expr) -> bool {
+    a.text == b.text && a.ty == b.ty
+}
+
+/// `a[k] == 0`: the array `a` and `k`.
+fn zero_element(e: &Expr) -> Option<(&Expr, u64)> {
+    match &e.kind {
+        ExprKind::Binary(BinOp::Eq, l, r) => match (&l.kind, &r.kind) {
+            (ExprKind::Index(base, k), ExprKind::Int(0)) => Some((base, *k)),
+            _ => None,
+        },
+        _ => None,
     }
 }
 

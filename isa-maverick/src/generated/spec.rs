@@ -272,8 +272,7 @@ pub fn tensor_start_addr_valid(
 ) -> bool {
     (is_reg_addr(a)
         && (i128::from(a.addr_reg().regnum) < i128::from(crate::consts::NUM_ADDR_REGISTERS))
-        && (a.addr_reg().reserved0[0] == 0)
-        && (a.addr_reg().reserved0[1] == 0))
+        && (a.addr_reg().reserved0 == [0; 2]))
         || (is_imm_addr(a)
             && addr_aligned_dtype(a.addr_immediate(), d)
             && (in_psum(a.addr_immediate()) || in_sbuf(a.addr_immediate()))
@@ -546,27 +545,9 @@ pub fn has_rand2_opcode(op: crate::Opcode, _i: &dyn InstFields) -> bool {
 #[cfg(feature = "d3_rand")]
 pub fn has_d3_rand_reserved_zero(_op: crate::Opcode, i: &crate::inst::D3Rand) -> bool {
     (i.reserved0[0] == 0)
-        && (i.reserved1[0] == 0)
-        && (i.reserved1[1] == 0)
-        && (i.reserved1[2] == 0)
-        && (i.reserved1[3] == 0)
-        && (i.reserved1[4] == 0)
-        && (i.reserved1[5] == 0)
-        && (i.reserved1[6] == 0)
-        && (i.reserved1[7] == 0)
-        && (i.reserved1[8] == 0)
-        && (i.reserved1[9] == 0)
-        && (i.reserved1[10] == 0)
-        && (i.reserved1[11] == 0)
-        && (i.reserved1[12] == 0)
-        && (i.reserved1[13] == 0)
-        && (i.reserved1[14] == 0)
-        && (i.reserved1[15] == 0)
-        && (i.reserved1[16] == 0)
+        && (i.reserved1 == [0; 17])
         && (i.reserved2[0] == 0)
-        && (i.reserved3[0] == 0)
-        && (i.reserved3[1] == 0)
-        && (i.reserved3[2] == 0)
+        && (i.reserved3 == [0; 3])
 }
 /// Spec function `restrict_rand2_algorithm`, tpb/aws_neuron_isa_tpb_d3_rand.h:71:
 ///
@@ -664,28 +645,10 @@ pub fn has_rng_opcode(op: crate::Opcode, _i: &dyn InstFields) -> bool {
 /// ```
 #[cfg(feature = "d4_mr")]
 pub fn has_d4_mr_rng_zero_fields(_op: crate::Opcode, i: &crate::inst::D4Mr) -> bool {
-    (i.reserved0[0] == 0)
-        && (i.reserved0[1] == 0)
-        && (i.reserved0[2] == 0)
-        && (i.reserved0[3] == 0)
-        && (i.reserved0[4] == 0)
-        && (i.reserved0[5] == 0)
-        && (i.reserved0[6] == 0)
-        && (i.reserved0[7] == 0)
-        && (i.reserved0[8] == 0)
-        && (i.reserved0[9] == 0)
-        && (i.reserved0[10] == 0)
-        && (i.reserved0[11] == 0)
-        && (i.reserved0[12] == 0)
-        && (i.reserved0[13] == 0)
-        && (i.reserved0[14] == 0)
-        && (i.reserved0[15] == 0)
+    (i.reserved0 == [0; 16])
         && (i.reserved1[0] == 0)
         && (i.reserved2[0] == 0)
-        && (i.reserved3[0] == 0)
-        && (i.reserved3[1] == 0)
-        && (i.reserved3[2] == 0)
-        && (i.reserved3[3] == 0)
+        && (i.reserved3 == [0; 4])
         && (i.fill_imm == 0)
 }
 /// Spec function `has_valid_rng_dtype`, tpb/aws_neuron_isa_tpb_d4_mr.h:72:
@@ -828,16 +791,7 @@ pub fn has_rand_get_state_opcode(op: crate::Opcode, _i: &dyn InstFields) -> bool
 /// ```
 #[cfg(feature = "d4_rand")]
 pub fn has_d4_rand_reserved_zero(_op: crate::Opcode, i: &crate::inst::D4Rand) -> bool {
-    (i.reserved1[0] == 0)
-        && (i.reserved2[0] == 0)
-        && (i.reserved2[1] == 0)
-        && (i.reserved2[2] == 0)
-        && (i.reserved2[3] == 0)
-        && (i.reserved2[4] == 0)
-        && (i.reserved2[5] == 0)
-        && (i.reserved2[6] == 0)
-        && (i.reserved2[7] == 0)
-        && (i.reserved2[8] == 0)
+    (i.reserved1[0] == 0) && (i.reserved2 == [0; 9])
 }
 /// Spec function `rand_get_state_unused_field_zero`, tpb/aws_neuron_isa_tpb_d4_rand.h:96:
 ///
@@ -1043,53 +997,7 @@ pub fn has_pseudo_set_rng_seed_reserved_zero(
     _op: crate::Opcode,
     i: &crate::inst::PseudoSetRngSeedFields,
 ) -> bool {
-    (i.reserved0[0] == 0)
-        && (i.reserved0[1] == 0)
-        && (i.reserved0[2] == 0)
-        && (i.reserved1[0] == 0)
-        && (i.reserved1[1] == 0)
-        && (i.reserved1[2] == 0)
-        && (i.reserved1[3] == 0)
-        && (i.reserved1[4] == 0)
-        && (i.reserved1[5] == 0)
-        && (i.reserved1[6] == 0)
-        && (i.reserved1[7] == 0)
-        && (i.reserved1[8] == 0)
-        && (i.reserved1[9] == 0)
-        && (i.reserved1[10] == 0)
-        && (i.reserved1[11] == 0)
-        && (i.reserved1[12] == 0)
-        && (i.reserved1[13] == 0)
-        && (i.reserved1[14] == 0)
-        && (i.reserved1[15] == 0)
-        && (i.reserved1[16] == 0)
-        && (i.reserved1[17] == 0)
-        && (i.reserved1[18] == 0)
-        && (i.reserved1[19] == 0)
-        && (i.reserved1[20] == 0)
-        && (i.reserved1[21] == 0)
-        && (i.reserved1[22] == 0)
-        && (i.reserved1[23] == 0)
-        && (i.reserved1[24] == 0)
-        && (i.reserved1[25] == 0)
-        && (i.reserved1[26] == 0)
-        && (i.reserved1[27] == 0)
-        && (i.reserved1[28] == 0)
-        && (i.reserved1[29] == 0)
-        && (i.reserved1[30] == 0)
-        && (i.reserved1[31] == 0)
-        && (i.reserved1[32] == 0)
-        && (i.reserved1[33] == 0)
-        && (i.reserved1[34] == 0)
-        && (i.reserved1[35] == 0)
-        && (i.reserved1[36] == 0)
-        && (i.reserved1[37] == 0)
-        && (i.reserved1[38] == 0)
-        && (i.reserved1[39] == 0)
-        && (i.reserved1[40] == 0)
-        && (i.reserved1[41] == 0)
-        && (i.reserved1[42] == 0)
-        && (i.reserved1[43] == 0)
+    (i.reserved0 == [0; 3]) && (i.reserved1 == [0; 44])
 }
 /// Spec function `is_valid_s1_rand` (14 lines at tpb/aws_neuron_isa_tpb_s1_rand.h:48), translated expression for expression.
 #[cfg(feature = "s1_rand")]
@@ -1194,13 +1102,7 @@ pub fn has_rand_set_state_opcode(op: crate::Opcode, _i: &dyn InstFields) -> bool
 /// ```
 #[cfg(feature = "s1_rand")]
 pub fn has_s1_rand_reserved_zero(_op: crate::Opcode, i: &crate::inst::S1Rand) -> bool {
-    (i.reserved[0] == 0)
-        && (i.reserved[1] == 0)
-        && (i.reserved[2] == 0)
-        && (i.reserved[3] == 0)
-        && (i.reserved[4] == 0)
-        && (i.reserved[5] == 0)
-        && (i.reserved[6] == 0)
+    (i.reserved == [0; 7])
 }
 /// Spec function `rand_set_state_valid_dtype`, tpb/aws_neuron_isa_tpb_s1_rand.h:122:
 ///
@@ -1226,15 +1128,7 @@ pub fn rand_set_state_valid_dtype(_op: crate::Opcode, i: &crate::inst::S1Rand) -
 /// ```
 #[cfg(feature = "s1_rand")]
 pub fn rand_set_state_imm_zero(_op: crate::Opcode, i: &crate::inst::S1Rand) -> bool {
-    (i.update_state != RandStateUpdate::SrcTensor)
-        || ((i.imm_state[0] == 0)
-            && (i.imm_state[1] == 0)
-            && (i.imm_state[2] == 0)
-            && (i.imm_state[3] == 0)
-            && (i.imm_state[4] == 0)
-            && (i.imm_state[5] == 0)
-            && (i.imm_state[6] == 0)
-            && (i.imm_state[7] == 0))
+    (i.update_state != RandStateUpdate::SrcTensor) || (i.imm_state == [0; 8])
 }
 /// Spec function `has_valid_rand_set_state_imm`, tpb/aws_neuron_isa_tpb_s1_rand.h:134:
 ///
@@ -1295,22 +1189,7 @@ pub fn has_pe_manage_seed_opcode(op: crate::Opcode, _i: &dyn InstFields) -> bool
 /// ```
 #[cfg(feature = "s2s1d2_pe_seed")]
 pub fn has_s2s1d2_pe_seed_reserved_zero(_op: crate::Opcode, i: &crate::inst::S2s1d2PeSeed) -> bool {
-    (i.reserved[0] == 0)
-        && (i.reserved[1] == 0)
-        && (i.reserved[2] == 0)
-        && (i.reserved[3] == 0)
-        && (i.reserved[4] == 0)
-        && (i.reserved[5] == 0)
-        && (i.reserved[6] == 0)
-        && (i.reserved[7] == 0)
-        && (i.reserved[8] == 0)
-        && (i.reserved[9] == 0)
-        && (i.reserved[10] == 0)
-        && (i.reserved[11] == 0)
-        && (i.reserved[12] == 0)
-        && (i.reserved[13] == 0)
-        && (i.reserved[14] == 0)
-        && (i.reserved[15] == 0)
+    (i.reserved == [0; 16])
 }
 /// Spec function `has_valid_nc_pe_seed`, tpb/aws_neuron_isa_tpb_s2s1d2_pe_seed.h:63:
 ///
@@ -1461,16 +1340,7 @@ pub fn has_dropout_opcode(op: crate::Opcode, _i: &dyn InstFields) -> bool {
 /// ```
 #[cfg(feature = "s3d3_dropout")]
 pub fn has_s3d3_dropout_reserved_zero(_op: crate::Opcode, i: &crate::inst::S3d3Dropout) -> bool {
-    (i.reserved0[0] == 0)
-        && (i.reserved0[1] == 0)
-        && (i.reserved0[2] == 0)
-        && (i.reserved0[3] == 0)
-        && (i.reserved1[0] == 0)
-        && (i.reserved1[1] == 0)
-        && (i.reserved1[2] == 0)
-        && (i.reserved1[3] == 0)
-        && (i.reserved1[4] == 0)
-        && (i.reserved1[5] == 0)
+    (i.reserved0 == [0; 4]) && (i.reserved1 == [0; 6])
 }
 /// Spec function `s3d3_dropout_same_src_dst_type`, tpb/aws_neuron_isa_tpb_s3d3_dropout.h:70:
 ///
