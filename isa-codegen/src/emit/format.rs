@@ -18,34 +18,11 @@ use std::path::Path;
 /// Path (inside a crate) of the record of rustfmt's results on the crate's generated files.
 pub const FORMAT_LOCK: &str = "src/generated/rustfmt.lock";
 
-/// The workspace's toolchain pin: rustfmt is that toolchain's.
-const TOOLCHAIN_PIN: &str = include_str!("../../../rust-toolchain.toml");
-/// The workspace's lock file: the printers' versions.
-const CARGO_LOCK: &str = include_str!("../../../Cargo.lock");
-
-/// What prints a file, so what a recorded result holds for: the pinned toolchain (its
-/// rustfmt), and the crates that turn items into text.
+/// What prints a file, so what a recorded result holds for: the workspace's pinned toolchain
+/// (its rustfmt), and the crates that turn items into text, as this build resolved them
+/// (`build.rs`).
 fn printers() -> String {
-    let channel = TOOLCHAIN_PIN
-        .lines()
-        .filter_map(|line| line.trim().strip_prefix("channel"))
-        .filter_map(|rest| rest.trim_start().strip_prefix('='))
-        .map(|value| value.trim().trim_matches('"').to_string())
-        .next()
-        .unwrap_or_else(|| format!("{:016x}", file_fingerprint(TOOLCHAIN_PIN.as_bytes())));
-    let mut out = format!("rustfmt {channel}");
-    for krate in ["proc-macro2", "syn", "prettyplease"] {
-        // Every version the lock holds (syn has two).
-        let name = format!("name = \"{krate}\"");
-        let versions: Vec<&str> = CARGO_LOCK
-            .split("[[package]]")
-            .filter(|p| p.lines().any(|l| l == name))
-            .filter_map(|p| p.lines().find_map(|l| l.strip_prefix("version = ")))
-            .map(|v| v.trim_matches('"'))
-            .collect();
-        out.push_str(&format!(", {krate} {}", versions.join("/")));
-    }
-    out
+    env!("ISA_CODEGEN_PRINTERS").to_string()
 }
 
 /// What [`FORMAT_LOCK`] says: the toolchain, and per path the digests of rustfmt's input and
