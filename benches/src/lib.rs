@@ -12,24 +12,14 @@ pub const LANES: usize = 128;
 
 /// The lines of a known-answer file of `rng-core/tests/kat/`, split into fields, comments dropped.
 pub fn kat(name: &str) -> Vec<Vec<String>> {
-    let path: PathBuf = [
-        env!("CARGO_MANIFEST_DIR"),
-        "..",
-        "rng-core",
-        "tests",
-        "kat",
-        name,
-    ]
-    .iter()
-    .collect();
-    let text = std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("known-answer file {}: {e}", path.display()));
-    text.lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with('#'))
-        .map(|l| l.split_whitespace().map(String::from).collect())
-        .collect()
+    let dir: PathBuf = [env!("CARGO_MANIFEST_DIR"), "..", "rng-core", "tests", "kat"]
+        .iter()
+        .collect();
+    read::fields(&dir, name)
 }
+
+#[path = "../../rng-core/tests/kat/read.rs"]
+mod read;
 
 /// A hex word of a known-answer file (`0x` optional).
 pub fn hex(s: &str) -> u32 {

@@ -745,14 +745,11 @@ fn decode_text_names_every_field_with_its_member() {
 }
 
 /// Non-comment rows of a known-answer file, split on white space.
+#[path = "../../rng-core/tests/kat/read.rs"]
+mod read;
+
 fn kat(name: &str) -> Vec<Vec<String>> {
-    let path = root().join("rng-core/tests/kat").join(name);
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    text.lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with('#'))
-        .map(|l| l.split_whitespace().map(String::from).collect())
-        .collect()
+    read::fields(&root().join("rng-core/tests/kat"), name)
 }
 
 fn hex_u32(s: &str) -> u32 {

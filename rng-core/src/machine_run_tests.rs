@@ -57,14 +57,14 @@ fixture_generation!(Other, "OTHER", 4,
 
 // ------------------------------------------------------------------ data files
 
+#[path = "../tests/kat/read.rs"]
+mod read;
+
 fn data(name: &str) -> Vec<Vec<String>> {
-    let path = std::format!("{}/tests/kat/{name}", env!("CARGO_MANIFEST_DIR"));
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    text.lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with('#'))
-        .map(|l| l.split_whitespace().map(String::from).collect())
-        .collect()
+    read::fields(
+        &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/kat"),
+        name,
+    )
 }
 
 fn hex(s: &str) -> u64 {

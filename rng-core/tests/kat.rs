@@ -7,14 +7,14 @@ use rng_core::pcg32::Pcg32;
 use rng_core::philox::{self, Philox4x32};
 use rng_core::xorwow::Xorwow;
 
+#[path = "kat/read.rs"]
+mod read;
+
 fn data(name: &str) -> Vec<Vec<String>> {
-    let path = format!("{}/tests/kat/{name}", env!("CARGO_MANIFEST_DIR"));
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    text.lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with('#'))
-        .map(|l| l.split_whitespace().map(String::from).collect())
-        .collect()
+    read::fields(
+        &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/kat"),
+        name,
+    )
 }
 
 fn hex(s: &str) -> u32 {

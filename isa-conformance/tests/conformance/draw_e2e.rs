@@ -148,17 +148,12 @@ rand2_words!(maverick2, isa_maverick);
 
 // ------------------------------------------------------------------ helpers
 
+#[path = "../../../rng-core/tests/kat/read.rs"]
+mod read;
+
 fn kat(name: &str) -> Vec<Vec<String>> {
-    let path = format!(
-        "{}/../rng-core/tests/kat/{name}",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    text.lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with('#'))
-        .map(|l| l.split_whitespace().map(String::from).collect())
-        .collect()
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../rng-core/tests/kat");
+    read::fields(&dir, name)
 }
 
 fn hex(s: &str) -> u64 {
