@@ -166,6 +166,49 @@ pub fn le_hex(out: &mut fmt::Formatter<'_>, bytes: &[u8]) -> fmt::Result {
     }
 }
 
+/// The disassembly of a generated record: its `disasm_fields` (the fields as `name=value`
+/// entries, in the order listed) and its [`Disasm`] impl. A field whose vendor name is not its
+/// Rust name (one renamed off a keyword, `type_`) gives the vendor name after `=`.
+///
+/// Generated crates invoke it once per record instead of spelling the two impls out, so that
+/// a vendor tree of hundreds of records does not repeat them hundreds of times.
+#[macro_export]
+macro_rules! record_disasm {
+    ($record:ident { $($field:ident $(= $name:literal)?),* $(,)? }) => {
+        impl $record {
+            /// Writes the fields as `name=value` entries of the disassembly ([`isa_core::disasm`]).
+            pub(crate) fn disasm_fields(
+                &self,
+                w: &mut $crate::disasm::Fields<'_, '_>,
+            ) -> ::core::fmt::Result {
+                let _ = &w;
+                $( w.field($crate::__vendor_field_name!($field $(, $name)?), &self.$field)?; )*
+                Ok(())
+            }
+        }
+        impl $crate::disasm::Disasm for $record {
+            fn is_zero(&self) -> bool {
+                true $(&& $crate::disasm::Disasm::is_zero(&self.$field))*
+            }
+            fn disasm(&self, out: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                $crate::disasm::record(out, |w| self.disasm_fields(w))
+            }
+        }
+    };
+}
+
+/// The vendor name of a field in [`record_disasm!`]: the one given, else the Rust name.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __vendor_field_name {
+    ($field:ident) => {
+        stringify!($field)
+    };
+    ($field:ident, $name:literal) => {
+        $name
+    };
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -148,32 +148,21 @@ pub fn bitwise_eq(model: &Model, r: RecordId, name: &str) -> TokenStream {
     }
 }
 
-/// The disassembly of the typed struct of record `r`: `disasm_fields` and the `Disasm` impl.
+/// The disassembly of the typed struct of record `r`: one `isa_core::record_disasm!` invocation
+/// listing its fields (the macro writes `disasm_fields` and the `Disasm` impl).
 pub fn struct_disasm(model: &Model, r: RecordId, name: &str) -> TokenStream {
     let id = ident(name);
-    let fields: Vec<(Ident, &str)> = typed_fields(model, r)
-        .map(|(_, f)| (ident(&rust_field(&f.name)), f.name.as_str()))
-        .collect();
-    let writes = fields.iter().map(|(f, n)| quote!(w.field(#n, &self.#f)?;));
-    let zeros = all(fields
-        .iter()
-        .map(|(f, _)| quote!(isa_core::disasm::Disasm::is_zero(&self.#f)))
-        .collect());
-    quote! {
-        impl #id {
-            /// Writes the fields as `name=value` entries of the disassembly ([`isa_core::disasm`]).
-            pub(crate) fn disasm_fields(&self, w: &mut isa_core::disasm::Fields<'_, '_>) -> core::fmt::Result {
-                #(#writes)*
-                Ok(())
-            }
+    let fields = typed_fields(model, r).map(|(_, f)| {
+        let rust = rust_field(&f.name);
+        let field = ident(&rust);
+        if rust == f.name {
+            quote!(#field)
+        } else {
+            let vendor = &f.name;
+            quote!(#field = #vendor)
         }
-        impl isa_core::disasm::Disasm for #id {
-            fn is_zero(&self) -> bool { #zeros }
-            fn disasm(&self, out: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-                isa_core::disasm::record(out, |w| self.disasm_fields(w))
-            }
-        }
-    }
+    });
+    quote! { isa_core::record_disasm!(#id { #(#fields),* }); }
 }
 
 /// The disassembly of a union view: its bytes as one little-endian hexadecimal number.
@@ -202,35 +191,6 @@ pub fn enum_serde(name: &Ident) -> TokenStream {
         impl<'de> isa_core::serde::Deserialize<'de> for #name {
             fn deserialize<D: isa_core::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
                 isa_core::serde_support::deserialize_enum(d)
-            }
-        }
-    }
-}
-
-/// `Display`, the slice codecs and `TryFrom<&[u8]>` of typed instruction `name` (opcode `short`).
-pub fn instruction_impls(name: &str, short: &str) -> TokenStream {
-    let id = ident(name);
-    quote! {
-        impl #id {
-            /// Writes the 64 bytes into the start of `out` (the rest is left as it is); a shorter
-            /// `out` is an error naming both sizes, and nothing is written.
-            pub fn encode_into(&self, out: &mut [u8]) -> Result<(), isa_core::EncodeError> {
-                isa_core::write_word(out, &self.to_bytes())
-            }
-            /// Decodes `bytes`, which must be exactly one 64-byte word: another length is a
-            /// `WrongLength` error naming it; otherwise as [`Self::from_bytes`].
-            pub fn from_slice(bytes: &[u8]) -> Result<Self, isa_core::DecodeError> {
-                Self::from_bytes(isa_core::word(bytes)?)
-            }
-        }
-        impl TryFrom<&[u8]> for #id {
-            type Error = isa_core::DecodeError;
-            fn try_from(bytes: &[u8]) -> Result<Self, Self::Error> { Self::from_slice(bytes) }
-        }
-        impl core::fmt::Display for #id {
-            /// The one-line disassembly ([`isa_core::disasm`]).
-            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-                isa_core::disasm::instruction(f, #short, |w| self.0.disasm_fields(w))
             }
         }
     }

@@ -121,22 +121,27 @@ fn shape_items(model: &Model, shape: &Shape) -> TokenStream {
         " Every leaf field of `{}`, in byte order, for tools.",
         rec.c_name
     );
-    let mut padding = padding_checks(model, shape.record);
-    if padding.is_empty() {
-        padding.push(quote!(let _ = b;));
-    }
+    let padding = padding_checks(model, shape.record);
+    // Only a shape with padding bytes gets a check (`instruction_impls!` calls it when named).
+    let padding_check = if padding.is_empty() {
+        quote!()
+    } else {
+        quote! {
+            impl #id {
+                /// Rejects a word whose padding bytes (covered by no field) are not zero.
+                #[inline]
+                pub(crate) fn check_padding(b: &[u8; 64]) -> Result<(), isa_core::DecodeError> {
+                    #(#padding)*
+                    Ok(())
+                }
+            }
+        }
+    };
     quote! {
         #strukt
         #[doc = #fc_doc]
         pub const #fc: &[F] = &[#(#leaves),*];
-        impl #id {
-            /// Rejects a word whose padding bytes (covered by no field) are not zero.
-            #[inline]
-            pub(crate) fn check_padding(b: &[u8; 64]) -> Result<(), isa_core::DecodeError> {
-                #(#padding)*
-                Ok(())
-            }
-        }
+        #padding_check
         const _: () = assert!(#id::SIZE == 64);
     }
 }
@@ -375,62 +380,102 @@ fn instruction(
     facts.push_str(&super::examples::instruction_example(model, op_index, name));
     let docs = doc::with_comment(None, &facts);
     let fc = fields_const(shape);
-    let disc = &model.discriminator;
-    let disc_path = disc.path.join(".");
-    let derives = super::api::instruction_derives();
-    let extras = super::api::instruction_impls(name, opname);
+    let disc_path = model.discriminator.path.join(".");
     // A shape without enum fields decodes infallibly (`decode_at`).
-    let decode = if super::ty::fallible(model, &Ty::Record(shape.record)) {
-        quote!(Ok(Self(#sid::try_decode_at(b, 0)?)))
+    let decoder = if super::ty::fallible(model, &Ty::Record(shape.record)) {
+        ident("try_decode_at")
     } else {
-        quote!(Ok(Self(#sid::decode_at(b, 0))))
+        ident("decode_at")
     };
+    let padding = if padding_checks(model, shape.record).is_empty() {
+        quote!()
+    } else {
+        quote!(, check_padding)
+    };
+    let derives = super::api::instruction_derives();
     quote! {
         #docs
         #derives
         pub struct #id(pub #sid);
-        impl #id {
-            /// The opcode this type encodes.
-            pub const OPCODE: crate::Opcode = crate::Opcode::#op;
-            /// Every leaf field of the 64-byte word.
-            pub const FIELDS: &'static [isa_core::FieldInfo] = #fc;
-            /// The instruction with these operand fields, as they are (the typed constructors of
-            /// the `construct` module build legal ones).
-            pub const fn from_fields(fields: #sid) -> Self { Self(fields) }
-            /// The 64 bytes the hardware reads.
-            pub fn to_bytes(&self) -> [u8; 64] {
-                let mut b = [0u8; 64];
-                self.0.encode_at(&mut b, 0);
-                b[0] = #value;
-                b
-            }
-            /// Decodes a word of this opcode; the error names the field, its byte offset and the value.
-            #[inline]
-            pub fn from_bytes(b: &[u8; 64]) -> Result<Self, isa_core::DecodeError> {
-                if b[0] != #value {
-                    return Err(isa_core::DecodeError {
-                        field: #disc_path,
-                        offset: 0,
-                        value: b[0] as u64,
-                        kind: isa_core::DecodeErrorKind::UnexpectedOpcode { expected: #value },
-                    });
-                }
-                #sid::check_padding(b)?;
-                #decode
-            }
-        }
-        instruction_impls!(#id, #sid, #value, #opname);
-        #extras
+        instruction_impls!(#id(#sid), #op = #value, #opname, #fc, #disc_path, #decoder #padding);
     }
 }
 
 /// The trait impls every typed instruction has, written once as a macro (see [`emit`]).
 const INSTRUCTION_IMPLS: &str =
-    "/// The trait impls every typed instruction has: `Deref`/`DerefMut` to its operand fields,
-/// `isa_core::Instruction64`, and `From` into [`Instruction`].
+    "/// Everything a typed instruction has besides its type and documentation, written once:
+/// `instruction_impls!(Type(Fields), OpcodeVariant = value, \"NAME\", FIELDS_TABLE,
+/// \"discriminator.path\", decoder[, padding_check])` gives the constants, the byte and slice
+/// codecs, `Display`, `TryFrom<&[u8]>`, `Deref`/`DerefMut` to the operand fields,
+/// `isa_core::Instruction64`, and `From` into [`Instruction`]. `decoder` is the operand struct's
+/// `try_decode_at` (it has enum fields) or `decode_at`; `padding_check` is named when the
+/// struct has padding bytes, which must be zero.
 #[allow(unused_macros)]
 macro_rules! instruction_impls {
-    ($inst:ident, $fields:ident, $opcode:literal, $name:literal) => {
+    (@decode try_decode_at, $fields:ident, $b:ident) => {
+        Ok(Self($fields::try_decode_at($b, 0)?))
+    };
+    (@decode decode_at, $fields:ident, $b:ident) => {
+        Ok(Self($fields::decode_at($b, 0)))
+    };
+    (
+        $inst:ident($fields:ident), $variant:ident = $opcode:literal, $name:literal, $table:ident,
+        $discriminator:literal, $decoder:ident $(, $padding:ident)?
+    ) => {
+        impl $inst {
+            /// The opcode this type encodes.
+            pub const OPCODE: crate::Opcode = crate::Opcode::$variant;
+            /// Every leaf field of the 64-byte word.
+            pub const FIELDS: &'static [isa_core::FieldInfo] = $table;
+            /// The instruction with these operand fields, as they are (the typed constructors of
+            /// the `construct` module build legal ones).
+            pub const fn from_fields(fields: $fields) -> Self {
+                Self(fields)
+            }
+            /// The 64 bytes the hardware reads.
+            pub fn to_bytes(&self) -> [u8; 64] {
+                let mut b = [0u8; 64];
+                self.0.encode_at(&mut b, 0);
+                b[0] = $opcode;
+                b
+            }
+            /// Decodes a word of this opcode; the error names the field, its byte offset and the value.
+            #[inline]
+            pub fn from_bytes(b: &[u8; 64]) -> Result<Self, isa_core::DecodeError> {
+                if b[0] != $opcode {
+                    return Err(isa_core::DecodeError {
+                        field: $discriminator,
+                        offset: 0,
+                        value: b[0] as u64,
+                        kind: isa_core::DecodeErrorKind::UnexpectedOpcode { expected: $opcode },
+                    });
+                }
+                $($fields::$padding(b)?;)?
+                instruction_impls!(@decode $decoder, $fields, b)
+            }
+            /// Writes the 64 bytes into the start of `out` (the rest is left as it is); a shorter
+            /// `out` is an error naming both sizes, and nothing is written.
+            pub fn encode_into(&self, out: &mut [u8]) -> Result<(), isa_core::EncodeError> {
+                isa_core::write_word(out, &self.to_bytes())
+            }
+            /// Decodes `bytes`, which must be exactly one 64-byte word: another length is a
+            /// `WrongLength` error naming it; otherwise as [`Self::from_bytes`].
+            pub fn from_slice(bytes: &[u8]) -> Result<Self, isa_core::DecodeError> {
+                Self::from_bytes(isa_core::word(bytes)?)
+            }
+        }
+        impl TryFrom<&[u8]> for $inst {
+            type Error = isa_core::DecodeError;
+            fn try_from(bytes: &[u8]) -> Result<Self, Self::Error> {
+                Self::from_slice(bytes)
+            }
+        }
+        impl core::fmt::Display for $inst {
+            /// The one-line disassembly ([`isa_core::disasm`]).
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                isa_core::disasm::instruction(f, $name, |w| self.0.disasm_fields(w))
+            }
+        }
         impl core::ops::Deref for $inst {
             type Target = $fields;
             fn deref(&self) -> &$fields {

@@ -2640,28 +2640,11 @@ impl Default for Header {
         Self::ZEROED
     }
 }
-impl Header {
-    /// Writes the fields as `name=value` entries of the disassembly ([`isa_core::disasm`]).
-    pub(crate) fn disasm_fields(
-        &self,
-        w: &mut isa_core::disasm::Fields<'_, '_>,
-    ) -> core::fmt::Result {
-        w.field("inst_word_len", &self.inst_word_len)?;
-        w.field("debug_cmd", &self.debug_cmd)?;
-        w.field("debug_hint", &self.debug_hint)?;
-        Ok(())
-    }
-}
-impl isa_core::disasm::Disasm for Header {
-    fn is_zero(&self) -> bool {
-        isa_core::disasm::Disasm::is_zero(&self.inst_word_len)
-            && isa_core::disasm::Disasm::is_zero(&self.debug_cmd)
-            && isa_core::disasm::Disasm::is_zero(&self.debug_hint)
-    }
-    fn disasm(&self, out: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        isa_core::disasm::record(out, |w| self.disasm_fields(w))
-    }
-}
+isa_core::record_disasm!(Header {
+    inst_word_len,
+    debug_cmd,
+    debug_hint
+});
 /// Semaphore handshake done around every instruction.
 ///
 /// Typed form of `NEURON_ISA_TPB_EVENTS` (8 bytes, declared at tpb/aws_neuron_isa_tpb_common.h:405).
@@ -2720,32 +2703,13 @@ impl Default for Events {
         Self::ZEROED
     }
 }
-impl Events {
-    /// Writes the fields as `name=value` entries of the disassembly ([`isa_core::disasm`]).
-    pub(crate) fn disasm_fields(
-        &self,
-        w: &mut isa_core::disasm::Fields<'_, '_>,
-    ) -> core::fmt::Result {
-        w.field("wait_mode", &self.wait_mode)?;
-        w.field("wait_idx", &self.wait_idx)?;
-        w.field("update_mode", &self.update_mode)?;
-        w.field("update_idx", &self.update_idx)?;
-        w.field("semaphore_value", &self.semaphore_value)?;
-        Ok(())
-    }
-}
-impl isa_core::disasm::Disasm for Events {
-    fn is_zero(&self) -> bool {
-        isa_core::disasm::Disasm::is_zero(&self.wait_mode)
-            && isa_core::disasm::Disasm::is_zero(&self.wait_idx)
-            && isa_core::disasm::Disasm::is_zero(&self.update_mode)
-            && isa_core::disasm::Disasm::is_zero(&self.update_idx)
-            && isa_core::disasm::Disasm::is_zero(&self.semaphore_value)
-    }
-    fn disasm(&self, out: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        isa_core::disasm::record(out, |w| self.disasm_fields(w))
-    }
-}
+isa_core::record_disasm!(Events {
+    wait_mode,
+    wait_idx,
+    update_mode,
+    update_idx,
+    semaphore_value
+});
 /// Register form of a start address (marker == ADDR4\_MARKER\_ADDR\_REG).
 ///
 /// Typed form of `NEURON_ISA_TPB_ADDR_REG4` (4 bytes, declared at tpb/aws_neuron_isa_tpb_common.h:418).
@@ -2794,28 +2758,11 @@ impl Default for AddrReg4 {
         Self::ZEROED
     }
 }
-impl AddrReg4 {
-    /// Writes the fields as `name=value` entries of the disassembly ([`isa_core::disasm`]).
-    pub(crate) fn disasm_fields(
-        &self,
-        w: &mut isa_core::disasm::Fields<'_, '_>,
-    ) -> core::fmt::Result {
-        w.field("regnum", &self.regnum)?;
-        w.field("reserved0", &self.reserved0)?;
-        w.field("marker", &self.marker)?;
-        Ok(())
-    }
-}
-impl isa_core::disasm::Disasm for AddrReg4 {
-    fn is_zero(&self) -> bool {
-        isa_core::disasm::Disasm::is_zero(&self.regnum)
-            && isa_core::disasm::Disasm::is_zero(&self.reserved0)
-            && isa_core::disasm::Disasm::is_zero(&self.marker)
-    }
-    fn disasm(&self, out: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        isa_core::disasm::record(out, |w| self.disasm_fields(w))
-    }
-}
+isa_core::record_disasm!(AddrReg4 {
+    regnum,
+    reserved0,
+    marker
+});
 /// Start address of a tensor: an immediate offset or a register reference.
 ///
 /// Typed view of the C union `NEURON_ISA_TPB_ADDR4` (4 bytes, declared at tpb/aws_neuron_isa_tpb_common.h:426): the bytes, read through one member at a time.
@@ -2944,28 +2891,11 @@ impl Default for ImmReg {
         Self::ZEROED
     }
 }
-impl ImmReg {
-    /// Writes the fields as `name=value` entries of the disassembly ([`isa_core::disasm`]).
-    pub(crate) fn disasm_fields(
-        &self,
-        w: &mut isa_core::disasm::Fields<'_, '_>,
-    ) -> core::fmt::Result {
-        w.field("regnum", &self.regnum)?;
-        w.field("reserved0", &self.reserved0)?;
-        w.field("marker", &self.marker)?;
-        Ok(())
-    }
-}
-impl isa_core::disasm::Disasm for ImmReg {
-    fn is_zero(&self) -> bool {
-        isa_core::disasm::Disasm::is_zero(&self.regnum)
-            && isa_core::disasm::Disasm::is_zero(&self.reserved0)
-            && isa_core::disasm::Disasm::is_zero(&self.marker)
-    }
-    fn disasm(&self, out: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        isa_core::disasm::record(out, |w| self.disasm_fields(w))
-    }
-}
+isa_core::record_disasm!(ImmReg {
+    regnum,
+    reserved0,
+    marker
+});
 /// Tensor access patterns: start address, then all strides (signed, in elements), then all counts.
 /// num\_elem\[0\] is the innermost dimension; unused dimensions hold stride 1, count 1; a count is never 0.
 ///
@@ -3016,28 +2946,11 @@ impl Default for Tensor1d {
         Self::ZEROED
     }
 }
-impl Tensor1d {
-    /// Writes the fields as `name=value` entries of the disassembly ([`isa_core::disasm`]).
-    pub(crate) fn disasm_fields(
-        &self,
-        w: &mut isa_core::disasm::Fields<'_, '_>,
-    ) -> core::fmt::Result {
-        w.field("start_addr", &self.start_addr)?;
-        w.field("step_elem", &self.step_elem)?;
-        w.field("num_elem", &self.num_elem)?;
-        Ok(())
-    }
-}
-impl isa_core::disasm::Disasm for Tensor1d {
-    fn is_zero(&self) -> bool {
-        isa_core::disasm::Disasm::is_zero(&self.start_addr)
-            && isa_core::disasm::Disasm::is_zero(&self.step_elem)
-            && isa_core::disasm::Disasm::is_zero(&self.num_elem)
-    }
-    fn disasm(&self, out: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        isa_core::disasm::record(out, |w| self.disasm_fields(w))
-    }
-}
+isa_core::record_disasm!(Tensor1d {
+    start_addr,
+    step_elem,
+    num_elem
+});
 /// Typed form of `NEURON_ISA_TPB_TENSOR2D` (12 bytes, declared at tpb/aws_neuron_isa_tpb_common.h:449).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(
@@ -3085,28 +2998,11 @@ impl Default for Tensor2d {
         Self::ZEROED
     }
 }
-impl Tensor2d {
-    /// Writes the fields as `name=value` entries of the disassembly ([`isa_core::disasm`]).
-    pub(crate) fn disasm_fields(
-        &self,
-        w: &mut isa_core::disasm::Fields<'_, '_>,
-    ) -> core::fmt::Result {
-        w.field("start_addr", &self.start_addr)?;
-        w.field("step_elem", &self.step_elem)?;
-        w.field("num_elem", &self.num_elem)?;
-        Ok(())
-    }
-}
-impl isa_core::disasm::Disasm for Tensor2d {
-    fn is_zero(&self) -> bool {
-        isa_core::disasm::Disasm::is_zero(&self.start_addr)
-            && isa_core::disasm::Disasm::is_zero(&self.step_elem)
-            && isa_core::disasm::Disasm::is_zero(&self.num_elem)
-    }
-    fn disasm(&self, out: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        isa_core::disasm::record(out, |w| self.disasm_fields(w))
-    }
-}
+isa_core::record_disasm!(Tensor2d {
+    start_addr,
+    step_elem,
+    num_elem
+});
 /// Typed form of `NEURON_ISA_TPB_TENSOR3D` (16 bytes, declared at tpb/aws_neuron_isa_tpb_common.h:456).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(
@@ -3154,28 +3050,11 @@ impl Default for Tensor3d {
         Self::ZEROED
     }
 }
-impl Tensor3d {
-    /// Writes the fields as `name=value` entries of the disassembly ([`isa_core::disasm`]).
-    pub(crate) fn disasm_fields(
-        &self,
-        w: &mut isa_core::disasm::Fields<'_, '_>,
-    ) -> core::fmt::Result {
-        w.field("start_addr", &self.start_addr)?;
-        w.field("step_elem", &self.step_elem)?;
-        w.field("num_elem", &self.num_elem)?;
-        Ok(())
-    }
-}
-impl isa_core::disasm::Disasm for Tensor3d {
-    fn is_zero(&self) -> bool {
-        isa_core::disasm::Disasm::is_zero(&self.start_addr)
-            && isa_core::disasm::Disasm::is_zero(&self.step_elem)
-            && isa_core::disasm::Disasm::is_zero(&self.num_elem)
-    }
-    fn disasm(&self, out: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        isa_core::disasm::record(out, |w| self.disasm_fields(w))
-    }
-}
+isa_core::record_disasm!(Tensor3d {
+    start_addr,
+    step_elem,
+    num_elem
+});
 /// Typed form of `NEURON_ISA_TPB_TENSOR4D` (20 bytes, declared at tpb/aws_neuron_isa_tpb_common.h:463).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(
@@ -3223,28 +3102,11 @@ impl Default for Tensor4d {
         Self::ZEROED
     }
 }
-impl Tensor4d {
-    /// Writes the fields as `name=value` entries of the disassembly ([`isa_core::disasm`]).
-    pub(crate) fn disasm_fields(
-        &self,
-        w: &mut isa_core::disasm::Fields<'_, '_>,
-    ) -> core::fmt::Result {
-        w.field("start_addr", &self.start_addr)?;
-        w.field("step_elem", &self.step_elem)?;
-        w.field("num_elem", &self.num_elem)?;
-        Ok(())
-    }
-}
-impl isa_core::disasm::Disasm for Tensor4d {
-    fn is_zero(&self) -> bool {
-        isa_core::disasm::Disasm::is_zero(&self.start_addr)
-            && isa_core::disasm::Disasm::is_zero(&self.step_elem)
-            && isa_core::disasm::Disasm::is_zero(&self.num_elem)
-    }
-    fn disasm(&self, out: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        isa_core::disasm::record(out, |w| self.disasm_fields(w))
-    }
-}
+isa_core::record_disasm!(Tensor4d {
+    start_addr,
+    step_elem,
+    num_elem
+});
 /// A 4-byte immediate operand; the matching \*\_src field (IMM\_SRC) says which view applies.
 ///
 /// Typed view of the C union `NEURON_ISA_TPB_IMM_VAL_INST_FIELD` (4 bytes, declared at tpb/aws_neuron_isa_tpb_common.h:471): the bytes, read through one member at a time.
