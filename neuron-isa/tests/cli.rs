@@ -1399,21 +1399,9 @@ fn run_chooses_the_only_engine_or_asks_for_one() {
 fn run_restores_an_engine_state_file_before_the_program() {
     // DVE XORWOW lanes 0 and 1 in the derived `dve` case's state; RAND2 over range 1 in fp32.
     let d = kat("rand2_xorwow.txt");
-    let record: Vec<u32> = d
-        .iter()
-        .filter(|r| r[0] == "state" && r[1] == "dve")
-        .flat_map(|r| {
-            r[3..]
-                .iter()
-                .map(|w| w.parse::<u32>().unwrap())
-                .collect::<Vec<_>>()
-        })
-        .collect();
+    let record = read::rand2_state_record(&d, "dve");
     let range = d.iter().find(|r| r[0] == "range" && r[1] == "1").unwrap();
-    let (min, max) = (
-        f32::from_bits(hex_u32(&range[2])),
-        f32::from_bits(hex_u32(&range[3])),
-    );
+    let (min, max) = read::rand2_range(range);
     let want: Vec<u32> = d
         .iter()
         .find(|r| {

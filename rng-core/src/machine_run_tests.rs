@@ -158,7 +158,6 @@ fn elements<G: Generation>(m: &M<G>, lane: u32, start: u32, n: usize, size: u32)
 
 // ------------------------------------------------------------------ RAND2
 
-/// The states of a case of rand2_xorwow.txt as (engine, record).
 /// The expected elements of rand2_xorwow.txt's `out` row for `case`, range `range` and `dtype`
 /// (the project's default choices: separate arithmetic, nearest even).
 fn expected_out(d: &[Vec<String>], case: &str, range: &str, dtype: &str) -> Vec<u64> {
@@ -170,16 +169,9 @@ fn expected_out(d: &[Vec<String>], case: &str, range: &str, dtype: &str) -> Vec<
     hexes(&row[6..])
 }
 
+/// The state record of a case of rand2_xorwow.txt, with the engine its width implies.
 fn rand2_case(d: &[Vec<String>], case: &str) -> (Engine, Vec<u32>) {
-    let record: Vec<u32> = rows(d, "state")
-        .filter(|r| r[1] == case)
-        .flat_map(|r| {
-            r[3..]
-                .iter()
-                .map(|w| w.parse::<u32>().unwrap())
-                .collect::<Vec<_>>()
-        })
-        .collect();
+    let record = read::rand2_state_record(d, case);
     let engine = if record.len() == 24 {
         Engine::Dve
     } else {
@@ -191,14 +183,7 @@ fn rand2_case(d: &[Vec<String>], case: &str) -> (Engine, Vec<u32>) {
 /// Runs every `out` row of rand2_xorwow.txt that `G`'s arithmetic and rounding select.
 fn rand2_rows<G: Generation>(arith: &str, rounding: &str) -> usize {
     let d = data("rand2_xorwow.txt");
-    let ranges: Vec<(f32, f32)> = rows(&d, "range")
-        .map(|r| {
-            (
-                f32::from_bits(hex(&r[2]) as u32),
-                f32::from_bits(hex(&r[3]) as u32),
-            )
-        })
-        .collect();
+    let ranges: Vec<(f32, f32)> = rows(&d, "range").map(|r| read::rand2_range(r)).collect();
     let mut checked = 0;
     for row in rows(&d, "out").filter(|r| r[3] == arith && r[4] == rounding) {
         let (engine, record) = rand2_case(&d, &row[1]);

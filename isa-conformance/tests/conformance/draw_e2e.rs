@@ -310,25 +310,11 @@ fn rand2_from_restored_states<G: Generation>(
     let ranges: Vec<(f32, f32)> = d
         .iter()
         .filter(|r| r[0] == "range")
-        .map(|r| {
-            (
-                f32::from_bits(hex(&r[2]) as u32),
-                f32::from_bits(hex(&r[3]) as u32),
-            )
-        })
+        .map(|r| read::rand2_range(r))
         .collect();
     let mut checked = 0;
     for case in ["pool", "dve"] {
-        let record: Vec<u32> = d
-            .iter()
-            .filter(|r| r[0] == "state" && r[1] == case)
-            .flat_map(|r| {
-                r[3..]
-                    .iter()
-                    .map(|w| w.parse::<u32>().unwrap())
-                    .collect::<Vec<_>>()
-            })
-            .collect();
+        let record = read::rand2_state_record(&d, case);
         let engine = if case == "dve" {
             Engine::Dve
         } else {

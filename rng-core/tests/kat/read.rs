@@ -21,3 +21,28 @@ pub fn fields(dir: &Path, name: &str) -> Vec<Vec<String>> {
         .map(|l| l.split_whitespace().map(String::from).collect())
         .collect()
 }
+
+/// rand2_xorwow.txt: the state record of case `case` (`pool`, `dve`), the words of its `state`
+/// rows (decimal, from the fourth field on) in file order.
+#[allow(dead_code)]
+pub fn rand2_state_record(rows: &[Vec<String>], case: &str) -> Vec<u32> {
+    rows.iter()
+        .filter(|r| r[0] == "state" && r[1] == case)
+        .flat_map(|r| r[3..].iter())
+        .map(|w| {
+            w.parse::<u32>()
+                .unwrap_or_else(|e| panic!("rand2_xorwow.txt state {case}: {w}: {e}"))
+        })
+        .collect()
+}
+
+/// rand2_xorwow.txt: the bounds `(min, max)` of a `range` row, whose third and fourth fields
+/// are the f32 bit patterns in hexadecimal.
+#[allow(dead_code)]
+pub fn rand2_range(row: &[String]) -> (f32, f32) {
+    let bits = |s: &str| {
+        u32::from_str_radix(s.trim_start_matches("0x"), 16)
+            .unwrap_or_else(|e| panic!("rand2_xorwow.txt range {row:?}: {s}: {e}"))
+    };
+    (f32::from_bits(bits(&row[2])), f32::from_bits(bits(&row[3])))
+}
