@@ -27,6 +27,7 @@ pub mod explain;
 mod field;
 #[cfg(feature = "std")]
 pub mod fingerprint;
+mod generated_impls;
 mod isa;
 pub mod le;
 #[cfg(feature = "serde")]

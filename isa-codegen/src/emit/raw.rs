@@ -65,10 +65,7 @@ pub fn emit(model: &Model) -> Source {
         ));
     }
     unprinted(
-        &format!(
-            "{}{RAW_STRUCT_CODEC}",
-            banner(model, "the vendor declarations, by their C names.")
-        ),
+        &banner(model, "the vendor declarations, by their C names."),
         quote!(#(#items)*),
     )
 }
@@ -364,7 +361,7 @@ fn record(model: &Model, r: &Record, in_packed: bool) -> TokenStream {
             assert!(core::mem::align_of::<#name>() == #align);
             #(#asserts)*
         };
-        raw_struct_codec!(#name, #size);
+        isa_core::raw_struct_codec!(#name, #size);
         impl #name {
             #[allow(dead_code)]
             pub(crate) fn read_at(b: &[u8], at: usize) -> Self { Self { #(#reads)* } }
@@ -461,34 +458,3 @@ fn union(
         }
     }
 }
-
-/// The whole-value codec every raw struct has, written once as a macro: `SIZE`, `from_bytes`,
-/// `to_bytes` and `Default` (the all-zero bytes) over the struct's `read_at`/`write_at`.
-const RAW_STRUCT_CODEC: &str =
-    "/// `SIZE`, `from_bytes`, `to_bytes` and `Default` (all-zero bytes) of a raw struct, over its
-/// `read_at` and `write_at`.
-#[allow(unused_macros)]
-macro_rules! raw_struct_codec {
-    ($name:ident, $size:literal) => {
-        impl $name {
-            /// Size in bytes.
-            pub const SIZE: usize = $size;
-            /// Decodes from little-endian bytes.
-            pub fn from_bytes(bytes: &[u8; $size]) -> Self {
-                Self::read_at(bytes, 0)
-            }
-            /// Encodes as little-endian bytes.
-            pub fn to_bytes(&self) -> [u8; $size] {
-                let mut out = [0u8; $size];
-                self.write_at(&mut out, 0);
-                out
-            }
-        }
-        impl Default for $name {
-            fn default() -> Self {
-                Self::from_bytes(&[0u8; $size])
-            }
-        }
-    };
-}
-";

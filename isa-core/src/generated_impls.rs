@@ -1,0 +1,133 @@
+//! Macros the generated crates invoke once per instance, so that what every typed instruction or
+//! raw struct has in common is written here once instead of once per item (a vendor tree has
+//! hundreds) and once per generated crate.
+
+/// Everything a typed instruction has besides its type and documentation, written once:
+/// `instruction_impls!(Type(Fields), Opcode::Variant = value, "NAME", FIELDS_TABLE,
+/// "discriminator.path", decoder[, padding_check])` gives the constants, the byte and slice
+/// codecs, `Display`, `TryFrom<&[u8]>`, `Deref`/`DerefMut` to the operand fields,
+/// `isa_core::Instruction64`, and `From` into `Instruction` (the opcode enum and `Instruction` are the invoking
+/// crate's, in scope where it is invoked). `decoder` is the operand struct's
+/// `try_decode_at` (it has enum fields) or `decode_at`; `padding_check` is named when the
+/// struct has padding bytes, which must be zero.
+#[macro_export]
+macro_rules! instruction_impls {
+    (@decode try_decode_at, $fields:ident, $b:ident) => {
+        Ok(Self($fields::try_decode_at($b, 0)?))
+    };
+    (@decode decode_at, $fields:ident, $b:ident) => {
+        Ok(Self($fields::decode_at($b, 0)))
+    };
+    (
+        $inst:ident($fields:ident), $opcodes:ident::$variant:ident = $opcode:literal, $name:literal, $table:ident,
+        $discriminator:literal, $decoder:ident $(, $padding:ident)?
+    ) => {
+        impl $inst {
+            /// The opcode this type encodes.
+            pub const OPCODE: $opcodes = $opcodes::$variant;
+            /// Every leaf field of the 64-byte word.
+            pub const FIELDS: &'static [$crate::FieldInfo] = $table;
+            /// The instruction with these operand fields, as they are (the typed constructors of
+            /// the `construct` module build legal ones).
+            pub const fn from_fields(fields: $fields) -> Self {
+                Self(fields)
+            }
+            /// The 64 bytes the hardware reads.
+            pub fn to_bytes(&self) -> [u8; 64] {
+                let mut b = [0u8; 64];
+                self.0.encode_at(&mut b, 0);
+                b[0] = $opcode;
+                b
+            }
+            /// Decodes a word of this opcode; the error names the field, its byte offset and the value.
+            #[inline]
+            pub fn from_bytes(b: &[u8; 64]) -> Result<Self, $crate::DecodeError> {
+                if b[0] != $opcode {
+                    return Err($crate::DecodeError {
+                        field: $discriminator,
+                        offset: 0,
+                        value: b[0] as u64,
+                        kind: $crate::DecodeErrorKind::UnexpectedOpcode { expected: $opcode },
+                    });
+                }
+                $($fields::$padding(b)?;)?
+                $crate::instruction_impls!(@decode $decoder, $fields, b)
+            }
+            /// Writes the 64 bytes into the start of `out` (the rest is left as it is); a shorter
+            /// `out` is an error naming both sizes, and nothing is written.
+            pub fn encode_into(&self, out: &mut [u8]) -> Result<(), $crate::EncodeError> {
+                $crate::write_word(out, &self.to_bytes())
+            }
+            /// Decodes `bytes`, which must be exactly one 64-byte word: another length is a
+            /// `WrongLength` error naming it; otherwise as [`Self::from_bytes`].
+            pub fn from_slice(bytes: &[u8]) -> Result<Self, $crate::DecodeError> {
+                Self::from_bytes($crate::word(bytes)?)
+            }
+        }
+        impl TryFrom<&[u8]> for $inst {
+            type Error = $crate::DecodeError;
+            fn try_from(bytes: &[u8]) -> Result<Self, Self::Error> {
+                Self::from_slice(bytes)
+            }
+        }
+        impl core::fmt::Display for $inst {
+            /// The one-line disassembly ([`isa_core::disasm`]).
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                $crate::disasm::instruction(f, $name, |w| self.0.disasm_fields(w))
+            }
+        }
+        impl core::ops::Deref for $inst {
+            type Target = $fields;
+            fn deref(&self) -> &$fields {
+                &self.0
+            }
+        }
+        impl core::ops::DerefMut for $inst {
+            fn deref_mut(&mut self) -> &mut $fields {
+                &mut self.0
+            }
+        }
+        impl $crate::Instruction64 for $inst {
+            const OPCODE: u8 = $opcode;
+            const NAME: &'static str = $name;
+            fn to_bytes(&self) -> [u8; 64] {
+                $inst::to_bytes(self)
+            }
+            fn from_bytes(bytes: &[u8; 64]) -> Result<Self, $crate::DecodeError> {
+                $inst::from_bytes(bytes)
+            }
+        }
+        impl From<$inst> for Instruction {
+            fn from(inst: $inst) -> Self {
+                Instruction::$inst(inst)
+            }
+        }
+    };
+}
+
+/// `SIZE`, `from_bytes`, `to_bytes` and `Default` (all-zero bytes) of a raw struct, over its
+/// `read_at` and `write_at`.
+#[macro_export]
+macro_rules! raw_struct_codec {
+    ($name:ident, $size:literal) => {
+        impl $name {
+            /// Size in bytes.
+            pub const SIZE: usize = $size;
+            /// Decodes from little-endian bytes.
+            pub fn from_bytes(bytes: &[u8; $size]) -> Self {
+                Self::read_at(bytes, 0)
+            }
+            /// Encodes as little-endian bytes.
+            pub fn to_bytes(&self) -> [u8; $size] {
+                let mut out = [0u8; $size];
+                self.write_at(&mut out, 0);
+                out
+            }
+        }
+        impl Default for $name {
+            fn default() -> Self {
+                Self::from_bytes(&[0u8; $size])
+            }
+        }
+    };
+}
