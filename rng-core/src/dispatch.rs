@@ -1,10 +1,13 @@
 //! Runtime CPU-feature dispatch for the lane-bank kernels: the crate's only `unsafe`.
 //!
 //! A kernel is written once, as portable code over arrays of lanes that LLVM vectorises
-//! ([`crate::kernel`]); here it is compiled a second time with AVX2 enabled and the AVX2 copy is
-//! run where the CPU has it (baseline x86-64 has SSE2 only: half the vector width, and no
-//! per-lane variable shifts, which PCG32's rotate needs). Both copies compute the same words;
-//! the bank's tests run every kernel at every [`Level`] this CPU has against the scalar model.
+//! ([`crate::kernel`]); here it is compiled twice more, with AVX2 and with AVX-512 enabled, and
+//! the best copy the CPU runs is taken. Baseline x86-64 has SSE2 only: half the vector width,
+//! and no per-lane variable shifts, which PCG32's rotate needs. AVX-512 (its VL, DQ and BW
+//! parts, on 256-bit registers) adds three-input logic (`vpternlogd`: XORWOW's and the LFSR's
+//! chains of XORs in one instruction), rotates (PCG32) and a 64-bit lane multiply (PCG32's
+//! state step). All copies compute the same words; the bank's tests run every kernel at every
+//! [`Level`] this CPU has against the scalar model.
 
 #![allow(unsafe_code)]
 
@@ -16,14 +19,23 @@ pub(crate) enum Level {
     /// AVX2 (x86-64), taken only where the CPU reports it.
     #[cfg(target_arch = "x86_64")]
     Avx2,
+    /// AVX-512 F, VL, DQ and BW (x86-64), taken only where the CPU reports all four.
+    #[cfg(target_arch = "x86_64")]
+    Avx512,
 }
 
 #[cfg(target_arch = "x86_64")]
 cpufeatures::new!(cpu_avx2, "avx2");
+#[cfg(target_arch = "x86_64")]
+cpufeatures::new!(cpu_avx512, "avx512f", "avx512vl", "avx512dq", "avx512bw");
 
 impl Level {
     /// The best level this CPU runs.
     pub(crate) fn best() -> Level {
+        #[cfg(target_arch = "x86_64")]
+        if cpu_avx512::get() && cpu_avx2::get() {
+            return Level::Avx512;
+        }
         #[cfg(target_arch = "x86_64")]
         if cpu_avx2::get() {
             return Level::Avx2;
@@ -38,6 +50,8 @@ impl Level {
             Level::Baseline,
             #[cfg(target_arch = "x86_64")]
             Level::Avx2,
+            #[cfg(target_arch = "x86_64")]
+            Level::Avx512,
         ];
         all.into_iter().filter(|l| *l <= Level::best())
     }
@@ -68,9 +82,22 @@ fn run_avx2<K: Kernel>(kernel: K) {
     kernel.run();
 }
 
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,avx512f,avx512vl,avx512dq,avx512bw")]
+fn run_avx512<K: Kernel>(kernel: K) {
+    kernel.run();
+}
+
 /// Runs `kernel` at `level`, or at the baseline where the CPU lacks `level`.
 pub(crate) fn run<K: Kernel>(level: Level, kernel: K) {
     match level {
+        #[cfg(target_arch = "x86_64")]
+        Level::Avx512 if cpu_avx512::get() && cpu_avx2::get() => {
+            // SAFETY: the CPU has AVX2 and AVX-512 F, VL, DQ and BW, checked just above
+            // (cpufeatures also checks that the OS saves the AVX-512 state), which is all
+            // `run_avx512`'s target features require.
+            unsafe { run_avx512(kernel) }
+        }
         #[cfg(target_arch = "x86_64")]
         Level::Avx2 if cpu_avx2::get() => {
             // SAFETY: the CPU has AVX2, checked just above (cpufeatures also checks that the OS
