@@ -23,7 +23,7 @@
 // (`cargo doc -p isa-mariana --no-deps`); a workspace doc build links its local copy.
 #![doc(html_root_url = "https://docs.rs/rng-core/0.1.0")]
 #![no_std]
-// `unsafe` only in `dispatch` (running a kernel's AVX2 copy where the CPU has AVX2).
+// `unsafe` only in `dispatch` (running a kernel's AVX2 or AVX-512 copy where the CPU has it).
 #![deny(unsafe_code)]
 #![deny(missing_docs)]
 // Errors carry isa-core's fixed-size `Violation` (no allocation in a no_std crate), so
