@@ -7,16 +7,20 @@
 /// "discriminator.path", decoder[, padding_check])` gives the constants, the byte and slice
 /// codecs, `Display`, `TryFrom<&[u8]>`, `Deref`/`DerefMut` to the operand fields,
 /// `isa_core::Instruction64`, and `From` into `Instruction` (the opcode enum and `Instruction` are the invoking
-/// crate's, in scope where it is invoked). `decoder` is the operand struct's
-/// `try_decode_at` (it has enum fields) or `decode_at`; `padding_check` is named when the
-/// struct has padding bytes, which must be zero.
+/// crate's, in scope where it is invoked). `decoder` is `checked` when the operand struct has enum
+/// fields (it has `check_at` and `decode_checked_at`) and `decode_at` when its decoding cannot
+/// fail; `padding_check` is named when the struct has padding bytes, which must be zero.
 #[macro_export]
 macro_rules! instruction_impls {
-    (@decode try_decode_at, $fields:ident, $b:ident) => {
-        Ok(Self($fields::try_decode_at($b, 0)?))
+    (@check checked, $fields:ident, $b:ident) => {
+        $fields::check_at($b, 0)?
     };
-    (@decode decode_at, $fields:ident, $b:ident) => {
-        Ok(Self($fields::decode_at($b, 0)))
+    (@check decode_at, $fields:ident, $b:ident) => {};
+    (@build checked, $fields:ident, $b:ident) => {
+        $fields::decode_checked_at($b, 0)
+    };
+    (@build decode_at, $fields:ident, $b:ident) => {
+        $fields::decode_at($b, 0)
     };
     (
         $inst:ident($fields:ident), $opcodes:ident::$variant:ident = $opcode:literal, $name:literal, $table:ident,
@@ -42,6 +46,12 @@ macro_rules! instruction_impls {
             /// Decodes a word of this opcode; the error names the field, its byte offset and the value.
             #[inline]
             pub fn from_bytes(b: &[u8; 64]) -> Result<Self, $crate::DecodeError> {
+                Self::check_bytes(b)?;
+                Ok(Self::from_checked_bytes(b))
+            }
+            /// The error [`Self::from_bytes`] gives for `b`, if any, without building the instruction.
+            #[inline]
+            pub fn check_bytes(b: &[u8; 64]) -> Result<(), $crate::DecodeError> {
                 if b[0] != $opcode {
                     return Err($crate::DecodeError {
                         field: $discriminator,
@@ -51,7 +61,15 @@ macro_rules! instruction_impls {
                     });
                 }
                 $($fields::$padding(b)?;)?
-                $crate::instruction_impls!(@decode $decoder, $fields, b)
+                $crate::instruction_impls!(@check $decoder, $fields, b);
+                Ok(())
+            }
+            /// Decodes a word [`Self::check_bytes`] accepted. Built after every check, in one
+            /// piece, the instruction goes straight to where the caller keeps it; built between the
+            /// checks, it was assembled in a temporary and copied out of each `Result` (issue 11).
+            #[inline]
+            pub(crate) fn from_checked_bytes(b: &[u8; 64]) -> Self {
+                Self($crate::instruction_impls!(@build $decoder, $fields, b))
             }
             /// Writes the 64 bytes into the start of `out` (the rest is left as it is); a shorter
             /// `out` is an error naming both sizes, and nothing is written.

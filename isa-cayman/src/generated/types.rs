@@ -78,16 +78,15 @@ impl NeuronCoreVersion {
     ) -> Result<Self, isa_core::DecodeError> {
         Self::try_from(value).map_err(|e| e.at(field, offset))
     }
-    /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
+    /// The member with `value`, which `decode_field` has accepted (the decoders check every
+    /// field before building; any other value would give the first member).
     #[allow(dead_code)]
     #[inline]
-    pub(crate) fn read_field(
-        b: &[u8],
-        at: usize,
-        field: &'static str,
-        offset: usize,
-    ) -> Result<Self, isa_core::DecodeError> {
-        Self::decode_field(isa_core::le::get_u8(b, at), field, offset)
+    pub(crate) const fn from_checked(value: u8) -> Self {
+        match Self::from_value(value) {
+            Some(member) => member,
+            None => Self::V2,
+        }
     }
 }
 impl From<NeuronCoreVersion> for u8 {
@@ -245,16 +244,15 @@ impl NeuronEngine {
     ) -> Result<Self, isa_core::DecodeError> {
         Self::try_from(value).map_err(|e| e.at(field, offset))
     }
-    /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
+    /// The member with `value`, which `decode_field` has accepted (the decoders check every
+    /// field before building; any other value would give the first member).
     #[allow(dead_code)]
     #[inline]
-    pub(crate) fn read_field(
-        b: &[u8],
-        at: usize,
-        field: &'static str,
-        offset: usize,
-    ) -> Result<Self, isa_core::DecodeError> {
-        Self::decode_field(isa_core::le::get_u8(b, at), field, offset)
+    pub(crate) const fn from_checked(value: u8) -> Self {
+        match Self::from_value(value) {
+            Some(member) => member,
+            None => Self::Pe,
+        }
     }
 }
 impl From<NeuronEngine> for u8 {
@@ -462,16 +460,15 @@ impl WaitMode {
     ) -> Result<Self, isa_core::DecodeError> {
         Self::try_from(value).map_err(|e| e.at(field, offset))
     }
-    /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
+    /// The member with `value`, which `decode_field` has accepted (the decoders check every
+    /// field before building; any other value would give the first member).
     #[allow(dead_code)]
     #[inline]
-    pub(crate) fn read_field(
-        b: &[u8],
-        at: usize,
-        field: &'static str,
-        offset: usize,
-    ) -> Result<Self, isa_core::DecodeError> {
-        Self::decode_field(isa_core::le::get_u8(b, at), field, offset)
+    pub(crate) const fn from_checked(value: u8) -> Self {
+        match Self::from_value(value) {
+            Some(member) => member,
+            None => Self::NoWait,
+        }
     }
 }
 impl From<WaitMode> for u8 {
@@ -693,16 +690,15 @@ impl UpdateMode {
     ) -> Result<Self, isa_core::DecodeError> {
         Self::try_from(value).map_err(|e| e.at(field, offset))
     }
-    /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
+    /// The member with `value`, which `decode_field` has accepted (the decoders check every
+    /// field before building; any other value would give the first member).
     #[allow(dead_code)]
     #[inline]
-    pub(crate) fn read_field(
-        b: &[u8],
-        at: usize,
-        field: &'static str,
-        offset: usize,
-    ) -> Result<Self, isa_core::DecodeError> {
-        Self::decode_field(isa_core::le::get_u8(b, at), field, offset)
+    pub(crate) const fn from_checked(value: u8) -> Self {
+        match Self::from_value(value) {
+            Some(member) => member,
+            None => Self::NoUpdate,
+        }
     }
 }
 impl From<UpdateMode> for u8 {
@@ -825,16 +821,15 @@ impl WriteTensor {
     ) -> Result<Self, isa_core::DecodeError> {
         Self::try_from(value).map_err(|e| e.at(field, offset))
     }
-    /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
+    /// The member with `value`, which `decode_field` has accepted (the decoders check every
+    /// field before building; any other value would give the first member).
     #[allow(dead_code)]
     #[inline]
-    pub(crate) fn read_field(
-        b: &[u8],
-        at: usize,
-        field: &'static str,
-        offset: usize,
-    ) -> Result<Self, isa_core::DecodeError> {
-        Self::decode_field(isa_core::le::get_u8(b, at), field, offset)
+    pub(crate) const fn from_checked(value: u8) -> Self {
+        match Self::from_value(value) {
+            Some(member) => member,
+            None => Self::False,
+        }
     }
 }
 impl From<WriteTensor> for u8 {
@@ -955,16 +950,15 @@ impl AllowedInPsum {
     ) -> Result<Self, isa_core::DecodeError> {
         Self::try_from(value).map_err(|e| e.at(field, offset))
     }
-    /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
+    /// The member with `value`, which `decode_field` has accepted (the decoders check every
+    /// field before building; any other value would give the first member).
     #[allow(dead_code)]
     #[inline]
-    pub(crate) fn read_field(
-        b: &[u8],
-        at: usize,
-        field: &'static str,
-        offset: usize,
-    ) -> Result<Self, isa_core::DecodeError> {
-        Self::decode_field(isa_core::le::get_u8(b, at), field, offset)
+    pub(crate) const fn from_checked(value: u8) -> Self {
+        match Self::from_value(value) {
+            Some(member) => member,
+            None => Self::False,
+        }
     }
 }
 impl From<AllowedInPsum> for u8 {
@@ -1085,16 +1079,15 @@ impl AllowedInSbuf {
     ) -> Result<Self, isa_core::DecodeError> {
         Self::try_from(value).map_err(|e| e.at(field, offset))
     }
-    /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
+    /// The member with `value`, which `decode_field` has accepted (the decoders check every
+    /// field before building; any other value would give the first member).
     #[allow(dead_code)]
     #[inline]
-    pub(crate) fn read_field(
-        b: &[u8],
-        at: usize,
-        field: &'static str,
-        offset: usize,
-    ) -> Result<Self, isa_core::DecodeError> {
-        Self::decode_field(isa_core::le::get_u8(b, at), field, offset)
+    pub(crate) const fn from_checked(value: u8) -> Self {
+        match Self::from_value(value) {
+            Some(member) => member,
+            None => Self::False,
+        }
     }
 }
 impl From<AllowedInSbuf> for u8 {
@@ -1333,16 +1326,15 @@ impl Dtype {
     ) -> Result<Self, isa_core::DecodeError> {
         Self::try_from(value).map_err(|e| e.at(field, offset))
     }
-    /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
+    /// The member with `value`, which `decode_field` has accepted (the decoders check every
+    /// field before building; any other value would give the first member).
     #[allow(dead_code)]
     #[inline]
-    pub(crate) fn read_field(
-        b: &[u8],
-        at: usize,
-        field: &'static str,
-        offset: usize,
-    ) -> Result<Self, isa_core::DecodeError> {
-        Self::decode_field(isa_core::le::get_u8(b, at), field, offset)
+    pub(crate) const fn from_checked(value: u8) -> Self {
+        match Self::from_value(value) {
+            Some(member) => member,
+            None => Self::Invalid,
+        }
     }
 }
 impl From<Dtype> for u8 {
@@ -1465,16 +1457,15 @@ impl DtypeAllowFp32r {
     ) -> Result<Self, isa_core::DecodeError> {
         Self::try_from(value).map_err(|e| e.at(field, offset))
     }
-    /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
+    /// The member with `value`, which `decode_field` has accepted (the decoders check every
+    /// field before building; any other value would give the first member).
     #[allow(dead_code)]
     #[inline]
-    pub(crate) fn read_field(
-        b: &[u8],
-        at: usize,
-        field: &'static str,
-        offset: usize,
-    ) -> Result<Self, isa_core::DecodeError> {
-        Self::decode_field(isa_core::le::get_u8(b, at), field, offset)
+    pub(crate) const fn from_checked(value: u8) -> Self {
+        match Self::from_value(value) {
+            Some(member) => member,
+            None => Self::False,
+        }
     }
 }
 impl From<DtypeAllowFp32r> for u8 {
@@ -1595,16 +1586,15 @@ impl DtypeAllowU64 {
     ) -> Result<Self, isa_core::DecodeError> {
         Self::try_from(value).map_err(|e| e.at(field, offset))
     }
-    /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
+    /// The member with `value`, which `decode_field` has accepted (the decoders check every
+    /// field before building; any other value would give the first member).
     #[allow(dead_code)]
     #[inline]
-    pub(crate) fn read_field(
-        b: &[u8],
-        at: usize,
-        field: &'static str,
-        offset: usize,
-    ) -> Result<Self, isa_core::DecodeError> {
-        Self::decode_field(isa_core::le::get_u8(b, at), field, offset)
+    pub(crate) const fn from_checked(value: u8) -> Self {
+        match Self::from_value(value) {
+            Some(member) => member,
+            None => Self::False,
+        }
     }
 }
 impl From<DtypeAllowU64> for u8 {
@@ -1725,16 +1715,15 @@ impl DtypeAllowI64 {
     ) -> Result<Self, isa_core::DecodeError> {
         Self::try_from(value).map_err(|e| e.at(field, offset))
     }
-    /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
+    /// The member with `value`, which `decode_field` has accepted (the decoders check every
+    /// field before building; any other value would give the first member).
     #[allow(dead_code)]
     #[inline]
-    pub(crate) fn read_field(
-        b: &[u8],
-        at: usize,
-        field: &'static str,
-        offset: usize,
-    ) -> Result<Self, isa_core::DecodeError> {
-        Self::decode_field(isa_core::le::get_u8(b, at), field, offset)
+    pub(crate) const fn from_checked(value: u8) -> Self {
+        match Self::from_value(value) {
+            Some(member) => member,
+            None => Self::False,
+        }
     }
 }
 impl From<DtypeAllowI64> for u8 {
@@ -1871,16 +1860,15 @@ impl RandAlgorithm {
     ) -> Result<Self, isa_core::DecodeError> {
         Self::try_from(value).map_err(|e| e.at(field, offset))
     }
-    /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
+    /// The member with `value`, which `decode_field` has accepted (the decoders check every
+    /// field before building; any other value would give the first member).
     #[allow(dead_code)]
     #[inline]
-    pub(crate) fn read_field(
-        b: &[u8],
-        at: usize,
-        field: &'static str,
-        offset: usize,
-    ) -> Result<Self, isa_core::DecodeError> {
-        Self::decode_field(isa_core::le::get_u8(b, at), field, offset)
+    pub(crate) const fn from_checked(value: u8) -> Self {
+        match Self::from_value(value) {
+            Some(member) => member,
+            None => Self::Lfsr,
+        }
     }
 }
 impl From<RandAlgorithm> for u8 {
@@ -2011,16 +1999,15 @@ impl RandSrc {
     ) -> Result<Self, isa_core::DecodeError> {
         Self::try_from(value).map_err(|e| e.at(field, offset))
     }
-    /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
+    /// The member with `value`, which `decode_field` has accepted (the decoders check every
+    /// field before building; any other value would give the first member).
     #[allow(dead_code)]
     #[inline]
-    pub(crate) fn read_field(
-        b: &[u8],
-        at: usize,
-        field: &'static str,
-        offset: usize,
-    ) -> Result<Self, isa_core::DecodeError> {
-        Self::decode_field(isa_core::le::get_u8(b, at), field, offset)
+    pub(crate) const fn from_checked(value: u8) -> Self {
+        match Self::from_value(value) {
+            Some(member) => member,
+            None => Self::RngLfsr,
+        }
     }
 }
 impl From<RandSrc> for u8 {
@@ -2150,16 +2137,15 @@ impl RandStateUpdate {
     ) -> Result<Self, isa_core::DecodeError> {
         Self::try_from(value).map_err(|e| e.at(field, offset))
     }
-    /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
+    /// The member with `value`, which `decode_field` has accepted (the decoders check every
+    /// field before building; any other value would give the first member).
     #[allow(dead_code)]
     #[inline]
-    pub(crate) fn read_field(
-        b: &[u8],
-        at: usize,
-        field: &'static str,
-        offset: usize,
-    ) -> Result<Self, isa_core::DecodeError> {
-        Self::decode_field(isa_core::le::get_u8(b, at), field, offset)
+    pub(crate) const fn from_checked(value: u8) -> Self {
+        match Self::from_value(value) {
+            Some(member) => member,
+            None => Self::SrcTensor,
+        }
     }
 }
 impl From<RandStateUpdate> for u8 {
@@ -2289,16 +2275,15 @@ impl RandPostProc {
     ) -> Result<Self, isa_core::DecodeError> {
         Self::try_from(value).map_err(|e| e.at(field, offset))
     }
-    /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
+    /// The member with `value`, which `decode_field` has accepted (the decoders check every
+    /// field before building; any other value would give the first member).
     #[allow(dead_code)]
     #[inline]
-    pub(crate) fn read_field(
-        b: &[u8],
-        at: usize,
-        field: &'static str,
-        offset: usize,
-    ) -> Result<Self, isa_core::DecodeError> {
-        Self::decode_field(isa_core::le::get_u8(b, at), field, offset)
+    pub(crate) const fn from_checked(value: u8) -> Self {
+        match Self::from_value(value) {
+            Some(member) => member,
+            None => Self::RawU32,
+        }
     }
 }
 impl From<RandPostProc> for u8 {
@@ -2432,16 +2417,15 @@ impl ImmSrc {
     ) -> Result<Self, isa_core::DecodeError> {
         Self::try_from(value).map_err(|e| e.at(field, offset))
     }
-    /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
+    /// The member with `value`, which `decode_field` has accepted (the decoders check every
+    /// field before building; any other value would give the first member).
     #[allow(dead_code)]
     #[inline]
-    pub(crate) fn read_field(
-        b: &[u8],
-        at: usize,
-        field: &'static str,
-        offset: usize,
-    ) -> Result<Self, isa_core::DecodeError> {
-        Self::decode_field(isa_core::le::get_u8(b, at), field, offset)
+    pub(crate) const fn from_checked(value: u8) -> Self {
+        match Self::from_value(value) {
+            Some(member) => member,
+            None => Self::InstructionImmediate,
+        }
     }
 }
 impl From<ImmSrc> for u8 {
@@ -2565,16 +2549,15 @@ impl DropoutThresholdType {
     ) -> Result<Self, isa_core::DecodeError> {
         Self::try_from(value).map_err(|e| e.at(field, offset))
     }
-    /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
+    /// The member with `value`, which `decode_field` has accepted (the decoders check every
+    /// field before building; any other value would give the first member).
     #[allow(dead_code)]
     #[inline]
-    pub(crate) fn read_field(
-        b: &[u8],
-        at: usize,
-        field: &'static str,
-        offset: usize,
-    ) -> Result<Self, isa_core::DecodeError> {
-        Self::decode_field(isa_core::le::get_u8(b, at), field, offset)
+    pub(crate) const fn from_checked(value: u8) -> Self {
+        match Self::from_value(value) {
+            Some(member) => member,
+            None => Self::DropRate,
+        }
     }
 }
 impl From<DropoutThresholdType> for u8 {
@@ -2623,6 +2606,7 @@ impl isa_core::VendorEnum for DropoutThresholdType {
     derive(isa_core::serde::Serialize, isa_core::serde::Deserialize),
     serde(crate = "isa_core::serde", deny_unknown_fields)
 )]
+#[repr(C)]
 pub struct Header {
     /// Bytes 1..2 (`inst_word_len`): length in 4-byte words, 16.
     pub inst_word_len: u8,
@@ -2675,6 +2659,7 @@ isa_core::record_disasm!(Header {
     derive(isa_core::serde::Serialize, isa_core::serde::Deserialize),
     serde(crate = "isa_core::serde", deny_unknown_fields)
 )]
+#[repr(C)]
 pub struct Events {
     /// Bytes 0..1 (`wait_mode`): wait before start.
     pub wait_mode: WaitMode,
@@ -2706,17 +2691,26 @@ impl Events {
         isa_core::le::put_u8(b, at + 3, self.update_idx);
         isa_core::le::put_u32(b, at + 4, self.semaphore_value);
     }
-    /// Decodes from `b` at byte `at`; field paths and offsets in an error are relative to this record.
+    /// Checks that the bytes at `at` in `b` decode: the error names the first field holding no
+    /// member of its enum (its path and offset relative to this record).
     #[allow(dead_code)]
     #[inline]
-    pub(crate) fn try_decode_at(b: &[u8], at: usize) -> Result<Self, isa_core::DecodeError> {
-        Ok(Self {
-            wait_mode: WaitMode::read_field(b, at, "wait_mode", 0)?,
+    pub(crate) fn check_at(b: &[u8], at: usize) -> Result<(), isa_core::DecodeError> {
+        WaitMode::decode_field(isa_core::le::get_u8(b, at), "wait_mode", 0)?;
+        UpdateMode::decode_field(isa_core::le::get_u8(b, at + 2), "update_mode", 2)?;
+        Ok(())
+    }
+    /// Decodes from `b` at byte `at`, bytes that [`Self::check_at`] accepted.
+    #[allow(dead_code)]
+    #[inline]
+    pub(crate) fn decode_checked_at(b: &[u8], at: usize) -> Self {
+        Self {
+            wait_mode: WaitMode::from_checked(isa_core::le::get_u8(b, at)),
             wait_idx: isa_core::le::get_u8(b, at + 1),
-            update_mode: UpdateMode::read_field(b, at + 2, "update_mode", 2)?,
+            update_mode: UpdateMode::from_checked(isa_core::le::get_u8(b, at + 2)),
             update_idx: isa_core::le::get_u8(b, at + 3),
             semaphore_value: isa_core::le::get_u32(b, at + 4),
-        })
+        }
     }
 }
 impl Default for Events {
@@ -2740,6 +2734,7 @@ isa_core::record_disasm!(Events {
     derive(isa_core::serde::Serialize, isa_core::serde::Deserialize),
     serde(crate = "isa_core::serde", deny_unknown_fields)
 )]
+#[repr(C)]
 pub struct AddrReg4 {
     /// Bytes 0..1 (`regnum`): address register, below NUM\_ADDR\_REGISTERS.
     pub regnum: u8,
@@ -2873,6 +2868,7 @@ impl isa_core::disasm::Disasm for Addr4 {
     derive(isa_core::serde::Serialize, isa_core::serde::Deserialize),
     serde(crate = "isa_core::serde", deny_unknown_fields)
 )]
+#[repr(C)]
 pub struct ImmReg {
     /// Bytes 0..1 (`regnum`): register holding the value or pointer.
     pub regnum: u8,
@@ -2927,6 +2923,7 @@ isa_core::record_disasm!(ImmReg {
     derive(isa_core::serde::Serialize, isa_core::serde::Deserialize),
     serde(crate = "isa_core::serde", deny_unknown_fields)
 )]
+#[repr(C)]
 pub struct Tensor1d {
     /// Bytes 0..4 (`start_addr`): first element.
     pub start_addr: Addr4,
@@ -2979,6 +2976,7 @@ isa_core::record_disasm!(Tensor1d {
     derive(isa_core::serde::Serialize, isa_core::serde::Deserialize),
     serde(crate = "isa_core::serde", deny_unknown_fields)
 )]
+#[repr(C)]
 pub struct Tensor2d {
     /// Bytes 0..4 (`start_addr`): first element.
     pub start_addr: Addr4,
@@ -3031,6 +3029,7 @@ isa_core::record_disasm!(Tensor2d {
     derive(isa_core::serde::Serialize, isa_core::serde::Deserialize),
     serde(crate = "isa_core::serde", deny_unknown_fields)
 )]
+#[repr(C)]
 pub struct Tensor3d {
     /// Bytes 0..4 (`start_addr`): first element.
     pub start_addr: Addr4,
@@ -3083,6 +3082,7 @@ isa_core::record_disasm!(Tensor3d {
     derive(isa_core::serde::Serialize, isa_core::serde::Deserialize),
     serde(crate = "isa_core::serde", deny_unknown_fields)
 )]
+#[repr(C)]
 pub struct Tensor4d {
     /// Bytes 0..4 (`start_addr`): first element.
     pub start_addr: Addr4,

@@ -20,7 +20,6 @@ pub fn typed_enum(model: &Model, e: &Enum) -> TokenStream {
     let name = ident(&e.rust);
     let c_name = &e.c_name;
     let repr = prim(e.repr);
-    let (get, _) = super::ty::le_fns(e.repr);
     let variants = e.distinct().map(|m| {
         let v = ident(&m.rust);
         let val = value_lit(e, m.value);
@@ -56,6 +55,8 @@ pub fn typed_enum(model: &Model, e: &Enum) -> TokenStream {
         );
         Some(quote! { #[doc = #d] pub const #a: Self = Self::#t; })
     });
+    // `from_checked`'s value for what the decoders never pass (a C enum has at least one member).
+    let first = e.distinct().next().map(|m| ident(&m.rust));
     let default = e.by_value(0).map(|m| {
         let v = ident(&m.rust);
         quote! {
@@ -124,11 +125,12 @@ pub fn typed_enum(model: &Model, e: &Enum) -> TokenStream {
             pub(crate) fn decode_field(value: #repr, field: &'static str, offset: usize) -> Result<Self, isa_core::DecodeError> {
                 Self::try_from(value).map_err(|e| e.at(field, offset))
             }
-            /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
+            /// The member with `value`, which `decode_field` has accepted (the decoders check every
+            /// field before building; any other value would give the first member).
             #[allow(dead_code)]
             #[inline]
-            pub(crate) fn read_field(b: &[u8], at: usize, field: &'static str, offset: usize) -> Result<Self, isa_core::DecodeError> {
-                Self::decode_field(#get(b, at), field, offset)
+            pub(crate) const fn from_checked(value: #repr) -> Self {
+                match Self::from_value(value) { Some(member) => member, None => Self::#first }
             }
         }
         impl From<#name> for #repr {

@@ -380,7 +380,7 @@ fn instruction(
     let disc_path = model.discriminator.path.join(".");
     // A shape without enum fields decodes infallibly (`decode_at`).
     let decoder = if super::ty::fallible(model, &Ty::Record(shape.record)) {
-        ident("try_decode_at")
+        ident("checked")
     } else {
         ident("decode_at")
     };
@@ -417,7 +417,7 @@ fn instruction_enum(model: &Model, names: &[Option<String>]) -> TokenStream {
     });
     let decodes = mapped.iter().map(|(o, id, _, cfg)| {
         let op = ident(&o.rust);
-        quote! { #cfg crate::Opcode::#op => #id::from_bytes(bytes).map(Self::#id), }
+        quote! { #cfg crate::Opcode::#op => { #id::check_bytes(bytes)?; Ok(Self::#id(#id::from_checked_bytes(bytes))) } }
     });
     // Opcodes whose shape is compiled out: an error naming the feature.
     let absent = (0..model.shapes.len()).filter_map(|s| {

@@ -74,16 +74,37 @@ pub fn emit(model: &Model) -> Source {
     )
 }
 
-/// Expression decoding a typed value of `t` at `at`; `path` and `offset` (static, relative to
-/// the decoded root) name it in a `DecodeError`. Uses `?`: the enclosing fn returns `Result<_, DecodeError>`.
-pub fn decode_value(
+/// A decoder in two phases: `checks`, statements that return the `DecodeError` of the first
+/// field holding no member of its enum (they use `?`: the enclosing fn returns
+/// `Result<_, DecodeError>`), then `value`, an expression that cannot fail. The value is built
+/// only after every check passed, in one piece: built between `?` exits, it was assembled in a
+/// temporary and copied out of each `Result` layer, with stalls on every copy (issue 11).
+pub struct TwoPhase {
+    pub checks: Vec<TokenStream>,
+    pub value: TokenStream,
+}
+
+/// Decodes a typed value of `t` at `at`; `path` and `offset` (static, relative to the decoded
+/// root) name a field in a `DecodeError`.
+pub fn decode_value(model: &Model, t: &Ty, at: TokenStream, path: &str, offset: u64) -> TwoPhase {
+    let mut checks = Vec::new();
+    let value = decode_value_at(model, t, at, path, offset, 0, &mut checks);
+    TwoPhase { checks, value }
+}
+
+/// An enum read from `raw` (a field's bits or bytes): its check, and the value once checked.
+fn checked_enum(
     model: &Model,
-    t: &Ty,
-    at: TokenStream,
+    e: crate::model::EnumId,
+    raw: TokenStream,
     path: &str,
     offset: u64,
+    checks: &mut Vec<TokenStream>,
 ) -> TokenStream {
-    decode_value_at(model, t, at, path, offset, 0)
+    let name = ident(&model.enums[e].rust);
+    let off = lit(offset);
+    checks.push(quote!(#name::decode_field(#raw, #path, #off)?;));
+    quote!(#name::from_checked(#raw))
 }
 
 /// [`decode_value`] inside `depth` enclosing `from_fn` arrays (each dimension has its own index).
@@ -94,14 +115,13 @@ fn decode_value_at(
     path: &str,
     offset: u64,
     depth: usize,
+    checks: &mut Vec<TokenStream>,
 ) -> TokenStream {
     match t {
         Ty::Prim(p) => super::raw::read_prim(*p, at),
         Ty::Enum(e) => {
-            let en = &model.enums[*e];
-            let name = ident(&en.rust);
-            let off = lit(offset);
-            quote!(#name::read_field(b, #at, #path, #off)?)
+            let raw = super::raw::read_prim(model.enums[*e].repr, at);
+            checked_enum(model, *e, raw, path, offset, checks)
         }
         Ty::Record(r) if !fallible(model, t) => {
             let name = ident(&model.records[*r].rust);
@@ -110,7 +130,7 @@ fn decode_value_at(
         Ty::Record(r) => {
             let rec = &model.records[*r];
             let name = ident(&rec.rust);
-            let fields = struct_field_decoders(model, *r, &at, path, offset);
+            let fields = struct_field_decoders(model, *r, &at, path, offset, checks);
             quote!(#name { #(#fields)* })
         }
         Ty::Array(inner, n) if fallible(model, inner) => {
@@ -124,8 +144,10 @@ fn decode_value_at(
                     &sub,
                     offset + k * size,
                     depth,
+                    checks,
                 )
             });
+            let elems: Vec<TokenStream> = elems.collect();
             quote!([#(#elems),*])
         }
         Ty::Array(inner, _) => match super::ty::int_elem(model, inner, false) {
@@ -143,6 +165,8 @@ fn decode_value_at(
                     path,
                     offset,
                     depth + 1,
+                    // Not fallible (fallible arrays are unrolled above): nothing to check.
+                    &mut Vec::new(),
                 );
                 quote!(core::array::from_fn(|#kv| #elem))
             }
@@ -156,6 +180,7 @@ fn struct_field_decoders(
     at: &TokenStream,
     path: &str,
     offset: u64,
+    checks: &mut Vec<TokenStream>,
 ) -> Vec<TokenStream> {
     let rec = &model.records[r];
     let mut out = Vec::new();
@@ -177,11 +202,9 @@ fn struct_field_decoders(
                 let raw = quote!(isa_core::le::extract_bits(isa_core::le::get_uint(&b[#fat..#end]), #first, #width));
                 match &f.ty {
                     Ty::Enum(e) => {
-                        let en = &model.enums[*e];
-                        let name = ident(&en.rust);
-                        let repr = super::ty::prim(en.repr);
-                        let o = lit(offset + f.offset);
-                        quote!(#name::decode_field(#raw as #repr, #sub, #o)?)
+                        let repr = super::ty::prim(model.enums[*e].repr);
+                        let raw = quote!(#raw as #repr);
+                        checked_enum(model, *e, raw, &sub, offset + f.offset, checks)
                     }
                     Ty::Prim(Prim::Bool) => quote!(#raw != 0),
                     Ty::Prim(p) => {
@@ -196,7 +219,15 @@ fn struct_field_decoders(
                     _ => quote!(compile_error!("bit-field of unsupported type")),
                 }
             }
-            None => decode_value(model, &f.ty, fat.clone(), &sub, offset + f.offset),
+            None => decode_value_at(
+                model,
+                &f.ty,
+                fat.clone(),
+                &sub,
+                offset + f.offset,
+                0,
+                checks,
+            ),
         };
         out.push(quote! { #fname: #value, });
     }
@@ -334,17 +365,24 @@ pub fn typed_struct(
     let size = lit(rec.size);
     let encodes = encode_fields(model, r, quote!(self));
     let decode = if fallible(model, &Ty::Record(r)) {
-        let fields = struct_field_decoders(model, r, &quote!(at), "", 0);
+        let mut checks = Vec::new();
+        let fields = struct_field_decoders(model, r, &quote!(at), "", 0, &mut checks);
         quote! {
-            /// Decodes from `b` at byte `at`; field paths and offsets in an error are relative to this record.
+            /// Checks that the bytes at `at` in `b` decode: the error names the first field holding no
+            /// member of its enum (its path and offset relative to this record).
             #[allow(dead_code)]
             #[inline]
-            pub(crate) fn try_decode_at(b: &[u8], at: usize) -> Result<Self, isa_core::DecodeError> {
-                Ok(Self { #(#fields)* })
+            pub(crate) fn check_at(b: &[u8], at: usize) -> Result<(), isa_core::DecodeError> {
+                #(#checks)*
+                Ok(())
             }
+            /// Decodes from `b` at byte `at`, bytes that [`Self::check_at`] accepted.
+            #[allow(dead_code)]
+            #[inline]
+            pub(crate) fn decode_checked_at(b: &[u8], at: usize) -> Self { Self { #(#fields)* } }
         }
     } else {
-        let fields = struct_field_decoders(model, r, &quote!(at), "", 0);
+        let fields = struct_field_decoders(model, r, &quote!(at), "", 0, &mut Vec::new());
         quote! {
             #[allow(dead_code)]
             #[inline]
@@ -374,6 +412,7 @@ pub fn typed_struct(
     quote! {
         #docs
         #derives
+        #[repr(C)]
         pub struct #id { #(#fields)* }
         impl #id {
             /// Encoded size in bytes.
@@ -438,17 +477,16 @@ fn union_view(model: &Model, r: RecordId) -> TokenStream {
             f.name
         );
         let enc = encode_value(model, &f.ty, quote!(0), quote!(value));
+        let TwoPhase { checks, value } = decode_value(model, &f.ty, quote!(0), &f.name, 0);
         if fallible(model, &f.ty) {
-            let dec = decode_value(model, &f.ty, quote!(0), &f.name, 0);
             accessors.push(quote! {
                 #d
-                pub fn #getter(&self) -> Result<#t, isa_core::DecodeError> { let b = &self.bytes[..]; Ok(#dec) }
+                pub fn #getter(&self) -> Result<#t, isa_core::DecodeError> { let b = &self.bytes[..]; #(#checks)* Ok(#value) }
             });
         } else {
-            let dec = decode_value(model, &f.ty, quote!(0), &f.name, 0);
             accessors.push(quote! {
                 #d
-                pub fn #getter(&self) -> #t { let b = &self.bytes[..]; #dec }
+                pub fn #getter(&self) -> #t { let b = &self.bytes[..]; #value }
             });
         }
         accessors.push(quote! {

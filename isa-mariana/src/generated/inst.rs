@@ -91,6 +91,7 @@ const KIND_DROPOUT_THRESHOLD_TYPE: K = isa_core::FieldKind::Enum {
     derive(isa_core::serde::Serialize, isa_core::serde::Deserialize),
     serde(crate = "isa_core::serde", deny_unknown_fields)
 )]
+#[repr(C)]
 pub struct D3Rand {
     /// Bytes 0..4 (`header`).
     pub header: Header,
@@ -167,33 +168,47 @@ impl D3Rand {
         (self.max).encode_at(b, at + 44);
         (self.dst_mem_pattern).encode_at(b, at + 48);
     }
-    /// Decodes from `b` at byte `at`; field paths and offsets in an error are relative to this record.
+    /// Checks that the bytes at `at` in `b` decode: the error names the first field holding no
+    /// member of its enum (its path and offset relative to this record).
     #[allow(dead_code)]
     #[inline]
-    pub(crate) fn try_decode_at(b: &[u8], at: usize) -> Result<Self, isa_core::DecodeError> {
-        Ok(Self {
+    pub(crate) fn check_at(b: &[u8], at: usize) -> Result<(), isa_core::DecodeError> {
+        WaitMode::decode_field(isa_core::le::get_u8(b, at + 4), "events.wait_mode", 4)?;
+        UpdateMode::decode_field(isa_core::le::get_u8(b, at + 4 + 2), "events.update_mode", 6)?;
+        RandAlgorithm::decode_field(isa_core::le::get_u8(b, at + 12), "rand_algorithm", 12)?;
+        RandPostProc::decode_field(isa_core::le::get_u8(b, at + 14), "post_process", 14)?;
+        Dtype::decode_field(isa_core::le::get_u8(b, at + 32), "dtype", 32)?;
+        ImmSrc::decode_field(isa_core::le::get_u8(b, at + 38), "min_src", 38)?;
+        ImmSrc::decode_field(isa_core::le::get_u8(b, at + 39), "max_src", 39)?;
+        Ok(())
+    }
+    /// Decodes from `b` at byte `at`, bytes that [`Self::check_at`] accepted.
+    #[allow(dead_code)]
+    #[inline]
+    pub(crate) fn decode_checked_at(b: &[u8], at: usize) -> Self {
+        Self {
             header: Header::decode_at(b, at),
             events: Events {
-                wait_mode: WaitMode::read_field(b, at + 4, "events.wait_mode", 4)?,
+                wait_mode: WaitMode::from_checked(isa_core::le::get_u8(b, at + 4)),
                 wait_idx: isa_core::le::get_u8(b, at + 4 + 1),
-                update_mode: UpdateMode::read_field(b, at + 4 + 2, "events.update_mode", 6)?,
+                update_mode: UpdateMode::from_checked(isa_core::le::get_u8(b, at + 4 + 2)),
                 update_idx: isa_core::le::get_u8(b, at + 4 + 3),
                 semaphore_value: isa_core::le::get_u32(b, at + 4 + 4),
             },
-            rand_algorithm: RandAlgorithm::read_field(b, at + 12, "rand_algorithm", 12)?,
+            rand_algorithm: RandAlgorithm::from_checked(isa_core::le::get_u8(b, at + 12)),
             reserved0: isa_core::le::get_u8s(b, at + 13),
-            post_process: RandPostProc::read_field(b, at + 14, "post_process", 14)?,
+            post_process: RandPostProc::from_checked(isa_core::le::get_u8(b, at + 14)),
             reserved1: isa_core::le::get_u8s(b, at + 15),
-            dtype: Dtype::read_field(b, at + 32, "dtype", 32)?,
+            dtype: Dtype::from_checked(isa_core::le::get_u8(b, at + 32)),
             reserved2: isa_core::le::get_u8s(b, at + 33),
             num_active_channels: isa_core::le::get_u8(b, at + 34),
             reserved3: isa_core::le::get_u8s(b, at + 35),
-            min_src: ImmSrc::read_field(b, at + 38, "min_src", 38)?,
-            max_src: ImmSrc::read_field(b, at + 39, "max_src", 39)?,
+            min_src: ImmSrc::from_checked(isa_core::le::get_u8(b, at + 38)),
+            max_src: ImmSrc::from_checked(isa_core::le::get_u8(b, at + 39)),
             min: ImmValInstField::decode_at(b, at + 40),
             max: ImmValInstField::decode_at(b, at + 44),
             dst_mem_pattern: Tensor3d::decode_at(b, at + 48),
-        })
+        }
     }
 }
 #[cfg(feature = "d3_rand")]
@@ -279,6 +294,7 @@ const _: () = assert!(D3Rand::SIZE == 64);
     derive(isa_core::serde::Serialize, isa_core::serde::Deserialize),
     serde(crate = "isa_core::serde", deny_unknown_fields)
 )]
+#[repr(C)]
 pub struct D4Mr {
     /// Bytes 0..4 (`header`).
     pub header: Header,
@@ -339,29 +355,39 @@ impl D4Mr {
         isa_core::le::put_u32(b, at + 40, self.fill_imm);
         (self.dst_mem_pattern).encode_at(b, at + 44);
     }
-    /// Decodes from `b` at byte `at`; field paths and offsets in an error are relative to this record.
+    /// Checks that the bytes at `at` in `b` decode: the error names the first field holding no
+    /// member of its enum (its path and offset relative to this record).
     #[allow(dead_code)]
     #[inline]
-    pub(crate) fn try_decode_at(b: &[u8], at: usize) -> Result<Self, isa_core::DecodeError> {
-        Ok(Self {
+    pub(crate) fn check_at(b: &[u8], at: usize) -> Result<(), isa_core::DecodeError> {
+        WaitMode::decode_field(isa_core::le::get_u8(b, at + 4), "events.wait_mode", 4)?;
+        UpdateMode::decode_field(isa_core::le::get_u8(b, at + 4 + 2), "events.update_mode", 6)?;
+        Dtype::decode_field(isa_core::le::get_u8(b, at + 32), "dtype", 32)?;
+        Ok(())
+    }
+    /// Decodes from `b` at byte `at`, bytes that [`Self::check_at`] accepted.
+    #[allow(dead_code)]
+    #[inline]
+    pub(crate) fn decode_checked_at(b: &[u8], at: usize) -> Self {
+        Self {
             header: Header::decode_at(b, at),
             events: Events {
-                wait_mode: WaitMode::read_field(b, at + 4, "events.wait_mode", 4)?,
+                wait_mode: WaitMode::from_checked(isa_core::le::get_u8(b, at + 4)),
                 wait_idx: isa_core::le::get_u8(b, at + 4 + 1),
-                update_mode: UpdateMode::read_field(b, at + 4 + 2, "events.update_mode", 6)?,
+                update_mode: UpdateMode::from_checked(isa_core::le::get_u8(b, at + 4 + 2)),
                 update_idx: isa_core::le::get_u8(b, at + 4 + 3),
                 semaphore_value: isa_core::le::get_u32(b, at + 4 + 4),
             },
             reserved0: isa_core::le::get_u8s(b, at + 12),
             dst_element_count: isa_core::le::get_u32(b, at + 28),
-            dtype: Dtype::read_field(b, at + 32, "dtype", 32)?,
+            dtype: Dtype::from_checked(isa_core::le::get_u8(b, at + 32)),
             reserved1: isa_core::le::get_u8s(b, at + 33),
             num_active_channels: isa_core::le::get_u8(b, at + 34),
             reserved2: isa_core::le::get_u8s(b, at + 35),
             reserved3: isa_core::le::get_u8s(b, at + 36),
             fill_imm: isa_core::le::get_u32(b, at + 40),
             dst_mem_pattern: Tensor4d::decode_at(b, at + 44),
-        })
+        }
     }
 }
 #[cfg(feature = "d4_mr")]
@@ -464,6 +490,7 @@ const _: () = assert!(D4Mr::SIZE == 64);
     derive(isa_core::serde::Serialize, isa_core::serde::Deserialize),
     serde(crate = "isa_core::serde", deny_unknown_fields)
 )]
+#[repr(C)]
 pub struct D4Rand {
     /// Bytes 0..4 (`header`).
     pub header: Header,
@@ -529,30 +556,43 @@ impl D4Rand {
         isa_core::le::put_u8s(b, at + 35, &self.reserved2);
         (self.dst_mem_pattern).encode_at(b, at + 44);
     }
-    /// Decodes from `b` at byte `at`; field paths and offsets in an error are relative to this record.
+    /// Checks that the bytes at `at` in `b` decode: the error names the first field holding no
+    /// member of its enum (its path and offset relative to this record).
     #[allow(dead_code)]
     #[inline]
-    pub(crate) fn try_decode_at(b: &[u8], at: usize) -> Result<Self, isa_core::DecodeError> {
-        Ok(Self {
+    pub(crate) fn check_at(b: &[u8], at: usize) -> Result<(), isa_core::DecodeError> {
+        WaitMode::decode_field(isa_core::le::get_u8(b, at + 4), "events.wait_mode", 4)?;
+        UpdateMode::decode_field(isa_core::le::get_u8(b, at + 4 + 2), "events.update_mode", 6)?;
+        RandAlgorithm::decode_field(isa_core::le::get_u8(b, at + 12), "rand_algorithm", 12)?;
+        RandPostProc::decode_field(isa_core::le::get_u8(b, at + 14), "post_process", 14)?;
+        RandSrc::decode_field(isa_core::le::get_u8(b, at + 15), "rand_generator", 15)?;
+        Dtype::decode_field(isa_core::le::get_u8(b, at + 32), "dtype", 32)?;
+        Ok(())
+    }
+    /// Decodes from `b` at byte `at`, bytes that [`Self::check_at`] accepted.
+    #[allow(dead_code)]
+    #[inline]
+    pub(crate) fn decode_checked_at(b: &[u8], at: usize) -> Self {
+        Self {
             header: Header::decode_at(b, at),
             events: Events {
-                wait_mode: WaitMode::read_field(b, at + 4, "events.wait_mode", 4)?,
+                wait_mode: WaitMode::from_checked(isa_core::le::get_u8(b, at + 4)),
                 wait_idx: isa_core::le::get_u8(b, at + 4 + 1),
-                update_mode: UpdateMode::read_field(b, at + 4 + 2, "events.update_mode", 6)?,
+                update_mode: UpdateMode::from_checked(isa_core::le::get_u8(b, at + 4 + 2)),
                 update_idx: isa_core::le::get_u8(b, at + 4 + 3),
                 semaphore_value: isa_core::le::get_u32(b, at + 4 + 4),
             },
-            rand_algorithm: RandAlgorithm::read_field(b, at + 12, "rand_algorithm", 12)?,
+            rand_algorithm: RandAlgorithm::from_checked(isa_core::le::get_u8(b, at + 12)),
             rand_num_steps: isa_core::le::get_u8(b, at + 13),
-            post_process: RandPostProc::read_field(b, at + 14, "post_process", 14)?,
-            rand_generator: RandSrc::read_field(b, at + 15, "rand_generator", 15)?,
+            post_process: RandPostProc::from_checked(isa_core::le::get_u8(b, at + 14)),
+            rand_generator: RandSrc::from_checked(isa_core::le::get_u8(b, at + 15)),
             params: core::array::from_fn(|k| RandParam::decode_at(b, at + 16 + k * 4)),
-            dtype: Dtype::read_field(b, at + 32, "dtype", 32)?,
+            dtype: Dtype::from_checked(isa_core::le::get_u8(b, at + 32)),
             reserved1: isa_core::le::get_u8s(b, at + 33),
             num_active_channels: isa_core::le::get_u8(b, at + 34),
             reserved2: isa_core::le::get_u8s(b, at + 35),
             dst_mem_pattern: Tensor4d::decode_at(b, at + 44),
-        })
+        }
     }
 }
 #[cfg(feature = "d4_rand")]
@@ -629,6 +669,7 @@ const _: () = assert!(D4Rand::SIZE == 64);
     derive(isa_core::serde::Serialize, isa_core::serde::Deserialize),
     serde(crate = "isa_core::serde", deny_unknown_fields)
 )]
+#[repr(C)]
 pub struct PseudoSetRngSeedFields {
     /// Bytes 0..4 (`header`).
     pub header: Header,
@@ -667,24 +708,34 @@ impl PseudoSetRngSeedFields {
         (self.seed).encode_at(b, at + 16);
         isa_core::le::put_u8s(b, at + 20, &self.reserved1);
     }
-    /// Decodes from `b` at byte `at`; field paths and offsets in an error are relative to this record.
+    /// Checks that the bytes at `at` in `b` decode: the error names the first field holding no
+    /// member of its enum (its path and offset relative to this record).
     #[allow(dead_code)]
     #[inline]
-    pub(crate) fn try_decode_at(b: &[u8], at: usize) -> Result<Self, isa_core::DecodeError> {
-        Ok(Self {
+    pub(crate) fn check_at(b: &[u8], at: usize) -> Result<(), isa_core::DecodeError> {
+        WaitMode::decode_field(isa_core::le::get_u8(b, at + 4), "events.wait_mode", 4)?;
+        UpdateMode::decode_field(isa_core::le::get_u8(b, at + 4 + 2), "events.update_mode", 6)?;
+        ImmSrc::decode_field(isa_core::le::get_u8(b, at + 12), "seed_src", 12)?;
+        Ok(())
+    }
+    /// Decodes from `b` at byte `at`, bytes that [`Self::check_at`] accepted.
+    #[allow(dead_code)]
+    #[inline]
+    pub(crate) fn decode_checked_at(b: &[u8], at: usize) -> Self {
+        Self {
             header: Header::decode_at(b, at),
             events: Events {
-                wait_mode: WaitMode::read_field(b, at + 4, "events.wait_mode", 4)?,
+                wait_mode: WaitMode::from_checked(isa_core::le::get_u8(b, at + 4)),
                 wait_idx: isa_core::le::get_u8(b, at + 4 + 1),
-                update_mode: UpdateMode::read_field(b, at + 4 + 2, "events.update_mode", 6)?,
+                update_mode: UpdateMode::from_checked(isa_core::le::get_u8(b, at + 4 + 2)),
                 update_idx: isa_core::le::get_u8(b, at + 4 + 3),
                 semaphore_value: isa_core::le::get_u32(b, at + 4 + 4),
             },
-            seed_src: ImmSrc::read_field(b, at + 12, "seed_src", 12)?,
+            seed_src: ImmSrc::from_checked(isa_core::le::get_u8(b, at + 12)),
             reserved0: isa_core::le::get_u8s(b, at + 13),
             seed: ImmValInstField::decode_at(b, at + 16),
             reserved1: isa_core::le::get_u8s(b, at + 20),
-        })
+        }
     }
 }
 #[cfg(feature = "pseudo_set_rng_seed")]
@@ -752,6 +803,7 @@ const _: () = assert!(PseudoSetRngSeedFields::SIZE == 64);
     derive(isa_core::serde::Serialize, isa_core::serde::Deserialize),
     serde(crate = "isa_core::serde", deny_unknown_fields)
 )]
+#[repr(C)]
 pub struct S1Rand {
     /// Bytes 0..4 (`header`).
     pub header: Header,
@@ -806,28 +858,41 @@ impl S1Rand {
         isa_core::le::put_u8s(b, at + 25, &self.reserved);
         isa_core::le::put_u32s(b, at + 32, &self.imm_state);
     }
-    /// Decodes from `b` at byte `at`; field paths and offsets in an error are relative to this record.
+    /// Checks that the bytes at `at` in `b` decode: the error names the first field holding no
+    /// member of its enum (its path and offset relative to this record).
     #[allow(dead_code)]
     #[inline]
-    pub(crate) fn try_decode_at(b: &[u8], at: usize) -> Result<Self, isa_core::DecodeError> {
-        Ok(Self {
+    pub(crate) fn check_at(b: &[u8], at: usize) -> Result<(), isa_core::DecodeError> {
+        WaitMode::decode_field(isa_core::le::get_u8(b, at + 4), "events.wait_mode", 4)?;
+        UpdateMode::decode_field(isa_core::le::get_u8(b, at + 4 + 2), "events.update_mode", 6)?;
+        RandAlgorithm::decode_field(isa_core::le::get_u8(b, at + 12), "rand_algorithm", 12)?;
+        RandStateUpdate::decode_field(isa_core::le::get_u8(b, at + 14), "update_state", 14)?;
+        Dtype::decode_field(isa_core::le::get_u8(b, at + 15), "in_dtype", 15)?;
+        RandSrc::decode_field(isa_core::le::get_u8(b, at + 24), "rand_generator", 24)?;
+        Ok(())
+    }
+    /// Decodes from `b` at byte `at`, bytes that [`Self::check_at`] accepted.
+    #[allow(dead_code)]
+    #[inline]
+    pub(crate) fn decode_checked_at(b: &[u8], at: usize) -> Self {
+        Self {
             header: Header::decode_at(b, at),
             events: Events {
-                wait_mode: WaitMode::read_field(b, at + 4, "events.wait_mode", 4)?,
+                wait_mode: WaitMode::from_checked(isa_core::le::get_u8(b, at + 4)),
                 wait_idx: isa_core::le::get_u8(b, at + 4 + 1),
-                update_mode: UpdateMode::read_field(b, at + 4 + 2, "events.update_mode", 6)?,
+                update_mode: UpdateMode::from_checked(isa_core::le::get_u8(b, at + 4 + 2)),
                 update_idx: isa_core::le::get_u8(b, at + 4 + 3),
                 semaphore_value: isa_core::le::get_u32(b, at + 4 + 4),
             },
-            rand_algorithm: RandAlgorithm::read_field(b, at + 12, "rand_algorithm", 12)?,
+            rand_algorithm: RandAlgorithm::from_checked(isa_core::le::get_u8(b, at + 12)),
             num_active_channels: isa_core::le::get_u8(b, at + 13),
-            update_state: RandStateUpdate::read_field(b, at + 14, "update_state", 14)?,
-            in_dtype: Dtype::read_field(b, at + 15, "in_dtype", 15)?,
+            update_state: RandStateUpdate::from_checked(isa_core::le::get_u8(b, at + 14)),
+            in_dtype: Dtype::from_checked(isa_core::le::get_u8(b, at + 15)),
             src_mem_pattern: Tensor1d::decode_at(b, at + 16),
-            rand_generator: RandSrc::read_field(b, at + 24, "rand_generator", 24)?,
+            rand_generator: RandSrc::from_checked(isa_core::le::get_u8(b, at + 24)),
             reserved: isa_core::le::get_u8s(b, at + 25),
             imm_state: isa_core::le::get_u32s(b, at + 32),
-        })
+        }
     }
 }
 #[cfg(feature = "s1_rand")]
@@ -903,6 +968,7 @@ const _: () = assert!(S1Rand::SIZE == 64);
     derive(isa_core::serde::Serialize, isa_core::serde::Deserialize),
     serde(crate = "isa_core::serde", deny_unknown_fields)
 )]
+#[repr(C)]
 pub struct S2s1d2PeSeed {
     /// Bytes 0..4 (`header`).
     pub header: Header,
@@ -956,28 +1022,39 @@ impl S2s1d2PeSeed {
         (self.dst_seed_mem_pattern).encode_at(b, at + 36);
         isa_core::le::put_u8s(b, at + 48, &self.reserved);
     }
-    /// Decodes from `b` at byte `at`; field paths and offsets in an error are relative to this record.
+    /// Checks that the bytes at `at` in `b` decode: the error names the first field holding no
+    /// member of its enum (its path and offset relative to this record).
     #[allow(dead_code)]
     #[inline]
-    pub(crate) fn try_decode_at(b: &[u8], at: usize) -> Result<Self, isa_core::DecodeError> {
-        Ok(Self {
+    pub(crate) fn check_at(b: &[u8], at: usize) -> Result<(), isa_core::DecodeError> {
+        WaitMode::decode_field(isa_core::le::get_u8(b, at + 4), "events.wait_mode", 4)?;
+        UpdateMode::decode_field(isa_core::le::get_u8(b, at + 4 + 2), "events.update_mode", 6)?;
+        Dtype::decode_field(isa_core::le::get_u8(b, at + 32), "identity_dtype", 32)?;
+        PeSeedMode::decode_field(isa_core::le::get_u8(b, at + 33), "mode", 33)?;
+        Ok(())
+    }
+    /// Decodes from `b` at byte `at`, bytes that [`Self::check_at`] accepted.
+    #[allow(dead_code)]
+    #[inline]
+    pub(crate) fn decode_checked_at(b: &[u8], at: usize) -> Self {
+        Self {
             header: Header::decode_at(b, at),
             events: Events {
-                wait_mode: WaitMode::read_field(b, at + 4, "events.wait_mode", 4)?,
+                wait_mode: WaitMode::from_checked(isa_core::le::get_u8(b, at + 4)),
                 wait_idx: isa_core::le::get_u8(b, at + 4 + 1),
-                update_mode: UpdateMode::read_field(b, at + 4 + 2, "events.update_mode", 6)?,
+                update_mode: UpdateMode::from_checked(isa_core::le::get_u8(b, at + 4 + 2)),
                 update_idx: isa_core::le::get_u8(b, at + 4 + 3),
                 semaphore_value: isa_core::le::get_u32(b, at + 4 + 4),
             },
             src_seed_mem_pattern: Tensor2d::decode_at(b, at + 12),
             identity_mem_pattern: Tensor1d::decode_at(b, at + 24),
-            identity_dtype: Dtype::read_field(b, at + 32, "identity_dtype", 32)?,
-            mode: PeSeedMode::read_field(b, at + 33, "mode", 33)?,
+            identity_dtype: Dtype::from_checked(isa_core::le::get_u8(b, at + 32)),
+            mode: PeSeedMode::from_checked(isa_core::le::get_u8(b, at + 33)),
             num_active_rows: isa_core::le::get_u8(b, at + 34),
             num_active_cols: isa_core::le::get_u8(b, at + 35),
             dst_seed_mem_pattern: Tensor2d::decode_at(b, at + 36),
             reserved: isa_core::le::get_u8s(b, at + 48),
-        })
+        }
     }
 }
 #[cfg(feature = "s2s1d2_pe_seed")]
@@ -1053,6 +1130,7 @@ const _: () = assert!(S2s1d2PeSeed::SIZE == 64);
     derive(isa_core::serde::Serialize, isa_core::serde::Deserialize),
     serde(crate = "isa_core::serde", deny_unknown_fields)
 )]
+#[repr(C)]
 pub struct S3d3Dropout {
     /// Bytes 0..4 (`header`).
     pub header: Header,
@@ -1119,31 +1197,45 @@ impl S3d3Dropout {
         (self.threshold).encode_at(b, at + 44);
         (self.dst_mem_pattern).encode_at(b, at + 48);
     }
-    /// Decodes from `b` at byte `at`; field paths and offsets in an error are relative to this record.
+    /// Checks that the bytes at `at` in `b` decode: the error names the first field holding no
+    /// member of its enum (its path and offset relative to this record).
     #[allow(dead_code)]
     #[inline]
-    pub(crate) fn try_decode_at(b: &[u8], at: usize) -> Result<Self, isa_core::DecodeError> {
-        Ok(Self {
+    pub(crate) fn check_at(b: &[u8], at: usize) -> Result<(), isa_core::DecodeError> {
+        WaitMode::decode_field(isa_core::le::get_u8(b, at + 4), "events.wait_mode", 4)?;
+        UpdateMode::decode_field(isa_core::le::get_u8(b, at + 4 + 2), "events.update_mode", 6)?;
+        Dtype::decode_field(isa_core::le::get_u8(b, at + 32), "in_dtype", 32)?;
+        Dtype::decode_field(isa_core::le::get_u8(b, at + 33), "out_dtype", 33)?;
+        ImmSrc::decode_field(isa_core::le::get_u8(b, at + 35), "threshold_src", 35)?;
+        Dtype::decode_field(isa_core::le::get_u8(b, at + 36), "threshold_dtype", 36)?;
+        DropoutThresholdType::decode_field(isa_core::le::get_u8(b, at + 43), "threshold_type", 43)?;
+        Ok(())
+    }
+    /// Decodes from `b` at byte `at`, bytes that [`Self::check_at`] accepted.
+    #[allow(dead_code)]
+    #[inline]
+    pub(crate) fn decode_checked_at(b: &[u8], at: usize) -> Self {
+        Self {
             header: Header::decode_at(b, at),
             events: Events {
-                wait_mode: WaitMode::read_field(b, at + 4, "events.wait_mode", 4)?,
+                wait_mode: WaitMode::from_checked(isa_core::le::get_u8(b, at + 4)),
                 wait_idx: isa_core::le::get_u8(b, at + 4 + 1),
-                update_mode: UpdateMode::read_field(b, at + 4 + 2, "events.update_mode", 6)?,
+                update_mode: UpdateMode::from_checked(isa_core::le::get_u8(b, at + 4 + 2)),
                 update_idx: isa_core::le::get_u8(b, at + 4 + 3),
                 semaphore_value: isa_core::le::get_u32(b, at + 4 + 4),
             },
             reserved0: isa_core::le::get_u8s(b, at + 12),
             src_mem_pattern: Tensor3d::decode_at(b, at + 16),
-            in_dtype: Dtype::read_field(b, at + 32, "in_dtype", 32)?,
-            out_dtype: Dtype::read_field(b, at + 33, "out_dtype", 33)?,
+            in_dtype: Dtype::from_checked(isa_core::le::get_u8(b, at + 32)),
+            out_dtype: Dtype::from_checked(isa_core::le::get_u8(b, at + 33)),
             num_active_channels: isa_core::le::get_u8(b, at + 34),
-            threshold_src: ImmSrc::read_field(b, at + 35, "threshold_src", 35)?,
-            threshold_dtype: Dtype::read_field(b, at + 36, "threshold_dtype", 36)?,
+            threshold_src: ImmSrc::from_checked(isa_core::le::get_u8(b, at + 35)),
+            threshold_dtype: Dtype::from_checked(isa_core::le::get_u8(b, at + 36)),
             reserved1: isa_core::le::get_u8s(b, at + 37),
-            threshold_type: DropoutThresholdType::read_field(b, at + 43, "threshold_type", 43)?,
+            threshold_type: DropoutThresholdType::from_checked(isa_core::le::get_u8(b, at + 43)),
             threshold: ImmValInstField::decode_at(b, at + 44),
             dst_mem_pattern: Tensor3d::decode_at(b, at + 48),
-        })
+        }
     }
 }
 #[cfg(feature = "s3d3_dropout")]
@@ -1249,7 +1341,7 @@ isa_core::instruction_impls!(
     "PE_MANAGE_SEED",
     S2S1D2_PE_SEED_FIELDS,
     "header.opcode",
-    try_decode_at
+    checked
 );
 #[cfg(feature = "d4_mr")]
 /// `MEMSET` (0x49): the typed instruction, operand struct `NEURON_ISA_TPB_D4_MR_STRUCT` ([`D4Mr`], which describes the format).
@@ -1297,7 +1389,7 @@ isa_core::instruction_impls!(
     "MEMSET",
     D4_MR_FIELDS,
     "header.opcode",
-    try_decode_at
+    checked
 );
 #[cfg(feature = "d4_mr")]
 /// `REG_STORE` (0x4b): the typed instruction, operand struct `NEURON_ISA_TPB_D4_MR_STRUCT` ([`D4Mr`], which describes the format).
@@ -1345,7 +1437,7 @@ isa_core::instruction_impls!(
     "REG_STORE",
     D4_MR_FIELDS,
     "header.opcode",
-    try_decode_at
+    checked
 );
 #[cfg(feature = "d4_mr")]
 /// `RNG` (0x4d): the typed instruction, operand struct `NEURON_ISA_TPB_D4_MR_STRUCT` ([`D4Mr`], which describes the format).
@@ -1388,7 +1480,7 @@ isa_core::instruction_impls!(
     "RNG",
     D4_MR_FIELDS,
     "header.opcode",
-    try_decode_at
+    checked
 );
 #[cfg(feature = "d4_rand")]
 /// `RAND` (0x76): the typed instruction, operand struct `NEURON_ISA_TPB_D4_RAND_STRUCT` ([`D4Rand`], which describes the format).
@@ -1431,7 +1523,7 @@ isa_core::instruction_impls!(
     "RAND",
     D4_RAND_FIELDS,
     "header.opcode",
-    try_decode_at
+    checked
 );
 #[cfg(feature = "d4_rand")]
 /// `RAND_GET_STATE` (0x77): the typed instruction, operand struct `NEURON_ISA_TPB_D4_RAND_STRUCT` ([`D4Rand`], which describes the format).
@@ -1486,7 +1578,7 @@ isa_core::instruction_impls!(
     "RAND_GET_STATE",
     D4_RAND_FIELDS,
     "header.opcode",
-    try_decode_at
+    checked
 );
 #[cfg(feature = "s1_rand")]
 /// `RAND_SET_STATE` (0x78): the typed instruction, operand struct `NEURON_ISA_TPB_S1_RAND_STRUCT` ([`S1Rand`], which describes the format).
@@ -1542,7 +1634,7 @@ isa_core::instruction_impls!(
     "RAND_SET_STATE",
     S1_RAND_FIELDS,
     "header.opcode",
-    try_decode_at
+    checked
 );
 #[cfg(feature = "s3d3_dropout")]
 /// `DROPOUT` (0x7f): the typed instruction, operand struct `NEURON_ISA_TPB_S3D3_DROPOUT_STRUCT` ([`S3d3Dropout`], which describes the format).
@@ -1589,7 +1681,7 @@ isa_core::instruction_impls!(
     "DROPOUT",
     S3D3_DROPOUT_FIELDS,
     "header.opcode",
-    try_decode_at
+    checked
 );
 #[cfg(feature = "pseudo_set_rng_seed")]
 /// `PSEUDO_SET_RNG_SEED` (0xd0): the typed instruction, operand struct `NEURON_ISA_TPB_PSEUDO_SET_RNG_SEED_STRUCT` ([`PseudoSetRngSeedFields`], which describes the format).
@@ -1628,7 +1720,7 @@ isa_core::instruction_impls!(
     "PSEUDO_SET_RNG_SEED",
     PSEUDO_SET_RNG_SEED_FIELDS,
     "header.opcode",
-    try_decode_at
+    checked
 );
 #[cfg(feature = "d3_rand")]
 /// `RAND2` (0xe2): the typed instruction, operand struct `NEURON_ISA_TPB_D3_RAND_STRUCT` ([`D3Rand`], which describes the format).
@@ -1673,7 +1765,7 @@ isa_core::instruction_impls!(
     "RAND2",
     D3_RAND_FIELDS,
     "header.opcode",
-    try_decode_at
+    checked
 );
 #[cfg(feature = "d4_mr")]
 /// `DVE_READ_INDICES` (0xe9): the typed instruction, operand struct `NEURON_ISA_TPB_D4_MR_STRUCT` ([`D4Mr`], which describes the format).
@@ -1721,7 +1813,7 @@ isa_core::instruction_impls!(
     "DVE_READ_INDICES",
     D4_MR_FIELDS,
     "header.opcode",
-    try_decode_at
+    checked
 );
 /// Any instruction of MARIANA that has a typed form (11 of 159 opcodes: those bound to an operand struct).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -1848,30 +1940,63 @@ impl Instruction {
         #[allow(unreachable_patterns)]
         match op {
             #[cfg(feature = "s2s1d2_pe_seed")]
-            crate::Opcode::PeManageSeed => PeManageSeed::from_bytes(bytes).map(Self::PeManageSeed),
+            crate::Opcode::PeManageSeed => {
+                PeManageSeed::check_bytes(bytes)?;
+                Ok(Self::PeManageSeed(PeManageSeed::from_checked_bytes(bytes)))
+            }
             #[cfg(feature = "d4_mr")]
-            crate::Opcode::Memset => Memset::from_bytes(bytes).map(Self::Memset),
+            crate::Opcode::Memset => {
+                Memset::check_bytes(bytes)?;
+                Ok(Self::Memset(Memset::from_checked_bytes(bytes)))
+            }
             #[cfg(feature = "d4_mr")]
-            crate::Opcode::RegStore => RegStore::from_bytes(bytes).map(Self::RegStore),
+            crate::Opcode::RegStore => {
+                RegStore::check_bytes(bytes)?;
+                Ok(Self::RegStore(RegStore::from_checked_bytes(bytes)))
+            }
             #[cfg(feature = "d4_mr")]
-            crate::Opcode::Rng => Rng::from_bytes(bytes).map(Self::Rng),
+            crate::Opcode::Rng => {
+                Rng::check_bytes(bytes)?;
+                Ok(Self::Rng(Rng::from_checked_bytes(bytes)))
+            }
             #[cfg(feature = "d4_rand")]
-            crate::Opcode::Rand => Rand::from_bytes(bytes).map(Self::Rand),
+            crate::Opcode::Rand => {
+                Rand::check_bytes(bytes)?;
+                Ok(Self::Rand(Rand::from_checked_bytes(bytes)))
+            }
             #[cfg(feature = "d4_rand")]
-            crate::Opcode::RandGetState => RandGetState::from_bytes(bytes).map(Self::RandGetState),
+            crate::Opcode::RandGetState => {
+                RandGetState::check_bytes(bytes)?;
+                Ok(Self::RandGetState(RandGetState::from_checked_bytes(bytes)))
+            }
             #[cfg(feature = "s1_rand")]
-            crate::Opcode::RandSetState => RandSetState::from_bytes(bytes).map(Self::RandSetState),
+            crate::Opcode::RandSetState => {
+                RandSetState::check_bytes(bytes)?;
+                Ok(Self::RandSetState(RandSetState::from_checked_bytes(bytes)))
+            }
             #[cfg(feature = "s3d3_dropout")]
-            crate::Opcode::Dropout => Dropout::from_bytes(bytes).map(Self::Dropout),
+            crate::Opcode::Dropout => {
+                Dropout::check_bytes(bytes)?;
+                Ok(Self::Dropout(Dropout::from_checked_bytes(bytes)))
+            }
             #[cfg(feature = "pseudo_set_rng_seed")]
             crate::Opcode::PseudoSetRngSeed => {
-                PseudoSetRngSeed::from_bytes(bytes).map(Self::PseudoSetRngSeed)
+                PseudoSetRngSeed::check_bytes(bytes)?;
+                Ok(Self::PseudoSetRngSeed(
+                    PseudoSetRngSeed::from_checked_bytes(bytes),
+                ))
             }
             #[cfg(feature = "d3_rand")]
-            crate::Opcode::Rand2 => Rand2::from_bytes(bytes).map(Self::Rand2),
+            crate::Opcode::Rand2 => {
+                Rand2::check_bytes(bytes)?;
+                Ok(Self::Rand2(Rand2::from_checked_bytes(bytes)))
+            }
             #[cfg(feature = "d4_mr")]
             crate::Opcode::DveReadIndices => {
-                DveReadIndices::from_bytes(bytes).map(Self::DveReadIndices)
+                DveReadIndices::check_bytes(bytes)?;
+                Ok(Self::DveReadIndices(DveReadIndices::from_checked_bytes(
+                    bytes,
+                )))
             }
             #[cfg(not(feature = "d3_rand"))]
             crate::Opcode::Rand2 => Err(not_compiled(bytes[0], "d3_rand")),

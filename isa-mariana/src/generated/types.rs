@@ -85,16 +85,15 @@ impl NeuronCoreVersion {
     ) -> Result<Self, isa_core::DecodeError> {
         Self::try_from(value).map_err(|e| e.at(field, offset))
     }
-    /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
+    /// The member with `value`, which `decode_field` has accepted (the decoders check every
+    /// field before building; any other value would give the first member).
     #[allow(dead_code)]
     #[inline]
-    pub(crate) fn read_field(
-        b: &[u8],
-        at: usize,
-        field: &'static str,
-        offset: usize,
-    ) -> Result<Self, isa_core::DecodeError> {
-        Self::decode_field(isa_core::le::get_u8(b, at), field, offset)
+    pub(crate) const fn from_checked(value: u8) -> Self {
+        match Self::from_value(value) {
+            Some(member) => member,
+            None => Self::V2,
+        }
     }
 }
 impl From<NeuronCoreVersion> for u8 {
@@ -252,16 +251,15 @@ impl NeuronEngine {
     ) -> Result<Self, isa_core::DecodeError> {
         Self::try_from(value).map_err(|e| e.at(field, offset))
     }
-    /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
+    /// The member with `value`, which `decode_field` has accepted (the decoders check every
+    /// field before building; any other value would give the first member).
     #[allow(dead_code)]
     #[inline]
-    pub(crate) fn read_field(
-        b: &[u8],
-        at: usize,
-        field: &'static str,
-        offset: usize,
-    ) -> Result<Self, isa_core::DecodeError> {
-        Self::decode_field(isa_core::le::get_u8(b, at), field, offset)
+    pub(crate) const fn from_checked(value: u8) -> Self {
+        match Self::from_value(value) {
+            Some(member) => member,
+            None => Self::Pe,
+        }
     }
 }
 impl From<NeuronEngine> for u8 {
@@ -469,16 +467,15 @@ impl WaitMode {
     ) -> Result<Self, isa_core::DecodeError> {
         Self::try_from(value).map_err(|e| e.at(field, offset))
     }
-    /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
+    /// The member with `value`, which `decode_field` has accepted (the decoders check every
+    /// field before building; any other value would give the first member).
     #[allow(dead_code)]
     #[inline]
-    pub(crate) fn read_field(
-        b: &[u8],
-        at: usize,
-        field: &'static str,
-        offset: usize,
-    ) -> Result<Self, isa_core::DecodeError> {
-        Self::decode_field(isa_core::le::get_u8(b, at), field, offset)
+    pub(crate) const fn from_checked(value: u8) -> Self {
+        match Self::from_value(value) {
+            Some(member) => member,
+            None => Self::NoWait,
+        }
     }
 }
 impl From<WaitMode> for u8 {
@@ -700,16 +697,15 @@ impl UpdateMode {
     ) -> Result<Self, isa_core::DecodeError> {
         Self::try_from(value).map_err(|e| e.at(field, offset))
     }
-    /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
+    /// The member with `value`, which `decode_field` has accepted (the decoders check every
+    /// field before building; any other value would give the first member).
     #[allow(dead_code)]
     #[inline]
-    pub(crate) fn read_field(
-        b: &[u8],
-        at: usize,
-        field: &'static str,
-        offset: usize,
-    ) -> Result<Self, isa_core::DecodeError> {
-        Self::decode_field(isa_core::le::get_u8(b, at), field, offset)
+    pub(crate) const fn from_checked(value: u8) -> Self {
+        match Self::from_value(value) {
+            Some(member) => member,
+            None => Self::NoUpdate,
+        }
     }
 }
 impl From<UpdateMode> for u8 {
@@ -832,16 +828,15 @@ impl WriteTensor {
     ) -> Result<Self, isa_core::DecodeError> {
         Self::try_from(value).map_err(|e| e.at(field, offset))
     }
-    /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
+    /// The member with `value`, which `decode_field` has accepted (the decoders check every
+    /// field before building; any other value would give the first member).
     #[allow(dead_code)]
     #[inline]
-    pub(crate) fn read_field(
-        b: &[u8],
-        at: usize,
-        field: &'static str,
-        offset: usize,
-    ) -> Result<Self, isa_core::DecodeError> {
-        Self::decode_field(isa_core::le::get_u8(b, at), field, offset)
+    pub(crate) const fn from_checked(value: u8) -> Self {
+        match Self::from_value(value) {
+            Some(member) => member,
+            None => Self::False,
+        }
     }
 }
 impl From<WriteTensor> for u8 {
@@ -962,16 +957,15 @@ impl AllowedInPsum {
     ) -> Result<Self, isa_core::DecodeError> {
         Self::try_from(value).map_err(|e| e.at(field, offset))
     }
-    /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
+    /// The member with `value`, which `decode_field` has accepted (the decoders check every
+    /// field before building; any other value would give the first member).
     #[allow(dead_code)]
     #[inline]
-    pub(crate) fn read_field(
-        b: &[u8],
-        at: usize,
-        field: &'static str,
-        offset: usize,
-    ) -> Result<Self, isa_core::DecodeError> {
-        Self::decode_field(isa_core::le::get_u8(b, at), field, offset)
+    pub(crate) const fn from_checked(value: u8) -> Self {
+        match Self::from_value(value) {
+            Some(member) => member,
+            None => Self::False,
+        }
     }
 }
 impl From<AllowedInPsum> for u8 {
@@ -1092,16 +1086,15 @@ impl AllowedInSbuf {
     ) -> Result<Self, isa_core::DecodeError> {
         Self::try_from(value).map_err(|e| e.at(field, offset))
     }
-    /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
+    /// The member with `value`, which `decode_field` has accepted (the decoders check every
+    /// field before building; any other value would give the first member).
     #[allow(dead_code)]
     #[inline]
-    pub(crate) fn read_field(
-        b: &[u8],
-        at: usize,
-        field: &'static str,
-        offset: usize,
-    ) -> Result<Self, isa_core::DecodeError> {
-        Self::decode_field(isa_core::le::get_u8(b, at), field, offset)
+    pub(crate) const fn from_checked(value: u8) -> Self {
+        match Self::from_value(value) {
+            Some(member) => member,
+            None => Self::False,
+        }
     }
 }
 impl From<AllowedInSbuf> for u8 {
@@ -1404,16 +1397,15 @@ impl Dtype {
     ) -> Result<Self, isa_core::DecodeError> {
         Self::try_from(value).map_err(|e| e.at(field, offset))
     }
-    /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
+    /// The member with `value`, which `decode_field` has accepted (the decoders check every
+    /// field before building; any other value would give the first member).
     #[allow(dead_code)]
     #[inline]
-    pub(crate) fn read_field(
-        b: &[u8],
-        at: usize,
-        field: &'static str,
-        offset: usize,
-    ) -> Result<Self, isa_core::DecodeError> {
-        Self::decode_field(isa_core::le::get_u8(b, at), field, offset)
+    pub(crate) const fn from_checked(value: u8) -> Self {
+        match Self::from_value(value) {
+            Some(member) => member,
+            None => Self::Invalid,
+        }
     }
 }
 impl From<Dtype> for u8 {
@@ -1651,16 +1643,15 @@ impl DtypeBasic {
     ) -> Result<Self, isa_core::DecodeError> {
         Self::try_from(value).map_err(|e| e.at(field, offset))
     }
-    /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
+    /// The member with `value`, which `decode_field` has accepted (the decoders check every
+    /// field before building; any other value would give the first member).
     #[allow(dead_code)]
     #[inline]
-    pub(crate) fn read_field(
-        b: &[u8],
-        at: usize,
-        field: &'static str,
-        offset: usize,
-    ) -> Result<Self, isa_core::DecodeError> {
-        Self::decode_field(isa_core::le::get_u8(b, at), field, offset)
+    pub(crate) const fn from_checked(value: u8) -> Self {
+        match Self::from_value(value) {
+            Some(member) => member,
+            None => Self::Invalid,
+        }
     }
 }
 impl From<DtypeBasic> for u8 {
@@ -1783,16 +1774,15 @@ impl DtypeAllowFp32r {
     ) -> Result<Self, isa_core::DecodeError> {
         Self::try_from(value).map_err(|e| e.at(field, offset))
     }
-    /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
+    /// The member with `value`, which `decode_field` has accepted (the decoders check every
+    /// field before building; any other value would give the first member).
     #[allow(dead_code)]
     #[inline]
-    pub(crate) fn read_field(
-        b: &[u8],
-        at: usize,
-        field: &'static str,
-        offset: usize,
-    ) -> Result<Self, isa_core::DecodeError> {
-        Self::decode_field(isa_core::le::get_u8(b, at), field, offset)
+    pub(crate) const fn from_checked(value: u8) -> Self {
+        match Self::from_value(value) {
+            Some(member) => member,
+            None => Self::False,
+        }
     }
 }
 impl From<DtypeAllowFp32r> for u8 {
@@ -1913,16 +1903,15 @@ impl DtypeAllowU64 {
     ) -> Result<Self, isa_core::DecodeError> {
         Self::try_from(value).map_err(|e| e.at(field, offset))
     }
-    /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
+    /// The member with `value`, which `decode_field` has accepted (the decoders check every
+    /// field before building; any other value would give the first member).
     #[allow(dead_code)]
     #[inline]
-    pub(crate) fn read_field(
-        b: &[u8],
-        at: usize,
-        field: &'static str,
-        offset: usize,
-    ) -> Result<Self, isa_core::DecodeError> {
-        Self::decode_field(isa_core::le::get_u8(b, at), field, offset)
+    pub(crate) const fn from_checked(value: u8) -> Self {
+        match Self::from_value(value) {
+            Some(member) => member,
+            None => Self::False,
+        }
     }
 }
 impl From<DtypeAllowU64> for u8 {
@@ -2043,16 +2032,15 @@ impl DtypeAllowI64 {
     ) -> Result<Self, isa_core::DecodeError> {
         Self::try_from(value).map_err(|e| e.at(field, offset))
     }
-    /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
+    /// The member with `value`, which `decode_field` has accepted (the decoders check every
+    /// field before building; any other value would give the first member).
     #[allow(dead_code)]
     #[inline]
-    pub(crate) fn read_field(
-        b: &[u8],
-        at: usize,
-        field: &'static str,
-        offset: usize,
-    ) -> Result<Self, isa_core::DecodeError> {
-        Self::decode_field(isa_core::le::get_u8(b, at), field, offset)
+    pub(crate) const fn from_checked(value: u8) -> Self {
+        match Self::from_value(value) {
+            Some(member) => member,
+            None => Self::False,
+        }
     }
 }
 impl From<DtypeAllowI64> for u8 {
@@ -2189,16 +2177,15 @@ impl RandAlgorithm {
     ) -> Result<Self, isa_core::DecodeError> {
         Self::try_from(value).map_err(|e| e.at(field, offset))
     }
-    /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
+    /// The member with `value`, which `decode_field` has accepted (the decoders check every
+    /// field before building; any other value would give the first member).
     #[allow(dead_code)]
     #[inline]
-    pub(crate) fn read_field(
-        b: &[u8],
-        at: usize,
-        field: &'static str,
-        offset: usize,
-    ) -> Result<Self, isa_core::DecodeError> {
-        Self::decode_field(isa_core::le::get_u8(b, at), field, offset)
+    pub(crate) const fn from_checked(value: u8) -> Self {
+        match Self::from_value(value) {
+            Some(member) => member,
+            None => Self::Lfsr,
+        }
     }
 }
 impl From<RandAlgorithm> for u8 {
@@ -2341,16 +2328,15 @@ impl RandSrc {
     ) -> Result<Self, isa_core::DecodeError> {
         Self::try_from(value).map_err(|e| e.at(field, offset))
     }
-    /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
+    /// The member with `value`, which `decode_field` has accepted (the decoders check every
+    /// field before building; any other value would give the first member).
     #[allow(dead_code)]
     #[inline]
-    pub(crate) fn read_field(
-        b: &[u8],
-        at: usize,
-        field: &'static str,
-        offset: usize,
-    ) -> Result<Self, isa_core::DecodeError> {
-        Self::decode_field(isa_core::le::get_u8(b, at), field, offset)
+    pub(crate) const fn from_checked(value: u8) -> Self {
+        match Self::from_value(value) {
+            Some(member) => member,
+            None => Self::RngLfsr,
+        }
     }
 }
 impl From<RandSrc> for u8 {
@@ -2480,16 +2466,15 @@ impl RandStateUpdate {
     ) -> Result<Self, isa_core::DecodeError> {
         Self::try_from(value).map_err(|e| e.at(field, offset))
     }
-    /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
+    /// The member with `value`, which `decode_field` has accepted (the decoders check every
+    /// field before building; any other value would give the first member).
     #[allow(dead_code)]
     #[inline]
-    pub(crate) fn read_field(
-        b: &[u8],
-        at: usize,
-        field: &'static str,
-        offset: usize,
-    ) -> Result<Self, isa_core::DecodeError> {
-        Self::decode_field(isa_core::le::get_u8(b, at), field, offset)
+    pub(crate) const fn from_checked(value: u8) -> Self {
+        match Self::from_value(value) {
+            Some(member) => member,
+            None => Self::SrcTensor,
+        }
     }
 }
 impl From<RandStateUpdate> for u8 {
@@ -2619,16 +2604,15 @@ impl RandPostProc {
     ) -> Result<Self, isa_core::DecodeError> {
         Self::try_from(value).map_err(|e| e.at(field, offset))
     }
-    /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
+    /// The member with `value`, which `decode_field` has accepted (the decoders check every
+    /// field before building; any other value would give the first member).
     #[allow(dead_code)]
     #[inline]
-    pub(crate) fn read_field(
-        b: &[u8],
-        at: usize,
-        field: &'static str,
-        offset: usize,
-    ) -> Result<Self, isa_core::DecodeError> {
-        Self::decode_field(isa_core::le::get_u8(b, at), field, offset)
+    pub(crate) const fn from_checked(value: u8) -> Self {
+        match Self::from_value(value) {
+            Some(member) => member,
+            None => Self::RawU32,
+        }
     }
 }
 impl From<RandPostProc> for u8 {
@@ -2762,16 +2746,15 @@ impl ImmSrc {
     ) -> Result<Self, isa_core::DecodeError> {
         Self::try_from(value).map_err(|e| e.at(field, offset))
     }
-    /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
+    /// The member with `value`, which `decode_field` has accepted (the decoders check every
+    /// field before building; any other value would give the first member).
     #[allow(dead_code)]
     #[inline]
-    pub(crate) fn read_field(
-        b: &[u8],
-        at: usize,
-        field: &'static str,
-        offset: usize,
-    ) -> Result<Self, isa_core::DecodeError> {
-        Self::decode_field(isa_core::le::get_u8(b, at), field, offset)
+    pub(crate) const fn from_checked(value: u8) -> Self {
+        match Self::from_value(value) {
+            Some(member) => member,
+            None => Self::InstructionImmediate,
+        }
     }
 }
 impl From<ImmSrc> for u8 {
@@ -2895,16 +2878,15 @@ impl DropoutThresholdType {
     ) -> Result<Self, isa_core::DecodeError> {
         Self::try_from(value).map_err(|e| e.at(field, offset))
     }
-    /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
+    /// The member with `value`, which `decode_field` has accepted (the decoders check every
+    /// field before building; any other value would give the first member).
     #[allow(dead_code)]
     #[inline]
-    pub(crate) fn read_field(
-        b: &[u8],
-        at: usize,
-        field: &'static str,
-        offset: usize,
-    ) -> Result<Self, isa_core::DecodeError> {
-        Self::decode_field(isa_core::le::get_u8(b, at), field, offset)
+    pub(crate) const fn from_checked(value: u8) -> Self {
+        match Self::from_value(value) {
+            Some(member) => member,
+            None => Self::DropRate,
+        }
     }
 }
 impl From<DropoutThresholdType> for u8 {
@@ -3034,16 +3016,15 @@ impl PeSeedMode {
     ) -> Result<Self, isa_core::DecodeError> {
         Self::try_from(value).map_err(|e| e.at(field, offset))
     }
-    /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
+    /// The member with `value`, which `decode_field` has accepted (the decoders check every
+    /// field before building; any other value would give the first member).
     #[allow(dead_code)]
     #[inline]
-    pub(crate) fn read_field(
-        b: &[u8],
-        at: usize,
-        field: &'static str,
-        offset: usize,
-    ) -> Result<Self, isa_core::DecodeError> {
-        Self::decode_field(isa_core::le::get_u8(b, at), field, offset)
+    pub(crate) const fn from_checked(value: u8) -> Self {
+        match Self::from_value(value) {
+            Some(member) => member,
+            None => Self::None,
+        }
     }
 }
 impl From<PeSeedMode> for u8 {
@@ -3092,6 +3073,7 @@ impl isa_core::VendorEnum for PeSeedMode {
     derive(isa_core::serde::Serialize, isa_core::serde::Deserialize),
     serde(crate = "isa_core::serde", deny_unknown_fields)
 )]
+#[repr(C)]
 pub struct Header {
     /// Bytes 1..2 (`inst_word_len`): length in 4-byte words, 16.
     pub inst_word_len: u8,
@@ -3144,6 +3126,7 @@ isa_core::record_disasm!(Header {
     derive(isa_core::serde::Serialize, isa_core::serde::Deserialize),
     serde(crate = "isa_core::serde", deny_unknown_fields)
 )]
+#[repr(C)]
 pub struct Events {
     /// Bytes 0..1 (`wait_mode`): wait before start.
     pub wait_mode: WaitMode,
@@ -3175,17 +3158,26 @@ impl Events {
         isa_core::le::put_u8(b, at + 3, self.update_idx);
         isa_core::le::put_u32(b, at + 4, self.semaphore_value);
     }
-    /// Decodes from `b` at byte `at`; field paths and offsets in an error are relative to this record.
+    /// Checks that the bytes at `at` in `b` decode: the error names the first field holding no
+    /// member of its enum (its path and offset relative to this record).
     #[allow(dead_code)]
     #[inline]
-    pub(crate) fn try_decode_at(b: &[u8], at: usize) -> Result<Self, isa_core::DecodeError> {
-        Ok(Self {
-            wait_mode: WaitMode::read_field(b, at, "wait_mode", 0)?,
+    pub(crate) fn check_at(b: &[u8], at: usize) -> Result<(), isa_core::DecodeError> {
+        WaitMode::decode_field(isa_core::le::get_u8(b, at), "wait_mode", 0)?;
+        UpdateMode::decode_field(isa_core::le::get_u8(b, at + 2), "update_mode", 2)?;
+        Ok(())
+    }
+    /// Decodes from `b` at byte `at`, bytes that [`Self::check_at`] accepted.
+    #[allow(dead_code)]
+    #[inline]
+    pub(crate) fn decode_checked_at(b: &[u8], at: usize) -> Self {
+        Self {
+            wait_mode: WaitMode::from_checked(isa_core::le::get_u8(b, at)),
             wait_idx: isa_core::le::get_u8(b, at + 1),
-            update_mode: UpdateMode::read_field(b, at + 2, "update_mode", 2)?,
+            update_mode: UpdateMode::from_checked(isa_core::le::get_u8(b, at + 2)),
             update_idx: isa_core::le::get_u8(b, at + 3),
             semaphore_value: isa_core::le::get_u32(b, at + 4),
-        })
+        }
     }
 }
 impl Default for Events {
@@ -3209,6 +3201,7 @@ isa_core::record_disasm!(Events {
     derive(isa_core::serde::Serialize, isa_core::serde::Deserialize),
     serde(crate = "isa_core::serde", deny_unknown_fields)
 )]
+#[repr(C)]
 pub struct AddrReg4 {
     /// Bytes 0..1 (`regnum`): address register, below NUM\_ADDR\_REGISTERS.
     pub regnum: u8,
@@ -3342,6 +3335,7 @@ impl isa_core::disasm::Disasm for Addr4 {
     derive(isa_core::serde::Serialize, isa_core::serde::Deserialize),
     serde(crate = "isa_core::serde", deny_unknown_fields)
 )]
+#[repr(C)]
 pub struct ImmReg {
     /// Bytes 0..1 (`regnum`): register holding the value or pointer.
     pub regnum: u8,
@@ -3396,6 +3390,7 @@ isa_core::record_disasm!(ImmReg {
     derive(isa_core::serde::Serialize, isa_core::serde::Deserialize),
     serde(crate = "isa_core::serde", deny_unknown_fields)
 )]
+#[repr(C)]
 pub struct Tensor1d {
     /// Bytes 0..4 (`start_addr`): first element.
     pub start_addr: Addr4,
@@ -3448,6 +3443,7 @@ isa_core::record_disasm!(Tensor1d {
     derive(isa_core::serde::Serialize, isa_core::serde::Deserialize),
     serde(crate = "isa_core::serde", deny_unknown_fields)
 )]
+#[repr(C)]
 pub struct Tensor2d {
     /// Bytes 0..4 (`start_addr`): first element.
     pub start_addr: Addr4,
@@ -3500,6 +3496,7 @@ isa_core::record_disasm!(Tensor2d {
     derive(isa_core::serde::Serialize, isa_core::serde::Deserialize),
     serde(crate = "isa_core::serde", deny_unknown_fields)
 )]
+#[repr(C)]
 pub struct Tensor3d {
     /// Bytes 0..4 (`start_addr`): first element.
     pub start_addr: Addr4,
@@ -3552,6 +3549,7 @@ isa_core::record_disasm!(Tensor3d {
     derive(isa_core::serde::Serialize, isa_core::serde::Deserialize),
     serde(crate = "isa_core::serde", deny_unknown_fields)
 )]
+#[repr(C)]
 pub struct Tensor4d {
     /// Bytes 0..4 (`start_addr`): first element.
     pub start_addr: Addr4,

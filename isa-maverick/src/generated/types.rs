@@ -92,16 +92,15 @@ impl NeuronCoreVersion {
     ) -> Result<Self, isa_core::DecodeError> {
         Self::try_from(value).map_err(|e| e.at(field, offset))
     }
-    /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
+    /// The member with `value`, which `decode_field` has accepted (the decoders check every
+    /// field before building; any other value would give the first member).
     #[allow(dead_code)]
     #[inline]
-    pub(crate) fn read_field(
-        b: &[u8],
-        at: usize,
-        field: &'static str,
-        offset: usize,
-    ) -> Result<Self, isa_core::DecodeError> {
-        Self::decode_field(isa_core::le::get_u8(b, at), field, offset)
+    pub(crate) const fn from_checked(value: u8) -> Self {
+        match Self::from_value(value) {
+            Some(member) => member,
+            None => Self::V2,
+        }
     }
 }
 impl From<NeuronCoreVersion> for u8 {
@@ -259,16 +258,15 @@ impl NeuronEngine {
     ) -> Result<Self, isa_core::DecodeError> {
         Self::try_from(value).map_err(|e| e.at(field, offset))
     }
-    /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
+    /// The member with `value`, which `decode_field` has accepted (the decoders check every
+    /// field before building; any other value would give the first member).
     #[allow(dead_code)]
     #[inline]
-    pub(crate) fn read_field(
-        b: &[u8],
-        at: usize,
-        field: &'static str,
-        offset: usize,
-    ) -> Result<Self, isa_core::DecodeError> {
-        Self::decode_field(isa_core::le::get_u8(b, at), field, offset)
+    pub(crate) const fn from_checked(value: u8) -> Self {
+        match Self::from_value(value) {
+            Some(member) => member,
+            None => Self::Pe,
+        }
     }
 }
 impl From<NeuronEngine> for u8 {
@@ -476,16 +474,15 @@ impl WaitMode {
     ) -> Result<Self, isa_core::DecodeError> {
         Self::try_from(value).map_err(|e| e.at(field, offset))
     }
-    /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
+    /// The member with `value`, which `decode_field` has accepted (the decoders check every
+    /// field before building; any other value would give the first member).
     #[allow(dead_code)]
     #[inline]
-    pub(crate) fn read_field(
-        b: &[u8],
-        at: usize,
-        field: &'static str,
-        offset: usize,
-    ) -> Result<Self, isa_core::DecodeError> {
-        Self::decode_field(isa_core::le::get_u8(b, at), field, offset)
+    pub(crate) const fn from_checked(value: u8) -> Self {
+        match Self::from_value(value) {
+            Some(member) => member,
+            None => Self::NoWait,
+        }
     }
 }
 impl From<WaitMode> for u8 {
@@ -707,16 +704,15 @@ impl UpdateMode {
     ) -> Result<Self, isa_core::DecodeError> {
         Self::try_from(value).map_err(|e| e.at(field, offset))
     }
-    /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
+    /// The member with `value`, which `decode_field` has accepted (the decoders check every
+    /// field before building; any other value would give the first member).
     #[allow(dead_code)]
     #[inline]
-    pub(crate) fn read_field(
-        b: &[u8],
-        at: usize,
-        field: &'static str,
-        offset: usize,
-    ) -> Result<Self, isa_core::DecodeError> {
-        Self::decode_field(isa_core::le::get_u8(b, at), field, offset)
+    pub(crate) const fn from_checked(value: u8) -> Self {
+        match Self::from_value(value) {
+            Some(member) => member,
+            None => Self::NoUpdate,
+        }
     }
 }
 impl From<UpdateMode> for u8 {
@@ -839,16 +835,15 @@ impl WriteTensor {
     ) -> Result<Self, isa_core::DecodeError> {
         Self::try_from(value).map_err(|e| e.at(field, offset))
     }
-    /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
+    /// The member with `value`, which `decode_field` has accepted (the decoders check every
+    /// field before building; any other value would give the first member).
     #[allow(dead_code)]
     #[inline]
-    pub(crate) fn read_field(
-        b: &[u8],
-        at: usize,
-        field: &'static str,
-        offset: usize,
-    ) -> Result<Self, isa_core::DecodeError> {
-        Self::decode_field(isa_core::le::get_u8(b, at), field, offset)
+    pub(crate) const fn from_checked(value: u8) -> Self {
+        match Self::from_value(value) {
+            Some(member) => member,
+            None => Self::False,
+        }
     }
 }
 impl From<WriteTensor> for u8 {
@@ -969,16 +964,15 @@ impl AllowedInPsum {
     ) -> Result<Self, isa_core::DecodeError> {
         Self::try_from(value).map_err(|e| e.at(field, offset))
     }
-    /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
+    /// The member with `value`, which `decode_field` has accepted (the decoders check every
+    /// field before building; any other value would give the first member).
     #[allow(dead_code)]
     #[inline]
-    pub(crate) fn read_field(
-        b: &[u8],
-        at: usize,
-        field: &'static str,
-        offset: usize,
-    ) -> Result<Self, isa_core::DecodeError> {
-        Self::decode_field(isa_core::le::get_u8(b, at), field, offset)
+    pub(crate) const fn from_checked(value: u8) -> Self {
+        match Self::from_value(value) {
+            Some(member) => member,
+            None => Self::False,
+        }
     }
 }
 impl From<AllowedInPsum> for u8 {
@@ -1099,16 +1093,15 @@ impl AllowedInSbuf {
     ) -> Result<Self, isa_core::DecodeError> {
         Self::try_from(value).map_err(|e| e.at(field, offset))
     }
-    /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
+    /// The member with `value`, which `decode_field` has accepted (the decoders check every
+    /// field before building; any other value would give the first member).
     #[allow(dead_code)]
     #[inline]
-    pub(crate) fn read_field(
-        b: &[u8],
-        at: usize,
-        field: &'static str,
-        offset: usize,
-    ) -> Result<Self, isa_core::DecodeError> {
-        Self::decode_field(isa_core::le::get_u8(b, at), field, offset)
+    pub(crate) const fn from_checked(value: u8) -> Self {
+        match Self::from_value(value) {
+            Some(member) => member,
+            None => Self::False,
+        }
     }
 }
 impl From<AllowedInSbuf> for u8 {
@@ -1459,16 +1452,15 @@ impl Dtype {
     ) -> Result<Self, isa_core::DecodeError> {
         Self::try_from(value).map_err(|e| e.at(field, offset))
     }
-    /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
+    /// The member with `value`, which `decode_field` has accepted (the decoders check every
+    /// field before building; any other value would give the first member).
     #[allow(dead_code)]
     #[inline]
-    pub(crate) fn read_field(
-        b: &[u8],
-        at: usize,
-        field: &'static str,
-        offset: usize,
-    ) -> Result<Self, isa_core::DecodeError> {
-        Self::decode_field(isa_core::le::get_u8(b, at), field, offset)
+    pub(crate) const fn from_checked(value: u8) -> Self {
+        match Self::from_value(value) {
+            Some(member) => member,
+            None => Self::Invalid,
+        }
     }
 }
 impl From<Dtype> for u8 {
@@ -1706,16 +1698,15 @@ impl DtypeBasic {
     ) -> Result<Self, isa_core::DecodeError> {
         Self::try_from(value).map_err(|e| e.at(field, offset))
     }
-    /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
+    /// The member with `value`, which `decode_field` has accepted (the decoders check every
+    /// field before building; any other value would give the first member).
     #[allow(dead_code)]
     #[inline]
-    pub(crate) fn read_field(
-        b: &[u8],
-        at: usize,
-        field: &'static str,
-        offset: usize,
-    ) -> Result<Self, isa_core::DecodeError> {
-        Self::decode_field(isa_core::le::get_u8(b, at), field, offset)
+    pub(crate) const fn from_checked(value: u8) -> Self {
+        match Self::from_value(value) {
+            Some(member) => member,
+            None => Self::Invalid,
+        }
     }
 }
 impl From<DtypeBasic> for u8 {
@@ -1838,16 +1829,15 @@ impl DtypeAllowFp32r {
     ) -> Result<Self, isa_core::DecodeError> {
         Self::try_from(value).map_err(|e| e.at(field, offset))
     }
-    /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
+    /// The member with `value`, which `decode_field` has accepted (the decoders check every
+    /// field before building; any other value would give the first member).
     #[allow(dead_code)]
     #[inline]
-    pub(crate) fn read_field(
-        b: &[u8],
-        at: usize,
-        field: &'static str,
-        offset: usize,
-    ) -> Result<Self, isa_core::DecodeError> {
-        Self::decode_field(isa_core::le::get_u8(b, at), field, offset)
+    pub(crate) const fn from_checked(value: u8) -> Self {
+        match Self::from_value(value) {
+            Some(member) => member,
+            None => Self::False,
+        }
     }
 }
 impl From<DtypeAllowFp32r> for u8 {
@@ -1968,16 +1958,15 @@ impl DtypeAllowU64 {
     ) -> Result<Self, isa_core::DecodeError> {
         Self::try_from(value).map_err(|e| e.at(field, offset))
     }
-    /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
+    /// The member with `value`, which `decode_field` has accepted (the decoders check every
+    /// field before building; any other value would give the first member).
     #[allow(dead_code)]
     #[inline]
-    pub(crate) fn read_field(
-        b: &[u8],
-        at: usize,
-        field: &'static str,
-        offset: usize,
-    ) -> Result<Self, isa_core::DecodeError> {
-        Self::decode_field(isa_core::le::get_u8(b, at), field, offset)
+    pub(crate) const fn from_checked(value: u8) -> Self {
+        match Self::from_value(value) {
+            Some(member) => member,
+            None => Self::False,
+        }
     }
 }
 impl From<DtypeAllowU64> for u8 {
@@ -2098,16 +2087,15 @@ impl DtypeAllowI64 {
     ) -> Result<Self, isa_core::DecodeError> {
         Self::try_from(value).map_err(|e| e.at(field, offset))
     }
-    /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
+    /// The member with `value`, which `decode_field` has accepted (the decoders check every
+    /// field before building; any other value would give the first member).
     #[allow(dead_code)]
     #[inline]
-    pub(crate) fn read_field(
-        b: &[u8],
-        at: usize,
-        field: &'static str,
-        offset: usize,
-    ) -> Result<Self, isa_core::DecodeError> {
-        Self::decode_field(isa_core::le::get_u8(b, at), field, offset)
+    pub(crate) const fn from_checked(value: u8) -> Self {
+        match Self::from_value(value) {
+            Some(member) => member,
+            None => Self::False,
+        }
     }
 }
 impl From<DtypeAllowI64> for u8 {
@@ -2228,16 +2216,15 @@ impl DtypeAllowFp4 {
     ) -> Result<Self, isa_core::DecodeError> {
         Self::try_from(value).map_err(|e| e.at(field, offset))
     }
-    /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
+    /// The member with `value`, which `decode_field` has accepted (the decoders check every
+    /// field before building; any other value would give the first member).
     #[allow(dead_code)]
     #[inline]
-    pub(crate) fn read_field(
-        b: &[u8],
-        at: usize,
-        field: &'static str,
-        offset: usize,
-    ) -> Result<Self, isa_core::DecodeError> {
-        Self::decode_field(isa_core::le::get_u8(b, at), field, offset)
+    pub(crate) const fn from_checked(value: u8) -> Self {
+        match Self::from_value(value) {
+            Some(member) => member,
+            None => Self::False,
+        }
     }
 }
 impl From<DtypeAllowFp4> for u8 {
@@ -2358,16 +2345,15 @@ impl DtypeAllowScale {
     ) -> Result<Self, isa_core::DecodeError> {
         Self::try_from(value).map_err(|e| e.at(field, offset))
     }
-    /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
+    /// The member with `value`, which `decode_field` has accepted (the decoders check every
+    /// field before building; any other value would give the first member).
     #[allow(dead_code)]
     #[inline]
-    pub(crate) fn read_field(
-        b: &[u8],
-        at: usize,
-        field: &'static str,
-        offset: usize,
-    ) -> Result<Self, isa_core::DecodeError> {
-        Self::decode_field(isa_core::le::get_u8(b, at), field, offset)
+    pub(crate) const fn from_checked(value: u8) -> Self {
+        match Self::from_value(value) {
+            Some(member) => member,
+            None => Self::False,
+        }
     }
 }
 impl From<DtypeAllowScale> for u8 {
@@ -2504,16 +2490,15 @@ impl RandAlgorithm {
     ) -> Result<Self, isa_core::DecodeError> {
         Self::try_from(value).map_err(|e| e.at(field, offset))
     }
-    /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
+    /// The member with `value`, which `decode_field` has accepted (the decoders check every
+    /// field before building; any other value would give the first member).
     #[allow(dead_code)]
     #[inline]
-    pub(crate) fn read_field(
-        b: &[u8],
-        at: usize,
-        field: &'static str,
-        offset: usize,
-    ) -> Result<Self, isa_core::DecodeError> {
-        Self::decode_field(isa_core::le::get_u8(b, at), field, offset)
+    pub(crate) const fn from_checked(value: u8) -> Self {
+        match Self::from_value(value) {
+            Some(member) => member,
+            None => Self::Lfsr,
+        }
     }
 }
 impl From<RandAlgorithm> for u8 {
@@ -2656,16 +2641,15 @@ impl RandSrc {
     ) -> Result<Self, isa_core::DecodeError> {
         Self::try_from(value).map_err(|e| e.at(field, offset))
     }
-    /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
+    /// The member with `value`, which `decode_field` has accepted (the decoders check every
+    /// field before building; any other value would give the first member).
     #[allow(dead_code)]
     #[inline]
-    pub(crate) fn read_field(
-        b: &[u8],
-        at: usize,
-        field: &'static str,
-        offset: usize,
-    ) -> Result<Self, isa_core::DecodeError> {
-        Self::decode_field(isa_core::le::get_u8(b, at), field, offset)
+    pub(crate) const fn from_checked(value: u8) -> Self {
+        match Self::from_value(value) {
+            Some(member) => member,
+            None => Self::RngLfsr,
+        }
     }
 }
 impl From<RandSrc> for u8 {
@@ -2795,16 +2779,15 @@ impl RandStateUpdate {
     ) -> Result<Self, isa_core::DecodeError> {
         Self::try_from(value).map_err(|e| e.at(field, offset))
     }
-    /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
+    /// The member with `value`, which `decode_field` has accepted (the decoders check every
+    /// field before building; any other value would give the first member).
     #[allow(dead_code)]
     #[inline]
-    pub(crate) fn read_field(
-        b: &[u8],
-        at: usize,
-        field: &'static str,
-        offset: usize,
-    ) -> Result<Self, isa_core::DecodeError> {
-        Self::decode_field(isa_core::le::get_u8(b, at), field, offset)
+    pub(crate) const fn from_checked(value: u8) -> Self {
+        match Self::from_value(value) {
+            Some(member) => member,
+            None => Self::SrcTensor,
+        }
     }
 }
 impl From<RandStateUpdate> for u8 {
@@ -2934,16 +2917,15 @@ impl RandPostProc {
     ) -> Result<Self, isa_core::DecodeError> {
         Self::try_from(value).map_err(|e| e.at(field, offset))
     }
-    /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
+    /// The member with `value`, which `decode_field` has accepted (the decoders check every
+    /// field before building; any other value would give the first member).
     #[allow(dead_code)]
     #[inline]
-    pub(crate) fn read_field(
-        b: &[u8],
-        at: usize,
-        field: &'static str,
-        offset: usize,
-    ) -> Result<Self, isa_core::DecodeError> {
-        Self::decode_field(isa_core::le::get_u8(b, at), field, offset)
+    pub(crate) const fn from_checked(value: u8) -> Self {
+        match Self::from_value(value) {
+            Some(member) => member,
+            None => Self::RawU32,
+        }
     }
 }
 impl From<RandPostProc> for u8 {
@@ -3077,16 +3059,15 @@ impl ImmSrc {
     ) -> Result<Self, isa_core::DecodeError> {
         Self::try_from(value).map_err(|e| e.at(field, offset))
     }
-    /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
+    /// The member with `value`, which `decode_field` has accepted (the decoders check every
+    /// field before building; any other value would give the first member).
     #[allow(dead_code)]
     #[inline]
-    pub(crate) fn read_field(
-        b: &[u8],
-        at: usize,
-        field: &'static str,
-        offset: usize,
-    ) -> Result<Self, isa_core::DecodeError> {
-        Self::decode_field(isa_core::le::get_u8(b, at), field, offset)
+    pub(crate) const fn from_checked(value: u8) -> Self {
+        match Self::from_value(value) {
+            Some(member) => member,
+            None => Self::InstructionImmediate,
+        }
     }
 }
 impl From<ImmSrc> for u8 {
@@ -3210,16 +3191,15 @@ impl DropoutThresholdType {
     ) -> Result<Self, isa_core::DecodeError> {
         Self::try_from(value).map_err(|e| e.at(field, offset))
     }
-    /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
+    /// The member with `value`, which `decode_field` has accepted (the decoders check every
+    /// field before building; any other value would give the first member).
     #[allow(dead_code)]
     #[inline]
-    pub(crate) fn read_field(
-        b: &[u8],
-        at: usize,
-        field: &'static str,
-        offset: usize,
-    ) -> Result<Self, isa_core::DecodeError> {
-        Self::decode_field(isa_core::le::get_u8(b, at), field, offset)
+    pub(crate) const fn from_checked(value: u8) -> Self {
+        match Self::from_value(value) {
+            Some(member) => member,
+            None => Self::DropRate,
+        }
     }
 }
 impl From<DropoutThresholdType> for u8 {
@@ -3349,16 +3329,15 @@ impl PeSeedMode {
     ) -> Result<Self, isa_core::DecodeError> {
         Self::try_from(value).map_err(|e| e.at(field, offset))
     }
-    /// Reads and decodes the field `field` stored at `at` in `b` (reported at `offset`).
+    /// The member with `value`, which `decode_field` has accepted (the decoders check every
+    /// field before building; any other value would give the first member).
     #[allow(dead_code)]
     #[inline]
-    pub(crate) fn read_field(
-        b: &[u8],
-        at: usize,
-        field: &'static str,
-        offset: usize,
-    ) -> Result<Self, isa_core::DecodeError> {
-        Self::decode_field(isa_core::le::get_u8(b, at), field, offset)
+    pub(crate) const fn from_checked(value: u8) -> Self {
+        match Self::from_value(value) {
+            Some(member) => member,
+            None => Self::None,
+        }
     }
 }
 impl From<PeSeedMode> for u8 {
@@ -3407,6 +3386,7 @@ impl isa_core::VendorEnum for PeSeedMode {
     derive(isa_core::serde::Serialize, isa_core::serde::Deserialize),
     serde(crate = "isa_core::serde", deny_unknown_fields)
 )]
+#[repr(C)]
 pub struct Header {
     /// Bytes 1..2 (`inst_word_len`): length in 4-byte words, 16.
     pub inst_word_len: u8,
@@ -3459,6 +3439,7 @@ isa_core::record_disasm!(Header {
     derive(isa_core::serde::Serialize, isa_core::serde::Deserialize),
     serde(crate = "isa_core::serde", deny_unknown_fields)
 )]
+#[repr(C)]
 pub struct Events {
     /// Bytes 0..1 (`wait_mode`): wait before start.
     pub wait_mode: WaitMode,
@@ -3490,17 +3471,26 @@ impl Events {
         isa_core::le::put_u8(b, at + 3, self.update_idx);
         isa_core::le::put_u32(b, at + 4, self.semaphore_value);
     }
-    /// Decodes from `b` at byte `at`; field paths and offsets in an error are relative to this record.
+    /// Checks that the bytes at `at` in `b` decode: the error names the first field holding no
+    /// member of its enum (its path and offset relative to this record).
     #[allow(dead_code)]
     #[inline]
-    pub(crate) fn try_decode_at(b: &[u8], at: usize) -> Result<Self, isa_core::DecodeError> {
-        Ok(Self {
-            wait_mode: WaitMode::read_field(b, at, "wait_mode", 0)?,
+    pub(crate) fn check_at(b: &[u8], at: usize) -> Result<(), isa_core::DecodeError> {
+        WaitMode::decode_field(isa_core::le::get_u8(b, at), "wait_mode", 0)?;
+        UpdateMode::decode_field(isa_core::le::get_u8(b, at + 2), "update_mode", 2)?;
+        Ok(())
+    }
+    /// Decodes from `b` at byte `at`, bytes that [`Self::check_at`] accepted.
+    #[allow(dead_code)]
+    #[inline]
+    pub(crate) fn decode_checked_at(b: &[u8], at: usize) -> Self {
+        Self {
+            wait_mode: WaitMode::from_checked(isa_core::le::get_u8(b, at)),
             wait_idx: isa_core::le::get_u8(b, at + 1),
-            update_mode: UpdateMode::read_field(b, at + 2, "update_mode", 2)?,
+            update_mode: UpdateMode::from_checked(isa_core::le::get_u8(b, at + 2)),
             update_idx: isa_core::le::get_u8(b, at + 3),
             semaphore_value: isa_core::le::get_u32(b, at + 4),
-        })
+        }
     }
 }
 impl Default for Events {
@@ -3524,6 +3514,7 @@ isa_core::record_disasm!(Events {
     derive(isa_core::serde::Serialize, isa_core::serde::Deserialize),
     serde(crate = "isa_core::serde", deny_unknown_fields)
 )]
+#[repr(C)]
 pub struct AddrReg4 {
     /// Bytes 0..1 (`regnum`): address register, below NUM\_ADDR\_REGISTERS.
     pub regnum: u8,
@@ -3657,6 +3648,7 @@ impl isa_core::disasm::Disasm for Addr4 {
     derive(isa_core::serde::Serialize, isa_core::serde::Deserialize),
     serde(crate = "isa_core::serde", deny_unknown_fields)
 )]
+#[repr(C)]
 pub struct ImmReg {
     /// Bytes 0..1 (`regnum`): register holding the value or pointer.
     pub regnum: u8,
@@ -3711,6 +3703,7 @@ isa_core::record_disasm!(ImmReg {
     derive(isa_core::serde::Serialize, isa_core::serde::Deserialize),
     serde(crate = "isa_core::serde", deny_unknown_fields)
 )]
+#[repr(C)]
 pub struct Tensor1d {
     /// Bytes 0..4 (`start_addr`): first element.
     pub start_addr: Addr4,
@@ -3763,6 +3756,7 @@ isa_core::record_disasm!(Tensor1d {
     derive(isa_core::serde::Serialize, isa_core::serde::Deserialize),
     serde(crate = "isa_core::serde", deny_unknown_fields)
 )]
+#[repr(C)]
 pub struct Tensor2d {
     /// Bytes 0..4 (`start_addr`): first element.
     pub start_addr: Addr4,
@@ -3815,6 +3809,7 @@ isa_core::record_disasm!(Tensor2d {
     derive(isa_core::serde::Serialize, isa_core::serde::Deserialize),
     serde(crate = "isa_core::serde", deny_unknown_fields)
 )]
+#[repr(C)]
 pub struct Tensor3d {
     /// Bytes 0..4 (`start_addr`): first element.
     pub start_addr: Addr4,
@@ -3867,6 +3862,7 @@ isa_core::record_disasm!(Tensor3d {
     derive(isa_core::serde::Serialize, isa_core::serde::Deserialize),
     serde(crate = "isa_core::serde", deny_unknown_fields)
 )]
+#[repr(C)]
 pub struct Tensor4d {
     /// Bytes 0..4 (`start_addr`): first element.
     pub start_addr: Addr4,
