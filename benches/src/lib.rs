@@ -21,11 +21,7 @@ pub fn kat(name: &str) -> Vec<Vec<String>> {
 #[path = "../../rng-core/tests/kat/read.rs"]
 mod read;
 
-/// A hex word of a known-answer file (`0x` optional).
-pub fn hex(s: &str) -> u32 {
-    u32::from_str_radix(s.trim_start_matches("0x"), 16)
-        .unwrap_or_else(|e| panic!("known-answer field {s:?}: {e}"))
-}
+use read::hex;
 
 /// A decimal word of a known-answer file.
 pub fn dec(s: &str) -> u32 {

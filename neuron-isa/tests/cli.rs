@@ -752,9 +752,7 @@ fn kat(name: &str) -> Vec<Vec<String>> {
     read::fields(&root().join("rng-core/tests/kat"), name)
 }
 
-fn hex_u32(s: &str) -> u32 {
-    u32::from_str_radix(s.trim_start_matches("0x"), 16).unwrap()
-}
+use read::hex as hex_u32;
 
 /// The tool's output lines as numbers (decimal, or `0x%08x` with `--hex`).
 fn numbers(out: &str, hex: bool) -> Vec<u32> {

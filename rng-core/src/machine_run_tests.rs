@@ -67,9 +67,7 @@ fn data(name: &str) -> Vec<Vec<String>> {
     )
 }
 
-fn hex(s: &str) -> u64 {
-    u64::from_str_radix(s, 16).unwrap_or_else(|e| panic!("{s}: {e}"))
-}
+use read::hex64 as hex;
 
 fn hexes(fields: &[String]) -> Vec<u64> {
     fields.iter().map(|s| hex(s)).collect()

@@ -17,13 +17,7 @@ fn data(name: &str) -> Vec<Vec<String>> {
     )
 }
 
-fn hex(s: &str) -> u32 {
-    u32::from_str_radix(s.trim_start_matches("0x"), 16).unwrap_or_else(|e| panic!("{s}: {e}"))
-}
-
-fn hex64(s: &str) -> u64 {
-    u64::from_str_radix(s.trim_start_matches("0x"), 16).unwrap_or_else(|e| panic!("{s}: {e}"))
-}
+use read::{hex, hex64};
 
 fn words<const N: usize>(fields: &[String], parse: fn(&str) -> u32) -> [u32; N] {
     assert_eq!(fields.len(), N, "{fields:?}");

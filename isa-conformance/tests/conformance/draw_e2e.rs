@@ -156,9 +156,7 @@ fn kat(name: &str) -> Vec<Vec<String>> {
     read::fields(&dir, name)
 }
 
-fn hex(s: &str) -> u64 {
-    u64::from_str_radix(s.trim_start_matches("0x"), 16).unwrap_or_else(|e| panic!("{s}: {e}"))
-}
+use read::hex64 as hex;
 
 fn sbuf<G: Generation>(partition: u32, offset: u32) -> u32 {
     G::MEMORY.sbuf_offset + partition * G::MEMORY.sbuf_partition_bytes + offset

@@ -22,6 +22,20 @@ pub fn fields(dir: &Path, name: &str) -> Vec<Vec<String>> {
         .collect()
 }
 
+/// A hexadecimal field (`0x` optional) as a `u32`; a malformed one panics, naming it.
+#[allow(dead_code)]
+pub fn hex(s: &str) -> u32 {
+    u32::from_str_radix(s.trim_start_matches("0x"), 16)
+        .unwrap_or_else(|e| panic!("known-answer field {s:?}: {e}"))
+}
+
+/// A hexadecimal field (`0x` optional) as a `u64`; a malformed one panics, naming it.
+#[allow(dead_code)]
+pub fn hex64(s: &str) -> u64 {
+    u64::from_str_radix(s.trim_start_matches("0x"), 16)
+        .unwrap_or_else(|e| panic!("known-answer field {s:?}: {e}"))
+}
+
 /// rand2_xorwow.txt: the state record of case `case` (`pool`, `dve`), the words of its `state`
 /// rows (decimal, from the fourth field on) in file order.
 #[allow(dead_code)]
@@ -40,9 +54,5 @@ pub fn rand2_state_record(rows: &[Vec<String>], case: &str) -> Vec<u32> {
 /// are the f32 bit patterns in hexadecimal.
 #[allow(dead_code)]
 pub fn rand2_range(row: &[String]) -> (f32, f32) {
-    let bits = |s: &str| {
-        u32::from_str_radix(s.trim_start_matches("0x"), 16)
-            .unwrap_or_else(|e| panic!("rand2_xorwow.txt range {row:?}: {s}: {e}"))
-    };
-    (f32::from_bits(bits(&row[2])), f32::from_bits(bits(&row[3])))
+    (f32::from_bits(hex(&row[2])), f32::from_bits(hex(&row[3])))
 }
