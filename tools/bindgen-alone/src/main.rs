@@ -1,8 +1,8 @@
-//! `cargo run --release -p benches --bin bindgen-alone [-- HEADERS_DIR]`: the bindgen-alone side of
+//! `cargo run --release -p bindgen-alone [-- HEADERS_DIR]`: the bindgen-alone side of
 //! the regeneration row of issue 11. Runs bindgen, with isa-codegen's own options
 //! (`isa_codegen::read::cdecl::bindgen_builder`), on every header isa-codegen reads in each tree of
-//! `headers/` (28 in the shipped trees), the way its reader does: each header alone, and a header
-//! that fails alone again after the others (`-include`). Prints what it did; exit 1 on a failure.
+//! `headers/`, the way its reader does: each header alone, and a header that fails alone again
+//! after the others (`-include`). Prints what it did; exit 1 on a failure.
 
 use isa_codegen::read::cdecl::{bindgen_builder, ensure_libclang};
 use isa_codegen::read::source::read_headers;
@@ -46,7 +46,7 @@ fn main() -> ExitCode {
         .nth(1)
         .map(PathBuf::from)
         .unwrap_or_else(|| {
-            [env!("CARGO_MANIFEST_DIR"), "..", "headers"]
+            [env!("CARGO_MANIFEST_DIR"), "..", "..", "headers"]
                 .iter()
                 .collect()
         });
