@@ -79,14 +79,14 @@ pub fn emit(model: &Model) -> Source {
 /// `Result<_, DecodeError>`), then `value`, an expression that cannot fail. The value is built
 /// only after every check passed, in one piece: built between `?` exits, it was assembled in a
 /// temporary and copied out of each `Result` layer, with stalls on every copy (issue 11).
-pub struct TwoPhase {
-    pub checks: Vec<TokenStream>,
-    pub value: TokenStream,
+struct TwoPhase {
+    checks: Vec<TokenStream>,
+    value: TokenStream,
 }
 
 /// Decodes a typed value of `t` at `at`; `path` and `offset` (static, relative to the decoded
 /// root) name a field in a `DecodeError`.
-pub fn decode_value(model: &Model, t: &Ty, at: TokenStream, path: &str, offset: u64) -> TwoPhase {
+fn decode_value(model: &Model, t: &Ty, at: TokenStream, path: &str, offset: u64) -> TwoPhase {
     let mut checks = Vec::new();
     let value = decode_value_at(model, t, at, path, offset, 0, &mut checks);
     TwoPhase { checks, value }
@@ -128,10 +128,11 @@ fn decode_value_at(
             quote!(#name::decode_at(b, #at))
         }
         Ty::Record(r) => {
-            let rec = &model.records[*r];
-            let name = ident(&rec.rust);
-            let fields = struct_field_decoders(model, *r, &at, path, offset, checks);
-            quote!(#name { #(#fields)* })
+            // The checks name each field by its whole path from the decoded root, so they are
+            // spelled out here; the value, built once they passed, is the record's own decoder.
+            let name = ident(&model.records[*r].rust);
+            struct_field_decoders(model, *r, &at, path, offset, checks);
+            quote!(#name::decode_checked_at(b, #at))
         }
         Ty::Array(inner, n) if fallible(model, inner) => {
             let size = model.size_of(inner);

@@ -165,13 +165,7 @@ impl D4Mr {
     pub(crate) fn decode_checked_at(b: &[u8], at: usize) -> Self {
         Self {
             header: Header::decode_at(b, at),
-            events: Events {
-                wait_mode: WaitMode::from_checked(isa_core::le::get_u8(b, at + 4)),
-                wait_idx: isa_core::le::get_u8(b, at + 4 + 1),
-                update_mode: UpdateMode::from_checked(isa_core::le::get_u8(b, at + 4 + 2)),
-                update_idx: isa_core::le::get_u8(b, at + 4 + 3),
-                semaphore_value: isa_core::le::get_u32(b, at + 4 + 4),
-            },
+            events: Events::decode_checked_at(b, at + 4),
             reserved0: isa_core::le::get_u8s(b, at + 12),
             dst_element_count: isa_core::le::get_u32(b, at + 28),
             dtype: Dtype::from_checked(isa_core::le::get_u8(b, at + 32)),
@@ -362,13 +356,7 @@ impl D4Rand {
     pub(crate) fn decode_checked_at(b: &[u8], at: usize) -> Self {
         Self {
             header: Header::decode_at(b, at),
-            events: Events {
-                wait_mode: WaitMode::from_checked(isa_core::le::get_u8(b, at + 4)),
-                wait_idx: isa_core::le::get_u8(b, at + 4 + 1),
-                update_mode: UpdateMode::from_checked(isa_core::le::get_u8(b, at + 4 + 2)),
-                update_idx: isa_core::le::get_u8(b, at + 4 + 3),
-                semaphore_value: isa_core::le::get_u32(b, at + 4 + 4),
-            },
+            events: Events::decode_checked_at(b, at + 4),
             rand_algorithm: RandAlgorithm::from_checked(isa_core::le::get_u8(b, at + 12)),
             rand_num_steps: isa_core::le::get_u8(b, at + 13),
             post_process: RandPostProc::from_checked(isa_core::le::get_u8(b, at + 14)),
@@ -511,13 +499,7 @@ impl PseudoSetRngSeedFields {
     pub(crate) fn decode_checked_at(b: &[u8], at: usize) -> Self {
         Self {
             header: Header::decode_at(b, at),
-            events: Events {
-                wait_mode: WaitMode::from_checked(isa_core::le::get_u8(b, at + 4)),
-                wait_idx: isa_core::le::get_u8(b, at + 4 + 1),
-                update_mode: UpdateMode::from_checked(isa_core::le::get_u8(b, at + 4 + 2)),
-                update_idx: isa_core::le::get_u8(b, at + 4 + 3),
-                semaphore_value: isa_core::le::get_u32(b, at + 4 + 4),
-            },
+            events: Events::decode_checked_at(b, at + 4),
             seed_src: ImmSrc::from_checked(isa_core::le::get_u8(b, at + 12)),
             reserved0: isa_core::le::get_u8s(b, at + 13),
             seed: ImmValInstField::decode_at(b, at + 16),
@@ -658,13 +640,7 @@ impl S1Rand {
     pub(crate) fn decode_checked_at(b: &[u8], at: usize) -> Self {
         Self {
             header: Header::decode_at(b, at),
-            events: Events {
-                wait_mode: WaitMode::from_checked(isa_core::le::get_u8(b, at + 4)),
-                wait_idx: isa_core::le::get_u8(b, at + 4 + 1),
-                update_mode: UpdateMode::from_checked(isa_core::le::get_u8(b, at + 4 + 2)),
-                update_idx: isa_core::le::get_u8(b, at + 4 + 3),
-                semaphore_value: isa_core::le::get_u32(b, at + 4 + 4),
-            },
+            events: Events::decode_checked_at(b, at + 4),
             rand_algorithm: RandAlgorithm::from_checked(isa_core::le::get_u8(b, at + 12)),
             num_active_channels: isa_core::le::get_u8(b, at + 13),
             update_state: RandStateUpdate::from_checked(isa_core::le::get_u8(b, at + 14)),
@@ -835,13 +811,7 @@ impl S3d3Dropout {
     pub(crate) fn decode_checked_at(b: &[u8], at: usize) -> Self {
         Self {
             header: Header::decode_at(b, at),
-            events: Events {
-                wait_mode: WaitMode::from_checked(isa_core::le::get_u8(b, at + 4)),
-                wait_idx: isa_core::le::get_u8(b, at + 4 + 1),
-                update_mode: UpdateMode::from_checked(isa_core::le::get_u8(b, at + 4 + 2)),
-                update_idx: isa_core::le::get_u8(b, at + 4 + 3),
-                semaphore_value: isa_core::le::get_u32(b, at + 4 + 4),
-            },
+            events: Events::decode_checked_at(b, at + 4),
             reserved0: isa_core::le::get_u8s(b, at + 12),
             src_mem_pattern: Tensor3d::decode_at(b, at + 16),
             in_dtype: Dtype::from_checked(isa_core::le::get_u8(b, at + 32)),
