@@ -415,6 +415,9 @@ fn instruction_enum(model: &Model, names: &[Option<String>]) -> TokenStream {
         let attrs = super::api::instruction_variant_attrs(&o.short);
         quote! { #[doc = #d] #cfg #attrs #id(#id), }
     });
+    // Not `from_bytes(bytes).map(Self::X)`: built inside the `Ok` after the checks, the
+    // instruction goes straight into the `Instruction` (the mapped form copied it out of a
+    // `Result` first: 23 against 19 ms per million words).
     let decodes = mapped.iter().map(|(o, id, _, cfg)| {
         let op = ident(&o.rust);
         quote! { #cfg crate::Opcode::#op => { #id::check_bytes(bytes)?; Ok(Self::#id(#id::from_checked_bytes(bytes))) } }
