@@ -35,6 +35,18 @@ pub trait Disasm {
     fn disasm(&self, out: &mut fmt::Formatter<'_>) -> fmt::Result;
 }
 
+/// [`Disasm::disasm`] as a trait object (`Disasm` has a constant, so it cannot be one), so
+/// that [`Fields`] writes every kind of value with one function.
+trait Value {
+    fn write(&self, out: &mut fmt::Formatter<'_>) -> fmt::Result;
+}
+
+impl<T: Disasm> Value for T {
+    fn write(&self, out: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.disasm(out)
+    }
+}
+
 macro_rules! integers {
     ($($t:ty),*) => {$(
         impl Disasm for $t {
@@ -110,36 +122,59 @@ impl<T: Disasm, const N: usize> Disasm for [T; N] {
 }
 
 /// Writes `name=value` entries, one space apart, leaving out what the format leaves out.
+///
+/// The first write error is kept and every later entry skipped (as `core::fmt::DebugStruct`
+/// does), so a generated record lists its fields as plain calls: a `?` per field made every
+/// record's listing a chain of branches for the compiler to check and lower (issue 9).
 pub struct Fields<'a, 'b> {
     out: &'a mut fmt::Formatter<'b>,
     first: bool,
+    result: fmt::Result,
 }
 
 impl Fields<'_, '_> {
     /// Writes ` name=value` (no space before the first entry inside braces) unless `value`
     /// is zero and not [`Disasm::ALWAYS_SHOWN`].
     #[inline]
-    pub fn field<T: Disasm>(&mut self, name: &str, value: &T) -> fmt::Result {
-        if value.is_zero() && !T::ALWAYS_SHOWN {
-            return Ok(());
+    pub fn field<T: Disasm>(&mut self, name: &str, value: &T) -> &mut Self {
+        if self.result.is_ok() && (T::ALWAYS_SHOWN || !value.is_zero()) {
+            self.result = self.entry(name, value);
         }
+        self
+    }
+
+    fn entry(&mut self, name: &str, value: &dyn Value) -> fmt::Result {
         if !self.first {
             self.out.write_char(' ')?;
         }
         self.first = false;
         self.out.write_str(name)?;
         self.out.write_char('=')?;
-        value.disasm(self.out)
+        value.write(self.out)
     }
 }
 
+/// A record whose fields the disassembly lists: written by [`record_disasm!`](crate::record_disasm).
+pub trait DisasmFields {
+    /// Writes the fields as `name=value` entries, in header order.
+    fn disasm_fields(&self, w: &mut Fields<'_, '_>);
+}
+
+/// Writes the entries of `fields` to `out`.
+fn entries(out: &mut fmt::Formatter<'_>, first: bool, fields: &dyn DisasmFields) -> fmt::Result {
+    let mut w = Fields {
+        out,
+        first,
+        result: Ok(()),
+    };
+    fields.disasm_fields(&mut w);
+    w.result
+}
+
 /// Writes a nested struct: `{` entries `}`.
-pub fn record(
-    out: &mut fmt::Formatter<'_>,
-    entries: impl FnOnce(&mut Fields<'_, '_>) -> fmt::Result,
-) -> fmt::Result {
+pub fn record(out: &mut fmt::Formatter<'_>, fields: &dyn DisasmFields) -> fmt::Result {
     out.write_char('{')?;
-    entries(&mut Fields { out, first: true })?;
+    entries(out, true, fields)?;
     out.write_char('}')
 }
 
@@ -147,10 +182,10 @@ pub fn record(
 pub fn instruction(
     out: &mut fmt::Formatter<'_>,
     name: &str,
-    entries: impl FnOnce(&mut Fields<'_, '_>) -> fmt::Result,
+    fields: &dyn DisasmFields,
 ) -> fmt::Result {
     out.write_str(name)?;
-    entries(&mut Fields { out, first: false })
+    entries(out, false, fields)
 }
 
 /// Writes little-endian `bytes` (a union) as one hexadecimal number: `0x100`, `0x0`.
@@ -175,15 +210,10 @@ pub fn le_hex(out: &mut fmt::Formatter<'_>, bytes: &[u8]) -> fmt::Result {
 #[macro_export]
 macro_rules! record_disasm {
     ($record:ident { $($field:ident $(= $name:literal)?),* $(,)? }) => {
-        impl $record {
-            /// Writes the fields as `name=value` entries of the disassembly ([`isa_core::disasm`]).
-            pub(crate) fn disasm_fields(
-                &self,
-                w: &mut $crate::disasm::Fields<'_, '_>,
-            ) -> ::core::fmt::Result {
+        impl $crate::disasm::DisasmFields for $record {
+            fn disasm_fields(&self, w: &mut $crate::disasm::Fields<'_, '_>) {
                 let _ = &w;
-                $( w.field($crate::__vendor_field_name!($field $(, $name)?), &self.$field)?; )*
-                Ok(())
+                $( w.field($crate::__vendor_field_name!($field $(, $name)?), &self.$field); )*
             }
         }
         impl $crate::disasm::Disasm for $record {
@@ -191,7 +221,7 @@ macro_rules! record_disasm {
                 true $(&& $crate::disasm::Disasm::is_zero(&self.$field))*
             }
             fn disasm(&self, out: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                $crate::disasm::record(out, |w| self.disasm_fields(w))
+                $crate::disasm::record(out, self)
             }
         }
     };
@@ -251,25 +281,66 @@ mod tests {
         }
     }
 
+    /// A record of three fields for the tests, listed as the generated ones are.
+    struct Three(u8, u32, [i16; 4], bool, bool);
+    impl DisasmFields for Three {
+        fn disasm_fields(&self, w: &mut Fields<'_, '_>) {
+            w.field("a", &self.0)
+                .field("b", &self.1)
+                .field("c", &self.2)
+                .field("d", &self.3)
+                .field("e", &self.4);
+        }
+    }
+    struct Pair(u8, [u16; 1]);
+    impl DisasmFields for Pair {
+        fn disasm_fields(&self, w: &mut Fields<'_, '_>) {
+            w.field("x", &self.0).field("y", &self.1);
+        }
+    }
+    struct Empty;
+    impl DisasmFields for Empty {
+        fn disasm_fields(&self, _: &mut Fields<'_, '_>) {}
+    }
+
     #[test]
     fn zero_fields_are_left_out() {
-        let t = text(|f| {
-            instruction(f, "OP", |w| {
-                w.field("a", &0u8)?;
-                w.field("b", &3u32)?;
-                w.field("c", &[0i16; 4])?;
-                w.field("d", &true)?;
-                w.field("e", &false)
-            })
-        });
+        let t = text(|f| instruction(f, "OP", &Three(0, 3, [0; 4], true, false)));
         assert_eq!(t, "OP b=3 d=true");
-        let nested = text(|f| {
-            record(f, |w| {
-                w.field("x", &0u8)?;
-                w.field("y", &[1u16])
-            })
-        });
-        assert_eq!(nested, "{y=[1]}");
-        assert_eq!(text(|f| instruction(f, "NOP", |_| Ok(()))), "NOP");
+        assert_eq!(text(|f| record(f, &Pair(0, [1]))), "{y=[1]}");
+        assert_eq!(text(|f| instruction(f, "NOP", &Empty)), "NOP");
+    }
+
+    /// A sink that fails after `room` bytes.
+    struct Full {
+        room: usize,
+        text: String,
+    }
+    impl fmt::Write for Full {
+        fn write_str(&mut self, s: &str) -> fmt::Result {
+            if self.text.len() + s.len() > self.room {
+                return Err(fmt::Error);
+            }
+            self.text.push_str(s);
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_write_error_stops_the_listing_and_is_returned() {
+        struct Show<'a>(&'a dyn DisasmFields);
+        impl fmt::Display for Show<'_> {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                instruction(f, "OP", self.0)
+            }
+        }
+        let record = Three(1, 3, [0; 4], true, false);
+        let mut sink = Full {
+            room: 8,
+            text: String::new(),
+        };
+        assert!(write!(sink, "{}", Show(&record)).is_err());
+        // "OP a=1" fits, " b=3" does not; nothing after the failed entry is written.
+        assert_eq!(sink.text, "OP a=1 b");
     }
 }

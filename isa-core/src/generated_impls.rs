@@ -91,7 +91,7 @@ macro_rules! instruction_impls {
         impl core::fmt::Display for $inst {
             /// The one-line disassembly ([`isa_core::disasm`]).
             fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-                $crate::disasm::instruction(f, $name, |w| self.0.disasm_fields(w))
+                $crate::disasm::instruction(f, $name, &self.0)
             }
         }
         impl core::ops::Deref for $inst {

@@ -149,7 +149,7 @@ pub fn bitwise_eq(model: &Model, r: RecordId, name: &str) -> TokenStream {
 }
 
 /// The disassembly of the typed struct of record `r`: one `isa_core::record_disasm!` invocation
-/// listing its fields (the macro writes `disasm_fields` and the `Disasm` impl).
+/// listing its fields (the macro writes its `DisasmFields` and `Disasm` impls).
 pub fn struct_disasm(model: &Model, r: RecordId, name: &str) -> TokenStream {
     let id = ident(name);
     let fields = typed_fields(model, r).map(|(_, f)| {
