@@ -1,7 +1,8 @@
 //! Typed Neuron TPB instructions of **SUNDA**, generated from the vendor-format
 //! header tree `headers/neuron_sunda_arch_isa` by `isa-codegen`.
 //!
-//! * [`raw`]: every C declaration under its vendor name, with its exact layout;
+//! * `raw` (feature `raw`): every C declaration under its vendor name, with its exact
+//!   layout;
 //! * [`Opcode`]: every opcode of the generation, with its maintenance flag;
 //! * typed enums and records (re-exported here) and one typed instruction per
 //!   mapped opcode (such as [`Instruction`]'s variants), each encoding to and
@@ -30,7 +31,10 @@ macro_rules! generated {
     };
 }
 
-/// The vendor declarations under their C names, with compile-time layout checks.
+/// The vendor declarations under their C names, with compile-time layout checks. A
+/// feature of its own, off by default: as large as the typed layer to compile, and needed only
+/// by code that mirrors the C structs.
+#[cfg(feature = "raw")]
 #[allow(
     non_camel_case_types,
     non_upper_case_globals,

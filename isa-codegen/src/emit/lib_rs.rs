@@ -23,7 +23,8 @@ pub fn emit(model: &Model) -> String {
         r#"//! Typed Neuron TPB instructions of **{gen}**, generated from the vendor-format
 //! header tree `headers/{tree}` by `isa-codegen`.
 //!
-//! * [`raw`]: every C declaration under its vendor name, with its exact layout;
+//! * `raw` (feature `raw`): every C declaration under its vendor name, with its exact
+//!   layout;
 //! * [`Opcode`]: every opcode of the generation, with its maintenance flag;
 //! * typed enums and records (re-exported here) and one typed instruction per
 //!   mapped opcode (such as [`Instruction`]'s variants), each encoding to and
@@ -52,7 +53,10 @@ macro_rules! generated {{
     }};
 }}
 
-/// The vendor declarations under their C names, with compile-time layout checks.
+/// The vendor declarations under their C names, with compile-time layout checks. A
+/// feature of its own, off by default: as large as the typed layer to compile, and needed only
+/// by code that mirrors the C structs.
+#[cfg(feature = "raw")]
 #[allow(
     non_camel_case_types,
     non_upper_case_globals,
@@ -197,7 +201,11 @@ path = "src/lib.rs"
 # of its opcodes returns a `ShapeNotCompiled` error naming the feature.
 [features]
 default = ["full"]
-{features}# Rebuild from a changed header tree (a new vendor drop) into OUT_DIR instead of failing.
+{features}# The C declarations under their vendor names (module `raw`), with their layouts checked at
+# compile time: off by default, since at vendor scale they cost as much to compile as the typed
+# layer and only code mirroring the C structs needs them.
+raw = []
+# Rebuild from a changed header tree (a new vendor drop) into OUT_DIR instead of failing.
 regenerate = ["dep:isa-codegen"]
 # Serialize/Deserialize on the typed enums, records and instructions (no_std; see isa_core::serde_support).
 serde = ["isa-core/serde"]

@@ -149,7 +149,7 @@ pub(crate) fn hex(v: i128, width: usize) -> TokenStream {
 /// with `_shape` appended when it would be one of the crate's other features.
 pub fn shape_feature(model: &Model, shape: usize) -> String {
     let member = &model.shapes[shape].member;
-    if ["default", "full", "regenerate"].contains(&member.as_str()) {
+    if ["default", "full", "raw", "regenerate", "serde"].contains(&member.as_str()) {
         format!("{member}_shape")
     } else {
         member.clone()

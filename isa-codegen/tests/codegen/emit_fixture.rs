@@ -194,7 +194,7 @@ fn the_quirks_crate_compiles_and_round_trips_words_built_by_c() {
         &generated.files,
         "words",
         &test,
-        &[],
+        &["raw"],
     );
     assert!(ok, "the quirks crate failed:\n{text}");
     assert!(text.contains("test result: ok. 3 passed"), "{text}");

@@ -183,7 +183,7 @@ fn the_generated_crate_builds_without_a_warning() {
         files,
         "smoke",
         SMOKE_TEST,
-        &[],
+        &["raw"],
     );
     // Shown with --nocapture: the debug build's share of the test's time.
     println!(
