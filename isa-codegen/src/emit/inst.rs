@@ -420,7 +420,7 @@ fn instruction_enum(model: &Model, names: &[Option<String>]) -> TokenStream {
     // `Result` first: 23 against 19 ms per million words).
     let decodes = mapped.iter().map(|(o, id, _, cfg)| {
         let op = ident(&o.rust);
-        quote! { #cfg crate::Opcode::#op => { #id::check_bytes(bytes)?; Ok(Self::#id(#id::from_checked_bytes(bytes))) } }
+        quote! { #cfg crate::Opcode::#op => { isa_core::or_return!(#id::check_bytes(bytes)); Ok(Self::#id(#id::from_checked_bytes(bytes))) } }
     });
     // Opcodes whose shape is compiled out: an error naming the feature.
     let absent = (0..model.shapes.len()).filter_map(|s| {

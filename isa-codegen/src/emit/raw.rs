@@ -119,10 +119,12 @@ pub(crate) fn bitfield_units(r: &Record) -> Vec<(String, u64, u64, Vec<&Field>)>
 }
 
 /// Expression reading a scalar of `p` from `b` at `at` (little-endian; `bool` as a nonzero byte).
+/// A byte is indexed directly: the same code optimised, and no call for a debug build to lower.
 pub(crate) fn read_prim(p: Prim, at: TokenStream) -> TokenStream {
     let (get, _) = le_fns(p);
     match p {
-        Prim::Bool => quote!(#get(b, #at) != 0),
+        Prim::U8 => quote!(b[#at]),
+        Prim::Bool => quote!(b[#at] != 0),
         Prim::F64 => quote!(f64::from_bits(#get(b, #at))),
         _ => quote!(#get(b, #at)),
     }
@@ -132,7 +134,8 @@ pub(crate) fn read_prim(p: Prim, at: TokenStream) -> TokenStream {
 pub(crate) fn write_prim(p: Prim, at: TokenStream, v: TokenStream) -> TokenStream {
     let (_, put) = le_fns(p);
     match p {
-        Prim::Bool => quote!(#put(b, #at, u8::from(#v))),
+        Prim::U8 => quote!(b[#at] = #v),
+        Prim::Bool => quote!(b[#at] = u8::from(#v)),
         Prim::F64 => quote!(#put(b, #at, (#v).to_bits())),
         _ => quote!(#put(b, #at, #v)),
     }

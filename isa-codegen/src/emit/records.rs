@@ -75,7 +75,7 @@ pub fn emit(model: &Model) -> Source {
 }
 
 /// A decoder in two phases: `checks`, statements that return the `DecodeError` of the first
-/// field holding no member of its enum (they use `?`: the enclosing fn returns
+/// field holding no member of its enum (with `isa_core::check_enum!`: the enclosing fn returns
 /// `Result<_, DecodeError>`), then `value`, an expression that cannot fail. The value is built
 /// only after every check passed, in one piece: built between `?` exits, it was assembled in a
 /// temporary and copied out of each `Result` layer, with stalls on every copy (issue 11).
@@ -103,7 +103,7 @@ fn checked_enum(
 ) -> TokenStream {
     let name = ident(&model.enums[e].rust);
     let off = lit(offset);
-    checks.push(quote!(#name::decode_field(#raw, #path, #off)?;));
+    checks.push(quote!(isa_core::check_enum!(#name, #raw, #path, #off);));
     quote!(#name::from_checked(#raw))
 }
 

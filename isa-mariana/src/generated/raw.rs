@@ -1200,18 +1200,18 @@ impl NEURON_ISA_TPB_HEADER {
     #[allow(dead_code)]
     pub(crate) fn read_at(b: &[u8], at: usize) -> Self {
         Self {
-            opcode: isa_core::le::get_u8(b, at),
-            inst_word_len: isa_core::le::get_u8(b, at + 1),
-            debug_cmd: isa_core::le::get_u8(b, at + 2),
-            debug_hint: isa_core::le::get_u8(b, at + 3),
+            opcode: b[at],
+            inst_word_len: b[at + 1],
+            debug_cmd: b[at + 2],
+            debug_hint: b[at + 3],
         }
     }
     #[allow(dead_code)]
     pub(crate) fn write_at(&self, b: &mut [u8], at: usize) {
-        isa_core::le::put_u8(b, at, self.opcode);
-        isa_core::le::put_u8(b, at + 1, self.inst_word_len);
-        isa_core::le::put_u8(b, at + 2, self.debug_cmd);
-        isa_core::le::put_u8(b, at + 3, self.debug_hint);
+        b[at] = self.opcode;
+        b[at + 1] = self.inst_word_len;
+        b[at + 2] = self.debug_cmd;
+        b[at + 3] = self.debug_hint;
     }
 }
 /// Semaphore handshake done around every instruction.
@@ -1245,19 +1245,19 @@ impl NEURON_ISA_TPB_EVENTS {
     #[allow(dead_code)]
     pub(crate) fn read_at(b: &[u8], at: usize) -> Self {
         Self {
-            wait_mode: isa_core::le::get_u8(b, at),
-            wait_idx: isa_core::le::get_u8(b, at + 1),
-            update_mode: isa_core::le::get_u8(b, at + 2),
-            update_idx: isa_core::le::get_u8(b, at + 3),
+            wait_mode: b[at],
+            wait_idx: b[at + 1],
+            update_mode: b[at + 2],
+            update_idx: b[at + 3],
             semaphore_value: isa_core::le::get_u32(b, at + 4),
         }
     }
     #[allow(dead_code)]
     pub(crate) fn write_at(&self, b: &mut [u8], at: usize) {
-        isa_core::le::put_u8(b, at, self.wait_mode);
-        isa_core::le::put_u8(b, at + 1, self.wait_idx);
-        isa_core::le::put_u8(b, at + 2, self.update_mode);
-        isa_core::le::put_u8(b, at + 3, self.update_idx);
+        b[at] = self.wait_mode;
+        b[at + 1] = self.wait_idx;
+        b[at + 2] = self.update_mode;
+        b[at + 3] = self.update_idx;
         isa_core::le::put_u32(b, at + 4, self.semaphore_value);
     }
 }
@@ -1286,16 +1286,16 @@ impl NEURON_ISA_TPB_ADDR_REG4 {
     #[allow(dead_code)]
     pub(crate) fn read_at(b: &[u8], at: usize) -> Self {
         Self {
-            regnum: isa_core::le::get_u8(b, at),
+            regnum: b[at],
             reserved0: isa_core::le::get_u8s(b, at + 1),
-            marker: isa_core::le::get_u8(b, at + 3),
+            marker: b[at + 3],
         }
     }
     #[allow(dead_code)]
     pub(crate) fn write_at(&self, b: &mut [u8], at: usize) {
-        isa_core::le::put_u8(b, at, self.regnum);
+        b[at] = self.regnum;
         isa_core::le::put_u8s(b, at + 1, &self.reserved0);
-        isa_core::le::put_u8(b, at + 3, self.marker);
+        b[at + 3] = self.marker;
     }
 }
 /// Start address of a tensor: an immediate offset or a register reference.
@@ -1387,16 +1387,16 @@ impl NEURON_ISA_TPB_IMM_REG {
     #[allow(dead_code)]
     pub(crate) fn read_at(b: &[u8], at: usize) -> Self {
         Self {
-            regnum: isa_core::le::get_u8(b, at),
+            regnum: b[at],
             reserved0: isa_core::le::get_u8s(b, at + 1),
-            marker: isa_core::le::get_u8(b, at + 3),
+            marker: b[at + 3],
         }
     }
     #[allow(dead_code)]
     pub(crate) fn write_at(&self, b: &mut [u8], at: usize) {
-        isa_core::le::put_u8(b, at, self.regnum);
+        b[at] = self.regnum;
         isa_core::le::put_u8s(b, at + 1, &self.reserved0);
-        isa_core::le::put_u8(b, at + 3, self.marker);
+        b[at + 3] = self.marker;
     }
 }
 /// Tensor access patterns: start address, then all strides (signed, in elements), then all counts.
@@ -1840,16 +1840,16 @@ impl NEURON_ISA_TPB_D3_RAND_STRUCT {
         Self {
             header: NEURON_ISA_TPB_HEADER::read_at(b, at),
             events: NEURON_ISA_TPB_EVENTS::read_at(b, at + 4),
-            rand_algorithm: isa_core::le::get_u8(b, at + 12),
+            rand_algorithm: b[at + 12],
             reserved0: isa_core::le::get_u8s(b, at + 13),
-            post_process: isa_core::le::get_u8(b, at + 14),
+            post_process: b[at + 14],
             reserved1: isa_core::le::get_u8s(b, at + 15),
-            dtype: isa_core::le::get_u8(b, at + 32),
+            dtype: b[at + 32],
             reserved2: isa_core::le::get_u8s(b, at + 33),
-            num_active_channels: isa_core::le::get_u8(b, at + 34),
+            num_active_channels: b[at + 34],
             reserved3: isa_core::le::get_u8s(b, at + 35),
-            min_src: isa_core::le::get_u8(b, at + 38),
-            max_src: isa_core::le::get_u8(b, at + 39),
+            min_src: b[at + 38],
+            max_src: b[at + 39],
             min: NEURON_ISA_TPB_IMM_VAL_INST_FIELD::read_at(b, at + 40),
             max: NEURON_ISA_TPB_IMM_VAL_INST_FIELD::read_at(b, at + 44),
             dst_mem_pattern: NEURON_ISA_TPB_TENSOR3D::read_at(b, at + 48),
@@ -1859,16 +1859,16 @@ impl NEURON_ISA_TPB_D3_RAND_STRUCT {
     pub(crate) fn write_at(&self, b: &mut [u8], at: usize) {
         (self.header).write_at(b, at);
         (self.events).write_at(b, at + 4);
-        isa_core::le::put_u8(b, at + 12, self.rand_algorithm);
+        b[at + 12] = self.rand_algorithm;
         isa_core::le::put_u8s(b, at + 13, &self.reserved0);
-        isa_core::le::put_u8(b, at + 14, self.post_process);
+        b[at + 14] = self.post_process;
         isa_core::le::put_u8s(b, at + 15, &self.reserved1);
-        isa_core::le::put_u8(b, at + 32, self.dtype);
+        b[at + 32] = self.dtype;
         isa_core::le::put_u8s(b, at + 33, &self.reserved2);
-        isa_core::le::put_u8(b, at + 34, self.num_active_channels);
+        b[at + 34] = self.num_active_channels;
         isa_core::le::put_u8s(b, at + 35, &self.reserved3);
-        isa_core::le::put_u8(b, at + 38, self.min_src);
-        isa_core::le::put_u8(b, at + 39, self.max_src);
+        b[at + 38] = self.min_src;
+        b[at + 39] = self.max_src;
         (self.min).write_at(b, at + 40);
         (self.max).write_at(b, at + 44);
         (self.dst_mem_pattern).write_at(b, at + 48);
@@ -1929,9 +1929,9 @@ impl NEURON_ISA_TPB_D4_MR_STRUCT {
             events: NEURON_ISA_TPB_EVENTS::read_at(b, at + 4),
             reserved0: isa_core::le::get_u8s(b, at + 12),
             dst_element_count: isa_core::le::get_u32(b, at + 28),
-            dtype: isa_core::le::get_u8(b, at + 32),
+            dtype: b[at + 32],
             reserved1: isa_core::le::get_u8s(b, at + 33),
-            num_active_channels: isa_core::le::get_u8(b, at + 34),
+            num_active_channels: b[at + 34],
             reserved2: isa_core::le::get_u8s(b, at + 35),
             reserved3: isa_core::le::get_u8s(b, at + 36),
             fill_imm: isa_core::le::get_u32(b, at + 40),
@@ -1944,9 +1944,9 @@ impl NEURON_ISA_TPB_D4_MR_STRUCT {
         (self.events).write_at(b, at + 4);
         isa_core::le::put_u8s(b, at + 12, &self.reserved0);
         isa_core::le::put_u32(b, at + 28, self.dst_element_count);
-        isa_core::le::put_u8(b, at + 32, self.dtype);
+        b[at + 32] = self.dtype;
         isa_core::le::put_u8s(b, at + 33, &self.reserved1);
-        isa_core::le::put_u8(b, at + 34, self.num_active_channels);
+        b[at + 34] = self.num_active_channels;
         isa_core::le::put_u8s(b, at + 35, &self.reserved2);
         isa_core::le::put_u8s(b, at + 36, &self.reserved3);
         isa_core::le::put_u32(b, at + 40, self.fill_imm);
@@ -2009,16 +2009,16 @@ impl NEURON_ISA_TPB_D4_RAND_STRUCT {
         Self {
             header: NEURON_ISA_TPB_HEADER::read_at(b, at),
             events: NEURON_ISA_TPB_EVENTS::read_at(b, at + 4),
-            rand_algorithm: isa_core::le::get_u8(b, at + 12),
-            rand_num_steps: isa_core::le::get_u8(b, at + 13),
-            post_process: isa_core::le::get_u8(b, at + 14),
-            rand_generator: isa_core::le::get_u8(b, at + 15),
+            rand_algorithm: b[at + 12],
+            rand_num_steps: b[at + 13],
+            post_process: b[at + 14],
+            rand_generator: b[at + 15],
             params: core::array::from_fn(|k| {
                 NEURON_ISA_TPB_RAND_PARAM::read_at(b, at + 16 + k * 4)
             }),
-            dtype: isa_core::le::get_u8(b, at + 32),
+            dtype: b[at + 32],
             reserved1: isa_core::le::get_u8s(b, at + 33),
-            num_active_channels: isa_core::le::get_u8(b, at + 34),
+            num_active_channels: b[at + 34],
             reserved2: isa_core::le::get_u8s(b, at + 35),
             dst_mem_pattern: NEURON_ISA_TPB_TENSOR4D::read_at(b, at + 44),
         }
@@ -2027,16 +2027,16 @@ impl NEURON_ISA_TPB_D4_RAND_STRUCT {
     pub(crate) fn write_at(&self, b: &mut [u8], at: usize) {
         (self.header).write_at(b, at);
         (self.events).write_at(b, at + 4);
-        isa_core::le::put_u8(b, at + 12, self.rand_algorithm);
-        isa_core::le::put_u8(b, at + 13, self.rand_num_steps);
-        isa_core::le::put_u8(b, at + 14, self.post_process);
-        isa_core::le::put_u8(b, at + 15, self.rand_generator);
+        b[at + 12] = self.rand_algorithm;
+        b[at + 13] = self.rand_num_steps;
+        b[at + 14] = self.post_process;
+        b[at + 15] = self.rand_generator;
         for (k, item) in (self.params).iter().enumerate() {
             (*item).write_at(b, at + 16 + k * 4);
         }
-        isa_core::le::put_u8(b, at + 32, self.dtype);
+        b[at + 32] = self.dtype;
         isa_core::le::put_u8s(b, at + 33, &self.reserved1);
-        isa_core::le::put_u8(b, at + 34, self.num_active_channels);
+        b[at + 34] = self.num_active_channels;
         isa_core::le::put_u8s(b, at + 35, &self.reserved2);
         (self.dst_mem_pattern).write_at(b, at + 44);
     }
@@ -2079,7 +2079,7 @@ impl NEURON_ISA_TPB_PSEUDO_SET_RNG_SEED_STRUCT {
         Self {
             header: NEURON_ISA_TPB_HEADER::read_at(b, at),
             events: NEURON_ISA_TPB_EVENTS::read_at(b, at + 4),
-            seed_src: isa_core::le::get_u8(b, at + 12),
+            seed_src: b[at + 12],
             reserved0: isa_core::le::get_u8s(b, at + 13),
             seed: NEURON_ISA_TPB_IMM_VAL_INST_FIELD::read_at(b, at + 16),
             reserved1: isa_core::le::get_u8s(b, at + 20),
@@ -2089,7 +2089,7 @@ impl NEURON_ISA_TPB_PSEUDO_SET_RNG_SEED_STRUCT {
     pub(crate) fn write_at(&self, b: &mut [u8], at: usize) {
         (self.header).write_at(b, at);
         (self.events).write_at(b, at + 4);
-        isa_core::le::put_u8(b, at + 12, self.seed_src);
+        b[at + 12] = self.seed_src;
         isa_core::le::put_u8s(b, at + 13, &self.reserved0);
         (self.seed).write_at(b, at + 16);
         isa_core::le::put_u8s(b, at + 20, &self.reserved1);
@@ -2145,12 +2145,12 @@ impl NEURON_ISA_TPB_S1_RAND_STRUCT {
         Self {
             header: NEURON_ISA_TPB_HEADER::read_at(b, at),
             events: NEURON_ISA_TPB_EVENTS::read_at(b, at + 4),
-            rand_algorithm: isa_core::le::get_u8(b, at + 12),
-            num_active_channels: isa_core::le::get_u8(b, at + 13),
-            update_state: isa_core::le::get_u8(b, at + 14),
-            in_dtype: isa_core::le::get_u8(b, at + 15),
+            rand_algorithm: b[at + 12],
+            num_active_channels: b[at + 13],
+            update_state: b[at + 14],
+            in_dtype: b[at + 15],
             src_mem_pattern: NEURON_ISA_TPB_TENSOR1D::read_at(b, at + 16),
-            rand_generator: isa_core::le::get_u8(b, at + 24),
+            rand_generator: b[at + 24],
             reserved: isa_core::le::get_u8s(b, at + 25),
             imm_state: isa_core::le::get_u32s(b, at + 32),
         }
@@ -2159,12 +2159,12 @@ impl NEURON_ISA_TPB_S1_RAND_STRUCT {
     pub(crate) fn write_at(&self, b: &mut [u8], at: usize) {
         (self.header).write_at(b, at);
         (self.events).write_at(b, at + 4);
-        isa_core::le::put_u8(b, at + 12, self.rand_algorithm);
-        isa_core::le::put_u8(b, at + 13, self.num_active_channels);
-        isa_core::le::put_u8(b, at + 14, self.update_state);
-        isa_core::le::put_u8(b, at + 15, self.in_dtype);
+        b[at + 12] = self.rand_algorithm;
+        b[at + 13] = self.num_active_channels;
+        b[at + 14] = self.update_state;
+        b[at + 15] = self.in_dtype;
         (self.src_mem_pattern).write_at(b, at + 16);
-        isa_core::le::put_u8(b, at + 24, self.rand_generator);
+        b[at + 24] = self.rand_generator;
         isa_core::le::put_u8s(b, at + 25, &self.reserved);
         isa_core::le::put_u32s(b, at + 32, &self.imm_state);
     }
@@ -2227,10 +2227,10 @@ impl NEURON_ISA_TPB_S2S1D2_PE_SEED_STRUCT {
             events: NEURON_ISA_TPB_EVENTS::read_at(b, at + 4),
             src_seed_mem_pattern: NEURON_ISA_TPB_TENSOR2D::read_at(b, at + 12),
             identity_mem_pattern: NEURON_ISA_TPB_TENSOR1D::read_at(b, at + 24),
-            identity_dtype: isa_core::le::get_u8(b, at + 32),
-            mode: isa_core::le::get_u8(b, at + 33),
-            num_active_rows: isa_core::le::get_u8(b, at + 34),
-            num_active_cols: isa_core::le::get_u8(b, at + 35),
+            identity_dtype: b[at + 32],
+            mode: b[at + 33],
+            num_active_rows: b[at + 34],
+            num_active_cols: b[at + 35],
             dst_seed_mem_pattern: NEURON_ISA_TPB_TENSOR2D::read_at(b, at + 36),
             reserved: isa_core::le::get_u8s(b, at + 48),
         }
@@ -2241,10 +2241,10 @@ impl NEURON_ISA_TPB_S2S1D2_PE_SEED_STRUCT {
         (self.events).write_at(b, at + 4);
         (self.src_seed_mem_pattern).write_at(b, at + 12);
         (self.identity_mem_pattern).write_at(b, at + 24);
-        isa_core::le::put_u8(b, at + 32, self.identity_dtype);
-        isa_core::le::put_u8(b, at + 33, self.mode);
-        isa_core::le::put_u8(b, at + 34, self.num_active_rows);
-        isa_core::le::put_u8(b, at + 35, self.num_active_cols);
+        b[at + 32] = self.identity_dtype;
+        b[at + 33] = self.mode;
+        b[at + 34] = self.num_active_rows;
+        b[at + 35] = self.num_active_cols;
         (self.dst_seed_mem_pattern).write_at(b, at + 36);
         isa_core::le::put_u8s(b, at + 48, &self.reserved);
     }
@@ -2310,13 +2310,13 @@ impl NEURON_ISA_TPB_S3D3_DROPOUT_STRUCT {
             events: NEURON_ISA_TPB_EVENTS::read_at(b, at + 4),
             reserved0: isa_core::le::get_u8s(b, at + 12),
             src_mem_pattern: NEURON_ISA_TPB_TENSOR3D::read_at(b, at + 16),
-            in_dtype: isa_core::le::get_u8(b, at + 32),
-            out_dtype: isa_core::le::get_u8(b, at + 33),
-            num_active_channels: isa_core::le::get_u8(b, at + 34),
-            threshold_src: isa_core::le::get_u8(b, at + 35),
-            threshold_dtype: isa_core::le::get_u8(b, at + 36),
+            in_dtype: b[at + 32],
+            out_dtype: b[at + 33],
+            num_active_channels: b[at + 34],
+            threshold_src: b[at + 35],
+            threshold_dtype: b[at + 36],
             reserved1: isa_core::le::get_u8s(b, at + 37),
-            threshold_type: isa_core::le::get_u8(b, at + 43),
+            threshold_type: b[at + 43],
             threshold: NEURON_ISA_TPB_IMM_VAL_INST_FIELD::read_at(b, at + 44),
             dst_mem_pattern: NEURON_ISA_TPB_TENSOR3D::read_at(b, at + 48),
         }
@@ -2327,13 +2327,13 @@ impl NEURON_ISA_TPB_S3D3_DROPOUT_STRUCT {
         (self.events).write_at(b, at + 4);
         isa_core::le::put_u8s(b, at + 12, &self.reserved0);
         (self.src_mem_pattern).write_at(b, at + 16);
-        isa_core::le::put_u8(b, at + 32, self.in_dtype);
-        isa_core::le::put_u8(b, at + 33, self.out_dtype);
-        isa_core::le::put_u8(b, at + 34, self.num_active_channels);
-        isa_core::le::put_u8(b, at + 35, self.threshold_src);
-        isa_core::le::put_u8(b, at + 36, self.threshold_dtype);
+        b[at + 32] = self.in_dtype;
+        b[at + 33] = self.out_dtype;
+        b[at + 34] = self.num_active_channels;
+        b[at + 35] = self.threshold_src;
+        b[at + 36] = self.threshold_dtype;
         isa_core::le::put_u8s(b, at + 37, &self.reserved1);
-        isa_core::le::put_u8(b, at + 43, self.threshold_type);
+        b[at + 43] = self.threshold_type;
         (self.threshold).write_at(b, at + 44);
         (self.dst_mem_pattern).write_at(b, at + 48);
     }

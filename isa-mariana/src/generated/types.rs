@@ -3093,17 +3093,17 @@ impl Header {
     };
     #[allow(dead_code)]
     pub(crate) fn encode_at(&self, b: &mut [u8], at: usize) {
-        isa_core::le::put_u8(b, at + 1, self.inst_word_len);
-        isa_core::le::put_u8(b, at + 2, self.debug_cmd);
-        isa_core::le::put_u8(b, at + 3, self.debug_hint);
+        b[at + 1] = self.inst_word_len;
+        b[at + 2] = self.debug_cmd;
+        b[at + 3] = self.debug_hint;
     }
     #[allow(dead_code)]
     #[inline]
     pub(crate) fn decode_at(b: &[u8], at: usize) -> Self {
         Self {
-            inst_word_len: isa_core::le::get_u8(b, at + 1),
-            debug_cmd: isa_core::le::get_u8(b, at + 2),
-            debug_hint: isa_core::le::get_u8(b, at + 3),
+            inst_word_len: b[at + 1],
+            debug_cmd: b[at + 2],
+            debug_hint: b[at + 3],
         }
     }
 }
@@ -3152,10 +3152,10 @@ impl Events {
     };
     #[allow(dead_code)]
     pub(crate) fn encode_at(&self, b: &mut [u8], at: usize) {
-        isa_core::le::put_u8(b, at, (self.wait_mode) as u8);
-        isa_core::le::put_u8(b, at + 1, self.wait_idx);
-        isa_core::le::put_u8(b, at + 2, (self.update_mode) as u8);
-        isa_core::le::put_u8(b, at + 3, self.update_idx);
+        b[at] = (self.wait_mode) as u8;
+        b[at + 1] = self.wait_idx;
+        b[at + 2] = (self.update_mode) as u8;
+        b[at + 3] = self.update_idx;
         isa_core::le::put_u32(b, at + 4, self.semaphore_value);
     }
     /// Checks that the bytes at `at` in `b` decode: the error names the first field holding no
@@ -3163,8 +3163,8 @@ impl Events {
     #[allow(dead_code)]
     #[inline]
     pub(crate) fn check_at(b: &[u8], at: usize) -> Result<(), isa_core::DecodeError> {
-        WaitMode::decode_field(isa_core::le::get_u8(b, at), "wait_mode", 0)?;
-        UpdateMode::decode_field(isa_core::le::get_u8(b, at + 2), "update_mode", 2)?;
+        isa_core::check_enum!(WaitMode, b[at], "wait_mode", 0);
+        isa_core::check_enum!(UpdateMode, b[at + 2], "update_mode", 2);
         Ok(())
     }
     /// Decodes from `b` at byte `at`, bytes that [`Self::check_at`] accepted.
@@ -3172,10 +3172,10 @@ impl Events {
     #[inline]
     pub(crate) fn decode_checked_at(b: &[u8], at: usize) -> Self {
         Self {
-            wait_mode: WaitMode::from_checked(isa_core::le::get_u8(b, at)),
-            wait_idx: isa_core::le::get_u8(b, at + 1),
-            update_mode: UpdateMode::from_checked(isa_core::le::get_u8(b, at + 2)),
-            update_idx: isa_core::le::get_u8(b, at + 3),
+            wait_mode: WaitMode::from_checked(b[at]),
+            wait_idx: b[at + 1],
+            update_mode: UpdateMode::from_checked(b[at + 2]),
+            update_idx: b[at + 3],
             semaphore_value: isa_core::le::get_u32(b, at + 4),
         }
     }
@@ -3222,17 +3222,17 @@ impl AddrReg4 {
     };
     #[allow(dead_code)]
     pub(crate) fn encode_at(&self, b: &mut [u8], at: usize) {
-        isa_core::le::put_u8(b, at, self.regnum);
+        b[at] = self.regnum;
         isa_core::le::put_u8s(b, at + 1, &self.reserved0);
-        isa_core::le::put_u8(b, at + 3, self.marker);
+        b[at + 3] = self.marker;
     }
     #[allow(dead_code)]
     #[inline]
     pub(crate) fn decode_at(b: &[u8], at: usize) -> Self {
         Self {
-            regnum: isa_core::le::get_u8(b, at),
+            regnum: b[at],
             reserved0: isa_core::le::get_u8s(b, at + 1),
-            marker: isa_core::le::get_u8(b, at + 3),
+            marker: b[at + 3],
         }
     }
 }
@@ -3356,17 +3356,17 @@ impl ImmReg {
     };
     #[allow(dead_code)]
     pub(crate) fn encode_at(&self, b: &mut [u8], at: usize) {
-        isa_core::le::put_u8(b, at, self.regnum);
+        b[at] = self.regnum;
         isa_core::le::put_u8s(b, at + 1, &self.reserved0);
-        isa_core::le::put_u8(b, at + 3, self.marker);
+        b[at + 3] = self.marker;
     }
     #[allow(dead_code)]
     #[inline]
     pub(crate) fn decode_at(b: &[u8], at: usize) -> Self {
         Self {
-            regnum: isa_core::le::get_u8(b, at),
+            regnum: b[at],
             reserved0: isa_core::le::get_u8s(b, at + 1),
-            marker: isa_core::le::get_u8(b, at + 3),
+            marker: b[at + 3],
         }
     }
 }

@@ -141,9 +141,9 @@ impl D4Mr {
         (self.events).encode_at(b, at + 4);
         isa_core::le::put_u8s(b, at + 12, &self.reserved0);
         isa_core::le::put_u32(b, at + 28, self.dst_element_count);
-        isa_core::le::put_u8(b, at + 32, (self.dtype) as u8);
+        b[at + 32] = (self.dtype) as u8;
         isa_core::le::put_u8s(b, at + 33, &self.reserved1);
-        isa_core::le::put_u8(b, at + 34, self.num_active_channels);
+        b[at + 34] = self.num_active_channels;
         isa_core::le::put_u8s(b, at + 35, &self.reserved2);
         isa_core::le::put_u8s(b, at + 36, &self.reserved3);
         isa_core::le::put_u32(b, at + 40, self.fill_imm);
@@ -154,9 +154,9 @@ impl D4Mr {
     #[allow(dead_code)]
     #[inline]
     pub(crate) fn check_at(b: &[u8], at: usize) -> Result<(), isa_core::DecodeError> {
-        WaitMode::decode_field(isa_core::le::get_u8(b, at + 4), "events.wait_mode", 4)?;
-        UpdateMode::decode_field(isa_core::le::get_u8(b, at + 4 + 2), "events.update_mode", 6)?;
-        Dtype::decode_field(isa_core::le::get_u8(b, at + 32), "dtype", 32)?;
+        isa_core::check_enum!(WaitMode, b[at + 4], "events.wait_mode", 4);
+        isa_core::check_enum!(UpdateMode, b[at + 4 + 2], "events.update_mode", 6);
+        isa_core::check_enum!(Dtype, b[at + 32], "dtype", 32);
         Ok(())
     }
     /// Decodes from `b` at byte `at`, bytes that [`Self::check_at`] accepted.
@@ -168,9 +168,9 @@ impl D4Mr {
             events: Events::decode_checked_at(b, at + 4),
             reserved0: isa_core::le::get_u8s(b, at + 12),
             dst_element_count: isa_core::le::get_u32(b, at + 28),
-            dtype: Dtype::from_checked(isa_core::le::get_u8(b, at + 32)),
+            dtype: Dtype::from_checked(b[at + 32]),
             reserved1: isa_core::le::get_u8s(b, at + 33),
-            num_active_channels: isa_core::le::get_u8(b, at + 34),
+            num_active_channels: b[at + 34],
             reserved2: isa_core::le::get_u8s(b, at + 35),
             reserved3: isa_core::le::get_u8s(b, at + 36),
             fill_imm: isa_core::le::get_u32(b, at + 40),
@@ -324,16 +324,16 @@ impl D4Rand {
     pub(crate) fn encode_at(&self, b: &mut [u8], at: usize) {
         (self.header).encode_at(b, at);
         (self.events).encode_at(b, at + 4);
-        isa_core::le::put_u8(b, at + 12, (self.rand_algorithm) as u8);
-        isa_core::le::put_u8(b, at + 13, self.rand_num_steps);
-        isa_core::le::put_u8(b, at + 14, (self.post_process) as u8);
-        isa_core::le::put_u8(b, at + 15, (self.rand_generator) as u8);
+        b[at + 12] = (self.rand_algorithm) as u8;
+        b[at + 13] = self.rand_num_steps;
+        b[at + 14] = (self.post_process) as u8;
+        b[at + 15] = (self.rand_generator) as u8;
         for (k, item) in (self.params).iter().enumerate() {
             (*item).encode_at(b, at + 16 + k * 4);
         }
-        isa_core::le::put_u8(b, at + 32, (self.dtype) as u8);
+        b[at + 32] = (self.dtype) as u8;
         isa_core::le::put_u8s(b, at + 33, &self.reserved1);
-        isa_core::le::put_u8(b, at + 34, self.num_active_channels);
+        b[at + 34] = self.num_active_channels;
         isa_core::le::put_u8s(b, at + 35, &self.reserved2);
         (self.dst_mem_pattern).encode_at(b, at + 44);
     }
@@ -342,12 +342,12 @@ impl D4Rand {
     #[allow(dead_code)]
     #[inline]
     pub(crate) fn check_at(b: &[u8], at: usize) -> Result<(), isa_core::DecodeError> {
-        WaitMode::decode_field(isa_core::le::get_u8(b, at + 4), "events.wait_mode", 4)?;
-        UpdateMode::decode_field(isa_core::le::get_u8(b, at + 4 + 2), "events.update_mode", 6)?;
-        RandAlgorithm::decode_field(isa_core::le::get_u8(b, at + 12), "rand_algorithm", 12)?;
-        RandPostProc::decode_field(isa_core::le::get_u8(b, at + 14), "post_process", 14)?;
-        RandSrc::decode_field(isa_core::le::get_u8(b, at + 15), "rand_generator", 15)?;
-        Dtype::decode_field(isa_core::le::get_u8(b, at + 32), "dtype", 32)?;
+        isa_core::check_enum!(WaitMode, b[at + 4], "events.wait_mode", 4);
+        isa_core::check_enum!(UpdateMode, b[at + 4 + 2], "events.update_mode", 6);
+        isa_core::check_enum!(RandAlgorithm, b[at + 12], "rand_algorithm", 12);
+        isa_core::check_enum!(RandPostProc, b[at + 14], "post_process", 14);
+        isa_core::check_enum!(RandSrc, b[at + 15], "rand_generator", 15);
+        isa_core::check_enum!(Dtype, b[at + 32], "dtype", 32);
         Ok(())
     }
     /// Decodes from `b` at byte `at`, bytes that [`Self::check_at`] accepted.
@@ -357,14 +357,14 @@ impl D4Rand {
         Self {
             header: Header::decode_at(b, at),
             events: Events::decode_checked_at(b, at + 4),
-            rand_algorithm: RandAlgorithm::from_checked(isa_core::le::get_u8(b, at + 12)),
-            rand_num_steps: isa_core::le::get_u8(b, at + 13),
-            post_process: RandPostProc::from_checked(isa_core::le::get_u8(b, at + 14)),
-            rand_generator: RandSrc::from_checked(isa_core::le::get_u8(b, at + 15)),
+            rand_algorithm: RandAlgorithm::from_checked(b[at + 12]),
+            rand_num_steps: b[at + 13],
+            post_process: RandPostProc::from_checked(b[at + 14]),
+            rand_generator: RandSrc::from_checked(b[at + 15]),
             params: core::array::from_fn(|k| RandParam::decode_at(b, at + 16 + k * 4)),
-            dtype: Dtype::from_checked(isa_core::le::get_u8(b, at + 32)),
+            dtype: Dtype::from_checked(b[at + 32]),
             reserved1: isa_core::le::get_u8s(b, at + 33),
-            num_active_channels: isa_core::le::get_u8(b, at + 34),
+            num_active_channels: b[at + 34],
             reserved2: isa_core::le::get_u8s(b, at + 35),
             dst_mem_pattern: Tensor4d::decode_at(b, at + 44),
         }
@@ -478,7 +478,7 @@ impl PseudoSetRngSeedFields {
     pub(crate) fn encode_at(&self, b: &mut [u8], at: usize) {
         (self.header).encode_at(b, at);
         (self.events).encode_at(b, at + 4);
-        isa_core::le::put_u8(b, at + 12, (self.seed_src) as u8);
+        b[at + 12] = (self.seed_src) as u8;
         isa_core::le::put_u8s(b, at + 13, &self.reserved0);
         (self.seed).encode_at(b, at + 16);
         isa_core::le::put_u8s(b, at + 20, &self.reserved1);
@@ -488,9 +488,9 @@ impl PseudoSetRngSeedFields {
     #[allow(dead_code)]
     #[inline]
     pub(crate) fn check_at(b: &[u8], at: usize) -> Result<(), isa_core::DecodeError> {
-        WaitMode::decode_field(isa_core::le::get_u8(b, at + 4), "events.wait_mode", 4)?;
-        UpdateMode::decode_field(isa_core::le::get_u8(b, at + 4 + 2), "events.update_mode", 6)?;
-        ImmSrc::decode_field(isa_core::le::get_u8(b, at + 12), "seed_src", 12)?;
+        isa_core::check_enum!(WaitMode, b[at + 4], "events.wait_mode", 4);
+        isa_core::check_enum!(UpdateMode, b[at + 4 + 2], "events.update_mode", 6);
+        isa_core::check_enum!(ImmSrc, b[at + 12], "seed_src", 12);
         Ok(())
     }
     /// Decodes from `b` at byte `at`, bytes that [`Self::check_at`] accepted.
@@ -500,7 +500,7 @@ impl PseudoSetRngSeedFields {
         Self {
             header: Header::decode_at(b, at),
             events: Events::decode_checked_at(b, at + 4),
-            seed_src: ImmSrc::from_checked(isa_core::le::get_u8(b, at + 12)),
+            seed_src: ImmSrc::from_checked(b[at + 12]),
             reserved0: isa_core::le::get_u8s(b, at + 13),
             seed: ImmValInstField::decode_at(b, at + 16),
             reserved1: isa_core::le::get_u8s(b, at + 20),
@@ -612,12 +612,12 @@ impl S1Rand {
     pub(crate) fn encode_at(&self, b: &mut [u8], at: usize) {
         (self.header).encode_at(b, at);
         (self.events).encode_at(b, at + 4);
-        isa_core::le::put_u8(b, at + 12, (self.rand_algorithm) as u8);
-        isa_core::le::put_u8(b, at + 13, self.num_active_channels);
-        isa_core::le::put_u8(b, at + 14, (self.update_state) as u8);
-        isa_core::le::put_u8(b, at + 15, (self.in_dtype) as u8);
+        b[at + 12] = (self.rand_algorithm) as u8;
+        b[at + 13] = self.num_active_channels;
+        b[at + 14] = (self.update_state) as u8;
+        b[at + 15] = (self.in_dtype) as u8;
         (self.src_mem_pattern).encode_at(b, at + 16);
-        isa_core::le::put_u8(b, at + 24, (self.rand_generator) as u8);
+        b[at + 24] = (self.rand_generator) as u8;
         isa_core::le::put_u8s(b, at + 25, &self.reserved);
         isa_core::le::put_u32s(b, at + 32, &self.imm_state);
     }
@@ -626,12 +626,12 @@ impl S1Rand {
     #[allow(dead_code)]
     #[inline]
     pub(crate) fn check_at(b: &[u8], at: usize) -> Result<(), isa_core::DecodeError> {
-        WaitMode::decode_field(isa_core::le::get_u8(b, at + 4), "events.wait_mode", 4)?;
-        UpdateMode::decode_field(isa_core::le::get_u8(b, at + 4 + 2), "events.update_mode", 6)?;
-        RandAlgorithm::decode_field(isa_core::le::get_u8(b, at + 12), "rand_algorithm", 12)?;
-        RandStateUpdate::decode_field(isa_core::le::get_u8(b, at + 14), "update_state", 14)?;
-        Dtype::decode_field(isa_core::le::get_u8(b, at + 15), "in_dtype", 15)?;
-        RandSrc::decode_field(isa_core::le::get_u8(b, at + 24), "rand_generator", 24)?;
+        isa_core::check_enum!(WaitMode, b[at + 4], "events.wait_mode", 4);
+        isa_core::check_enum!(UpdateMode, b[at + 4 + 2], "events.update_mode", 6);
+        isa_core::check_enum!(RandAlgorithm, b[at + 12], "rand_algorithm", 12);
+        isa_core::check_enum!(RandStateUpdate, b[at + 14], "update_state", 14);
+        isa_core::check_enum!(Dtype, b[at + 15], "in_dtype", 15);
+        isa_core::check_enum!(RandSrc, b[at + 24], "rand_generator", 24);
         Ok(())
     }
     /// Decodes from `b` at byte `at`, bytes that [`Self::check_at`] accepted.
@@ -641,12 +641,12 @@ impl S1Rand {
         Self {
             header: Header::decode_at(b, at),
             events: Events::decode_checked_at(b, at + 4),
-            rand_algorithm: RandAlgorithm::from_checked(isa_core::le::get_u8(b, at + 12)),
-            num_active_channels: isa_core::le::get_u8(b, at + 13),
-            update_state: RandStateUpdate::from_checked(isa_core::le::get_u8(b, at + 14)),
-            in_dtype: Dtype::from_checked(isa_core::le::get_u8(b, at + 15)),
+            rand_algorithm: RandAlgorithm::from_checked(b[at + 12]),
+            num_active_channels: b[at + 13],
+            update_state: RandStateUpdate::from_checked(b[at + 14]),
+            in_dtype: Dtype::from_checked(b[at + 15]),
             src_mem_pattern: Tensor1d::decode_at(b, at + 16),
-            rand_generator: RandSrc::from_checked(isa_core::le::get_u8(b, at + 24)),
+            rand_generator: RandSrc::from_checked(b[at + 24]),
             reserved: isa_core::le::get_u8s(b, at + 25),
             imm_state: isa_core::le::get_u32s(b, at + 32),
         }
@@ -781,13 +781,13 @@ impl S3d3Dropout {
         (self.events).encode_at(b, at + 4);
         isa_core::le::put_u8s(b, at + 12, &self.reserved0);
         (self.src_mem_pattern).encode_at(b, at + 16);
-        isa_core::le::put_u8(b, at + 32, (self.in_dtype) as u8);
-        isa_core::le::put_u8(b, at + 33, (self.out_dtype) as u8);
-        isa_core::le::put_u8(b, at + 34, self.num_active_channels);
-        isa_core::le::put_u8(b, at + 35, (self.threshold_src) as u8);
-        isa_core::le::put_u8(b, at + 36, (self.threshold_dtype) as u8);
+        b[at + 32] = (self.in_dtype) as u8;
+        b[at + 33] = (self.out_dtype) as u8;
+        b[at + 34] = self.num_active_channels;
+        b[at + 35] = (self.threshold_src) as u8;
+        b[at + 36] = (self.threshold_dtype) as u8;
         isa_core::le::put_u8s(b, at + 37, &self.reserved1);
-        isa_core::le::put_u8(b, at + 43, (self.threshold_type) as u8);
+        b[at + 43] = (self.threshold_type) as u8;
         (self.threshold).encode_at(b, at + 44);
         (self.dst_mem_pattern).encode_at(b, at + 48);
     }
@@ -796,13 +796,13 @@ impl S3d3Dropout {
     #[allow(dead_code)]
     #[inline]
     pub(crate) fn check_at(b: &[u8], at: usize) -> Result<(), isa_core::DecodeError> {
-        WaitMode::decode_field(isa_core::le::get_u8(b, at + 4), "events.wait_mode", 4)?;
-        UpdateMode::decode_field(isa_core::le::get_u8(b, at + 4 + 2), "events.update_mode", 6)?;
-        Dtype::decode_field(isa_core::le::get_u8(b, at + 32), "in_dtype", 32)?;
-        Dtype::decode_field(isa_core::le::get_u8(b, at + 33), "out_dtype", 33)?;
-        ImmSrc::decode_field(isa_core::le::get_u8(b, at + 35), "threshold_src", 35)?;
-        Dtype::decode_field(isa_core::le::get_u8(b, at + 36), "threshold_dtype", 36)?;
-        DropoutThresholdType::decode_field(isa_core::le::get_u8(b, at + 43), "threshold_type", 43)?;
+        isa_core::check_enum!(WaitMode, b[at + 4], "events.wait_mode", 4);
+        isa_core::check_enum!(UpdateMode, b[at + 4 + 2], "events.update_mode", 6);
+        isa_core::check_enum!(Dtype, b[at + 32], "in_dtype", 32);
+        isa_core::check_enum!(Dtype, b[at + 33], "out_dtype", 33);
+        isa_core::check_enum!(ImmSrc, b[at + 35], "threshold_src", 35);
+        isa_core::check_enum!(Dtype, b[at + 36], "threshold_dtype", 36);
+        isa_core::check_enum!(DropoutThresholdType, b[at + 43], "threshold_type", 43);
         Ok(())
     }
     /// Decodes from `b` at byte `at`, bytes that [`Self::check_at`] accepted.
@@ -814,13 +814,13 @@ impl S3d3Dropout {
             events: Events::decode_checked_at(b, at + 4),
             reserved0: isa_core::le::get_u8s(b, at + 12),
             src_mem_pattern: Tensor3d::decode_at(b, at + 16),
-            in_dtype: Dtype::from_checked(isa_core::le::get_u8(b, at + 32)),
-            out_dtype: Dtype::from_checked(isa_core::le::get_u8(b, at + 33)),
-            num_active_channels: isa_core::le::get_u8(b, at + 34),
-            threshold_src: ImmSrc::from_checked(isa_core::le::get_u8(b, at + 35)),
-            threshold_dtype: Dtype::from_checked(isa_core::le::get_u8(b, at + 36)),
+            in_dtype: Dtype::from_checked(b[at + 32]),
+            out_dtype: Dtype::from_checked(b[at + 33]),
+            num_active_channels: b[at + 34],
+            threshold_src: ImmSrc::from_checked(b[at + 35]),
+            threshold_dtype: Dtype::from_checked(b[at + 36]),
             reserved1: isa_core::le::get_u8s(b, at + 37),
-            threshold_type: DropoutThresholdType::from_checked(isa_core::le::get_u8(b, at + 43)),
+            threshold_type: DropoutThresholdType::from_checked(b[at + 43]),
             threshold: ImmValInstField::decode_at(b, at + 44),
             dst_mem_pattern: Tensor3d::decode_at(b, at + 48),
         }
@@ -1364,42 +1364,42 @@ impl Instruction {
         match op {
             #[cfg(feature = "d4_mr")]
             crate::Opcode::Memset => {
-                Memset::check_bytes(bytes)?;
+                isa_core::or_return!(Memset::check_bytes(bytes));
                 Ok(Self::Memset(Memset::from_checked_bytes(bytes)))
             }
             #[cfg(feature = "d4_mr")]
             crate::Opcode::RegStore => {
-                RegStore::check_bytes(bytes)?;
+                isa_core::or_return!(RegStore::check_bytes(bytes));
                 Ok(Self::RegStore(RegStore::from_checked_bytes(bytes)))
             }
             #[cfg(feature = "d4_mr")]
             crate::Opcode::Rng => {
-                Rng::check_bytes(bytes)?;
+                isa_core::or_return!(Rng::check_bytes(bytes));
                 Ok(Self::Rng(Rng::from_checked_bytes(bytes)))
             }
             #[cfg(feature = "d4_rand")]
             crate::Opcode::Rand => {
-                Rand::check_bytes(bytes)?;
+                isa_core::or_return!(Rand::check_bytes(bytes));
                 Ok(Self::Rand(Rand::from_checked_bytes(bytes)))
             }
             #[cfg(feature = "d4_rand")]
             crate::Opcode::RandGetState => {
-                RandGetState::check_bytes(bytes)?;
+                isa_core::or_return!(RandGetState::check_bytes(bytes));
                 Ok(Self::RandGetState(RandGetState::from_checked_bytes(bytes)))
             }
             #[cfg(feature = "s1_rand")]
             crate::Opcode::RandSetState => {
-                RandSetState::check_bytes(bytes)?;
+                isa_core::or_return!(RandSetState::check_bytes(bytes));
                 Ok(Self::RandSetState(RandSetState::from_checked_bytes(bytes)))
             }
             #[cfg(feature = "s3d3_dropout")]
             crate::Opcode::Dropout => {
-                Dropout::check_bytes(bytes)?;
+                isa_core::or_return!(Dropout::check_bytes(bytes));
                 Ok(Self::Dropout(Dropout::from_checked_bytes(bytes)))
             }
             #[cfg(feature = "pseudo_set_rng_seed")]
             crate::Opcode::PseudoSetRngSeed => {
-                PseudoSetRngSeed::check_bytes(bytes)?;
+                isa_core::or_return!(PseudoSetRngSeed::check_bytes(bytes));
                 Ok(Self::PseudoSetRngSeed(
                     PseudoSetRngSeed::from_checked_bytes(bytes),
                 ))
