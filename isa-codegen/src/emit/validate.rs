@@ -141,7 +141,7 @@ fn push_unique(out: &mut Vec<Site>, s: Site) {
 
 impl Plan {
     /// True when the function's whole body is one predicate: its callers test it in place
-    /// (`x.predicate(name, spec::f(..), frame)`) instead of calling an explain function.
+    /// (`x.predicate(name, spec::f(..), frame, reads)`) instead of calling an explain function.
     fn is_predicate(&self) -> bool {
         self.leaves.contains_key(&WHOLE)
     }
@@ -392,11 +392,11 @@ fn with_kind(model: &Model, t: TokenStream, ty: &SpecTy) -> TokenStream {
 /// How an explain function tests a callee whose whole body is one predicate (see `Plan::is_predicate`).
 const PREDICATE_MACRO: &str =
     "/// Tests spec function `$f` in place (its whole body is one predicate): on `false`, reports
-/// `$reads` (its slice of the frame) and adds its name to the path.
+/// `$frame[$reads]` (its slice of the frame) and adds its name to the path.
 #[allow(unused_macros)]
 macro_rules! predicate {
-    ($x:ident, $reads:expr, $f:ident($($arg:expr),* $(,)?)) => {
-        $x.predicate(stringify!($f), $f($($arg),*), $reads)
+    ($x:ident, $frame:ident[$reads:expr], $f:ident($($arg:expr),* $(,)?)) => {
+        $x.predicate(stringify!($f), $f($($arg),*), $frame, $reads)
     };
 }
 ";
@@ -468,6 +468,7 @@ impl Emitter<'_> {
             ident(&name)
         };
         let (x, n) = (fresh("x"), fresh("n"));
+        // A callee's frame: its slice of this function's.
         let range = |a: usize, b: usize| -> TokenStream {
             if a == b {
                 quote!(&[])
@@ -476,7 +477,14 @@ impl Emitter<'_> {
                 quote!(&#n[#a..#b])
             }
         };
-        // Source texts of the predicates, when there are several (keeps each check on one line).
+        // What a check or a predicate reads: the frame and a constant range, sliced by the walk
+        // (a call with constant arguments; see `isa_core::Explain::check`).
+        let reads_of = |a: usize, b: usize| -> TokenStream {
+            let (a, b) = (lit(a as u64), lit(b as u64));
+            quote!(#n, #a..#b)
+        };
+        // Source texts of the predicates, when there are several: a table keeps each check on
+        // one line. A `static`, so that each use reads the table instead of copying a constant.
         let texts: Vec<&str> = parts(&f.body)
             .into_iter()
             .filter(|(k, c)| *k != WHOLE && matches!(part(model, c), Part::Leaf))
@@ -491,14 +499,15 @@ impl Emitter<'_> {
                 Part::Descend(h, args) => {
                     let callee = &model.specs[h];
                     let (a, b) = plan.calls[&k];
-                    let frame = range(a, b);
                     let sub = self.planner.plans[h].as_ref().expect("planned");
                     if sub.is_predicate() {
                         // One predicate: tested here, through the spec function.
                         let call = tr.expr(c).tokens;
-                        chain.push(quote!(predicate!(#x, #frame, #call)));
+                        let (a, b) = (lit(a as u64), lit(b as u64));
+                        chain.push(quote!(predicate!(#x, #n[#a..#b], #call)));
                         continue;
                     }
+                    let frame = range(a, b);
                     let name = ident(&format!("explain_{}", callee.name));
                     let mut toks = Vec::new();
                     for (a, (_, pt)) in args.iter().zip(&callee.params) {
@@ -514,7 +523,7 @@ impl Emitter<'_> {
                 }
                 Part::Leaf => {
                     let (a, b) = plan.leaves[&k];
-                    let reads = range(a, b);
+                    let reads = reads_of(a, b);
                     // A conjunct that reads nothing and is constant needs no evaluation.
                     let mut ev = crate::model::eval::Evaluator::new(
                         model,
@@ -557,7 +566,7 @@ impl Emitter<'_> {
         }
         let table = if texts.len() > 1 {
             let count = lit(texts.len() as u64);
-            quote! { const #text_table: [&str; #count] = [#(#texts),*]; }
+            quote! { static #text_table: [&str; #count] = [#(#texts),*]; }
         } else {
             quote!()
         };

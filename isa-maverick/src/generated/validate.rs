@@ -2,11 +2,11 @@
 // Regenerate with `cargo run -p isa-codegen`.
 
 /// Tests spec function `$f` in place (its whole body is one predicate): on `false`, reports
-/// `$reads` (its slice of the frame) and adds its name to the path.
+/// `$frame[$reads]` (its slice of the frame) and adds its name to the path.
 #[allow(unused_macros)]
 macro_rules! predicate {
-    ($x:ident, $reads:expr, $f:ident($($arg:expr),* $(,)?)) => {
-        $x.predicate(stringify!($f), $f($($arg),*), $reads)
+    ($x:ident, $frame:ident[$reads:expr], $f:ident($($arg:expr),* $(,)?)) => {
+        $x.predicate(stringify!($f), $f($($arg),*), $frame, $reads)
     };
 }
 #[allow(unused_imports)]
@@ -1012,7 +1012,8 @@ fn explain_has_valid_neuron_header(
     let ok = x.check(
         i128::from(i.header().inst_word_len)
             == isa_core::spec::div(i128::from(crate::consts::INST_NBYTES), 4),
-        &n[0..1],
+        n,
+        0..1,
         "(i.header.inst_word_len == (INST_NBYTES / 4))",
     );
     x.leave("has_valid_neuron_header", ok)
@@ -1024,26 +1025,29 @@ fn explain_has_valid_neuron_events(
     _op: crate::Opcode,
     i: &dyn InstFields,
 ) -> bool {
-    const TEXT: [&str; 4] = [
+    static TEXT: [&str; 4] = [
         "(i.common.events.wait_mode != WaitMode::INVALID)",
         "(i.common.events.update_mode != UpdateMode::INVALID)",
         "((i.common.events.wait_mode != WaitMode::NO_WAIT) || (i.common.events.wait_idx == 0))",
         "((i.common.events.update_mode != UpdateMode::NO_UPDATE) || (i.common.events.update_idx == 0))",
     ];
-    let ok = x.check(i.events().wait_mode != WaitMode::Invalid, &n[0..1], TEXT[0])
+    let ok = x.check(i.events().wait_mode != WaitMode::Invalid, n, 0..1, TEXT[0])
         && x.check(
             i.events().update_mode != UpdateMode::Invalid,
-            &n[1..2],
+            n,
+            1..2,
             TEXT[1],
         )
         && x.check(
             (i.events().wait_mode != WaitMode::NoWait) || (i.events().wait_idx == 0),
-            &n[2..4],
+            n,
+            2..4,
             TEXT[2],
         )
         && x.check(
             (i.events().update_mode != UpdateMode::NoUpdate) || (i.events().update_idx == 0),
-            &n[4..6],
+            n,
+            4..6,
             TEXT[3],
         );
     x.leave("has_valid_neuron_events", ok)
@@ -1055,9 +1059,9 @@ fn explain_has_valid_active_channel_range(
     n: u8,
     max: u32,
 ) -> bool {
-    const TEXT: [&str; 2] = ["(n >= 1)", "(n <= max)"];
-    let ok = x.check(n >= 1, &n_[0..1], TEXT[0])
-        && x.check(i128::from(n) <= i128::from(max), &n_[1..3], TEXT[1]);
+    static TEXT: [&str; 2] = ["(n >= 1)", "(n <= max)"];
+    let ok = x.check(n >= 1, n_, 0..1, TEXT[0])
+        && x.check(i128::from(n) <= i128::from(max), n_, 1..3, TEXT[1]);
     x.leave("has_valid_active_channel_range", ok)
 }
 #[allow(dead_code, unused_macros)]
@@ -1069,7 +1073,7 @@ fn explain_has_valid_active_channel_range_with_tile(
     inst_flags: u8,
 ) -> bool {
     let ok = explain_has_valid_active_channel_range(x, &n_[1..4], n, max)
-        && x.check(inst_flags == 0, &n_[0..1], "(inst_flags == 0)");
+        && x.check(inst_flags == 0, n_, 0..1, "(inst_flags == 0)");
     x.leave("has_valid_active_channel_range_with_tile", ok)
 }
 #[cfg(feature = "s1_rand")]
@@ -1084,9 +1088,9 @@ fn explain_tensor1d_valid(
 ) -> bool {
     let ok = predicate!(
         x,
-        &n[1..10],
+        n[1..10],
         tensor_start_addr_valid(t.start_addr, d, w, psum, sbuf)
-    ) && x.check(t.num_elem[0] != 0, &n[0..1], "(t.num_elem[0] != 0)");
+    ) && x.check(t.num_elem[0] != 0, n, 0..1, "(t.num_elem[0] != 0)");
     x.leave("tensor1d_valid", ok)
 }
 #[allow(dead_code, unused_macros)]
@@ -1099,18 +1103,18 @@ fn explain_tensor3d_valid(
     psum: AllowedInPsum,
     sbuf: AllowedInSbuf,
 ) -> bool {
-    const TEXT: [&str; 3] = [
+    static TEXT: [&str; 3] = [
         "(t.num_elem[0] != 0)",
         "(t.num_elem[1] != 0)",
         "(t.num_elem[2] != 0)",
     ];
     let ok = predicate!(
         x,
-        &n[3..12],
+        n[3..12],
         tensor_start_addr_valid(t.start_addr, d, w, psum, sbuf)
-    ) && x.check(t.num_elem[0] != 0, &n[0..1], TEXT[0])
-        && x.check(t.num_elem[1] != 0, &n[1..2], TEXT[1])
-        && x.check(t.num_elem[2] != 0, &n[2..3], TEXT[2]);
+    ) && x.check(t.num_elem[0] != 0, n, 0..1, TEXT[0])
+        && x.check(t.num_elem[1] != 0, n, 1..2, TEXT[1])
+        && x.check(t.num_elem[2] != 0, n, 2..3, TEXT[2]);
     x.leave("tensor3d_valid", ok)
 }
 #[allow(dead_code, unused_macros)]
@@ -1123,7 +1127,7 @@ fn explain_tensor4d_valid(
     psum: AllowedInPsum,
     sbuf: AllowedInSbuf,
 ) -> bool {
-    const TEXT: [&str; 4] = [
+    static TEXT: [&str; 4] = [
         "(t.num_elem[0] != 0)",
         "(t.num_elem[1] != 0)",
         "(t.num_elem[2] != 0)",
@@ -1131,12 +1135,12 @@ fn explain_tensor4d_valid(
     ];
     let ok = predicate!(
         x,
-        &n[4..13],
+        n[4..13],
         tensor_start_addr_valid(t.start_addr, d, w, psum, sbuf)
-    ) && x.check(t.num_elem[0] != 0, &n[0..1], TEXT[0])
-        && x.check(t.num_elem[1] != 0, &n[1..2], TEXT[1])
-        && x.check(t.num_elem[2] != 0, &n[2..3], TEXT[2])
-        && x.check(t.num_elem[3] != 0, &n[3..4], TEXT[3]);
+    ) && x.check(t.num_elem[0] != 0, n, 0..1, TEXT[0])
+        && x.check(t.num_elem[1] != 0, n, 1..2, TEXT[1])
+        && x.check(t.num_elem[2] != 0, n, 2..3, TEXT[2])
+        && x.check(t.num_elem[3] != 0, n, 3..4, TEXT[3]);
     x.leave("tensor4d_valid", ok)
 }
 #[allow(dead_code, unused_macros)]
@@ -1146,26 +1150,26 @@ fn explain_is_valid_dtype(
     d: Dtype,
     allow_fp32r: DtypeAllowFp32r,
 ) -> bool {
-    let ok = predicate!(x, &n[0..1], dtype_invalid_check(d))
-        && predicate!(x, &n[1..3], dtype_fp32r_illegal_check(d, allow_fp32r))
+    let ok = predicate!(x, n[0..1], dtype_invalid_check(d))
+        && predicate!(x, n[1..3], dtype_fp32r_illegal_check(d, allow_fp32r))
         && predicate!(
             x,
-            &n[3..5],
+            n[3..5],
             dtype_uint64_illegal_check(d, DtypeAllowU64::False)
         )
         && predicate!(
             x,
-            &n[5..7],
+            n[5..7],
             dtype_int64_illegal_check(d, DtypeAllowI64::False)
         )
         && predicate!(
             x,
-            &n[7..9],
+            n[7..9],
             dtype_4bit_illegal_check(d, DtypeAllowFp4::False)
         )
         && predicate!(
             x,
-            &n[9..11],
+            n[9..11],
             dtype_scale_illegal_check(d, DtypeAllowScale::False)
         );
     x.leave("is_valid_dtype", ok)
@@ -1179,12 +1183,12 @@ fn explain_is_valid_d3_rand(
 ) -> bool {
     let ok = explain_has_valid_neuron_header(x, &n[0..1], op, i)
         && explain_has_valid_neuron_events(x, &n[1..7], op, i)
-        && predicate!(x, &[], has_rand2_opcode(op, i))
+        && predicate!(x, n[7..7], has_rand2_opcode(op, i))
         && explain_has_d3_rand_reserved_zero(x, &n[7..29], op, i)
-        && predicate!(x, &n[29..30], restrict_rand2_algorithm(op, i))
-        && predicate!(x, &n[30..31], has_valid_rand2_post_processing(op, i))
+        && predicate!(x, n[29..30], restrict_rand2_algorithm(op, i))
+        && predicate!(x, n[30..31], has_valid_rand2_post_processing(op, i))
         && explain_has_valid_rand2_dtype(x, &n[31..42], op, i)
-        && predicate!(x, &n[42..46], has_valid_rand2_min_max(op, i))
+        && predicate!(x, n[42..46], has_valid_rand2_min_max(op, i))
         && explain_has_valid_active_channel_range_with_tile(
             x,
             &n[46..50],
@@ -1194,7 +1198,7 @@ fn explain_is_valid_d3_rand(
         )
         && predicate!(
             x,
-            &n[50..53],
+            n[50..53],
             start_addr_active_channels(i.dst_mem_pattern.start_addr, i.num_active_channels)
         )
         && explain_tensor3d_valid(
@@ -1215,7 +1219,7 @@ fn explain_has_d3_rand_reserved_zero(
     _op: crate::Opcode,
     i: &crate::inst::D3Rand,
 ) -> bool {
-    const TEXT: [&str; 22] = [
+    static TEXT: [&str; 22] = [
         "(i.d3_rand.reserved0[0] == 0)",
         "(i.d3_rand.reserved1[0] == 0)",
         "(i.d3_rand.reserved1[1] == 0)",
@@ -1239,28 +1243,28 @@ fn explain_has_d3_rand_reserved_zero(
         "(i.d3_rand.reserved3[1] == 0)",
         "(i.d3_rand.reserved3[2] == 0)",
     ];
-    let ok = x.check(i.reserved0[0] == 0, &n[0..1], TEXT[0])
-        && x.check(i.reserved1[0] == 0, &n[1..2], TEXT[1])
-        && x.check(i.reserved1[1] == 0, &n[2..3], TEXT[2])
-        && x.check(i.reserved1[2] == 0, &n[3..4], TEXT[3])
-        && x.check(i.reserved1[3] == 0, &n[4..5], TEXT[4])
-        && x.check(i.reserved1[4] == 0, &n[5..6], TEXT[5])
-        && x.check(i.reserved1[5] == 0, &n[6..7], TEXT[6])
-        && x.check(i.reserved1[6] == 0, &n[7..8], TEXT[7])
-        && x.check(i.reserved1[7] == 0, &n[8..9], TEXT[8])
-        && x.check(i.reserved1[8] == 0, &n[9..10], TEXT[9])
-        && x.check(i.reserved1[9] == 0, &n[10..11], TEXT[10])
-        && x.check(i.reserved1[10] == 0, &n[11..12], TEXT[11])
-        && x.check(i.reserved1[11] == 0, &n[12..13], TEXT[12])
-        && x.check(i.reserved1[12] == 0, &n[13..14], TEXT[13])
-        && x.check(i.reserved1[13] == 0, &n[14..15], TEXT[14])
-        && x.check(i.reserved1[14] == 0, &n[15..16], TEXT[15])
-        && x.check(i.reserved1[15] == 0, &n[16..17], TEXT[16])
-        && x.check(i.reserved1[16] == 0, &n[17..18], TEXT[17])
-        && x.check(i.reserved2[0] == 0, &n[18..19], TEXT[18])
-        && x.check(i.reserved3[0] == 0, &n[19..20], TEXT[19])
-        && x.check(i.reserved3[1] == 0, &n[20..21], TEXT[20])
-        && x.check(i.reserved3[2] == 0, &n[21..22], TEXT[21]);
+    let ok = x.check(i.reserved0[0] == 0, n, 0..1, TEXT[0])
+        && x.check(i.reserved1[0] == 0, n, 1..2, TEXT[1])
+        && x.check(i.reserved1[1] == 0, n, 2..3, TEXT[2])
+        && x.check(i.reserved1[2] == 0, n, 3..4, TEXT[3])
+        && x.check(i.reserved1[3] == 0, n, 4..5, TEXT[4])
+        && x.check(i.reserved1[4] == 0, n, 5..6, TEXT[5])
+        && x.check(i.reserved1[5] == 0, n, 6..7, TEXT[6])
+        && x.check(i.reserved1[6] == 0, n, 7..8, TEXT[7])
+        && x.check(i.reserved1[7] == 0, n, 8..9, TEXT[8])
+        && x.check(i.reserved1[8] == 0, n, 9..10, TEXT[9])
+        && x.check(i.reserved1[9] == 0, n, 10..11, TEXT[10])
+        && x.check(i.reserved1[10] == 0, n, 11..12, TEXT[11])
+        && x.check(i.reserved1[11] == 0, n, 12..13, TEXT[12])
+        && x.check(i.reserved1[12] == 0, n, 13..14, TEXT[13])
+        && x.check(i.reserved1[13] == 0, n, 14..15, TEXT[14])
+        && x.check(i.reserved1[14] == 0, n, 15..16, TEXT[15])
+        && x.check(i.reserved1[15] == 0, n, 16..17, TEXT[16])
+        && x.check(i.reserved1[16] == 0, n, 17..18, TEXT[17])
+        && x.check(i.reserved2[0] == 0, n, 18..19, TEXT[18])
+        && x.check(i.reserved3[0] == 0, n, 19..20, TEXT[19])
+        && x.check(i.reserved3[1] == 0, n, 20..21, TEXT[20])
+        && x.check(i.reserved3[2] == 0, n, 21..22, TEXT[21]);
     x.leave("has_d3_rand_reserved_zero", ok)
 }
 #[cfg(feature = "d3_rand")]
@@ -1283,9 +1287,9 @@ fn explain_is_valid_rng(
 ) -> bool {
     let ok = explain_has_valid_neuron_header(x, &n[0..1], op, i)
         && explain_has_valid_neuron_events(x, &n[1..7], op, i)
-        && predicate!(x, &[], has_rng_opcode(op, i))
+        && predicate!(x, n[7..7], has_rng_opcode(op, i))
         && explain_has_d4_mr_rng_zero_fields(x, &n[7..30], op, i)
-        && predicate!(x, &n[30..31], has_valid_rng_dtype(op, i))
+        && predicate!(x, n[30..31], has_valid_rng_dtype(op, i))
         && explain_has_valid_active_channel_range_with_tile(
             x,
             &n[31..35],
@@ -1295,7 +1299,7 @@ fn explain_is_valid_rng(
         )
         && predicate!(
             x,
-            &n[35..38],
+            n[35..38],
             start_addr_active_channels(i.dst_mem_pattern.start_addr, i.num_active_channels)
         )
         && explain_tensor4d_valid(
@@ -1307,8 +1311,8 @@ fn explain_is_valid_rng(
             AllowedInPsum::True,
             AllowedInSbuf::True,
         )
-        && predicate!(x, &n[51..56], rng_dst_elem_cnt(op, i))
-        && predicate!(x, &n[56..58], has_valid_rng_engine(op, i, e));
+        && predicate!(x, n[51..56], rng_dst_elem_cnt(op, i))
+        && predicate!(x, n[56..58], has_valid_rng_engine(op, i, e));
     x.leave("is_valid_rng", ok)
 }
 #[cfg(feature = "d4_mr")]
@@ -1318,7 +1322,7 @@ fn explain_has_d4_mr_rng_zero_fields(
     _op: crate::Opcode,
     i: &crate::inst::D4Mr,
 ) -> bool {
-    const TEXT: [&str; 23] = [
+    static TEXT: [&str; 23] = [
         "(i.d4_mr.reserved0[0] == 0)",
         "(i.d4_mr.reserved0[1] == 0)",
         "(i.d4_mr.reserved0[2] == 0)",
@@ -1343,29 +1347,29 @@ fn explain_has_d4_mr_rng_zero_fields(
         "(i.d4_mr.reserved3[3] == 0)",
         "(i.d4_mr.fill_imm == 0)",
     ];
-    let ok = x.check(i.reserved0[0] == 0, &n[0..1], TEXT[0])
-        && x.check(i.reserved0[1] == 0, &n[1..2], TEXT[1])
-        && x.check(i.reserved0[2] == 0, &n[2..3], TEXT[2])
-        && x.check(i.reserved0[3] == 0, &n[3..4], TEXT[3])
-        && x.check(i.reserved0[4] == 0, &n[4..5], TEXT[4])
-        && x.check(i.reserved0[5] == 0, &n[5..6], TEXT[5])
-        && x.check(i.reserved0[6] == 0, &n[6..7], TEXT[6])
-        && x.check(i.reserved0[7] == 0, &n[7..8], TEXT[7])
-        && x.check(i.reserved0[8] == 0, &n[8..9], TEXT[8])
-        && x.check(i.reserved0[9] == 0, &n[9..10], TEXT[9])
-        && x.check(i.reserved0[10] == 0, &n[10..11], TEXT[10])
-        && x.check(i.reserved0[11] == 0, &n[11..12], TEXT[11])
-        && x.check(i.reserved0[12] == 0, &n[12..13], TEXT[12])
-        && x.check(i.reserved0[13] == 0, &n[13..14], TEXT[13])
-        && x.check(i.reserved0[14] == 0, &n[14..15], TEXT[14])
-        && x.check(i.reserved0[15] == 0, &n[15..16], TEXT[15])
-        && x.check(i.reserved1[0] == 0, &n[16..17], TEXT[16])
-        && x.check(i.reserved2[0] == 0, &n[17..18], TEXT[17])
-        && x.check(i.reserved3[0] == 0, &n[18..19], TEXT[18])
-        && x.check(i.reserved3[1] == 0, &n[19..20], TEXT[19])
-        && x.check(i.reserved3[2] == 0, &n[20..21], TEXT[20])
-        && x.check(i.reserved3[3] == 0, &n[21..22], TEXT[21])
-        && x.check(i.fill_imm == 0, &n[22..23], TEXT[22]);
+    let ok = x.check(i.reserved0[0] == 0, n, 0..1, TEXT[0])
+        && x.check(i.reserved0[1] == 0, n, 1..2, TEXT[1])
+        && x.check(i.reserved0[2] == 0, n, 2..3, TEXT[2])
+        && x.check(i.reserved0[3] == 0, n, 3..4, TEXT[3])
+        && x.check(i.reserved0[4] == 0, n, 4..5, TEXT[4])
+        && x.check(i.reserved0[5] == 0, n, 5..6, TEXT[5])
+        && x.check(i.reserved0[6] == 0, n, 6..7, TEXT[6])
+        && x.check(i.reserved0[7] == 0, n, 7..8, TEXT[7])
+        && x.check(i.reserved0[8] == 0, n, 8..9, TEXT[8])
+        && x.check(i.reserved0[9] == 0, n, 9..10, TEXT[9])
+        && x.check(i.reserved0[10] == 0, n, 10..11, TEXT[10])
+        && x.check(i.reserved0[11] == 0, n, 11..12, TEXT[11])
+        && x.check(i.reserved0[12] == 0, n, 12..13, TEXT[12])
+        && x.check(i.reserved0[13] == 0, n, 13..14, TEXT[13])
+        && x.check(i.reserved0[14] == 0, n, 14..15, TEXT[14])
+        && x.check(i.reserved0[15] == 0, n, 15..16, TEXT[15])
+        && x.check(i.reserved1[0] == 0, n, 16..17, TEXT[16])
+        && x.check(i.reserved2[0] == 0, n, 17..18, TEXT[17])
+        && x.check(i.reserved3[0] == 0, n, 18..19, TEXT[18])
+        && x.check(i.reserved3[1] == 0, n, 19..20, TEXT[19])
+        && x.check(i.reserved3[2] == 0, n, 20..21, TEXT[20])
+        && x.check(i.reserved3[3] == 0, n, 21..22, TEXT[21])
+        && x.check(i.fill_imm == 0, n, 22..23, TEXT[22]);
     x.leave("has_d4_mr_rng_zero_fields", ok)
 }
 #[cfg(feature = "d4_mr")]
@@ -1377,7 +1381,7 @@ fn explain_is_valid_d4_mr(
 ) -> bool {
     let ok = explain_has_valid_neuron_header(x, &n[0..1], op, i)
         && explain_has_valid_neuron_events(x, &n[1..7], op, i)
-        && predicate!(x, &[], has_d4_mr_opcode(op, i))
+        && predicate!(x, n[7..7], has_d4_mr_opcode(op, i))
         && explain_has_valid_active_channel_range_with_tile(
             x,
             &n[7..11],
@@ -1387,7 +1391,7 @@ fn explain_is_valid_d4_mr(
         )
         && predicate!(
             x,
-            &n[11..14],
+            n[11..14],
             start_addr_active_channels(i.dst_mem_pattern.start_addr, i.num_active_channels)
         )
         && explain_tensor4d_valid(
@@ -1411,18 +1415,18 @@ fn explain_is_valid_rand_get_state(
 ) -> bool {
     let ok = explain_has_valid_neuron_header(x, &n[0..1], op, i)
         && explain_has_valid_neuron_events(x, &n[1..7], op, i)
-        && predicate!(x, &[], has_rand_get_state_opcode(op, i))
+        && predicate!(x, n[7..7], has_rand_get_state_opcode(op, i))
         && explain_has_d4_rand_reserved_zero(x, &n[7..17], op, i)
         && explain_rand_get_state_unused_field_zero(x, &n[17..23], op, i)
-        && predicate!(x, &n[23..24], rand_get_state_valid_dtype(op, i))
+        && predicate!(x, n[23..24], rand_get_state_valid_dtype(op, i))
         && predicate!(
             x,
-            &n[24..26],
+            n[24..26],
             has_valid_rand_state_channels(i.num_active_channels, e)
         )
         && predicate!(
             x,
-            &n[26..29],
+            n[26..29],
             start_addr_active_channels(i.dst_mem_pattern.start_addr, i.num_active_channels)
         )
         && explain_tensor4d_valid(
@@ -1434,7 +1438,7 @@ fn explain_is_valid_rand_get_state(
             AllowedInPsum::True,
             AllowedInSbuf::True,
         )
-        && predicate!(x, &n[42..50], rand_get_state_legal_combinations(op, i, e));
+        && predicate!(x, n[42..50], rand_get_state_legal_combinations(op, i, e));
     x.leave("is_valid_rand_get_state", ok)
 }
 #[cfg(feature = "d4_rand")]
@@ -1444,7 +1448,7 @@ fn explain_has_d4_rand_reserved_zero(
     _op: crate::Opcode,
     i: &crate::inst::D4Rand,
 ) -> bool {
-    const TEXT: [&str; 10] = [
+    static TEXT: [&str; 10] = [
         "(i.d4_rand.reserved1[0] == 0)",
         "(i.d4_rand.reserved2[0] == 0)",
         "(i.d4_rand.reserved2[1] == 0)",
@@ -1456,16 +1460,16 @@ fn explain_has_d4_rand_reserved_zero(
         "(i.d4_rand.reserved2[7] == 0)",
         "(i.d4_rand.reserved2[8] == 0)",
     ];
-    let ok = x.check(i.reserved1[0] == 0, &n[0..1], TEXT[0])
-        && x.check(i.reserved2[0] == 0, &n[1..2], TEXT[1])
-        && x.check(i.reserved2[1] == 0, &n[2..3], TEXT[2])
-        && x.check(i.reserved2[2] == 0, &n[3..4], TEXT[3])
-        && x.check(i.reserved2[3] == 0, &n[4..5], TEXT[4])
-        && x.check(i.reserved2[4] == 0, &n[5..6], TEXT[5])
-        && x.check(i.reserved2[5] == 0, &n[6..7], TEXT[6])
-        && x.check(i.reserved2[6] == 0, &n[7..8], TEXT[7])
-        && x.check(i.reserved2[7] == 0, &n[8..9], TEXT[8])
-        && x.check(i.reserved2[8] == 0, &n[9..10], TEXT[9]);
+    let ok = x.check(i.reserved1[0] == 0, n, 0..1, TEXT[0])
+        && x.check(i.reserved2[0] == 0, n, 1..2, TEXT[1])
+        && x.check(i.reserved2[1] == 0, n, 2..3, TEXT[2])
+        && x.check(i.reserved2[2] == 0, n, 3..4, TEXT[3])
+        && x.check(i.reserved2[3] == 0, n, 4..5, TEXT[4])
+        && x.check(i.reserved2[4] == 0, n, 5..6, TEXT[5])
+        && x.check(i.reserved2[5] == 0, n, 6..7, TEXT[6])
+        && x.check(i.reserved2[6] == 0, n, 7..8, TEXT[7])
+        && x.check(i.reserved2[7] == 0, n, 8..9, TEXT[8])
+        && x.check(i.reserved2[8] == 0, n, 9..10, TEXT[9]);
     x.leave("has_d4_rand_reserved_zero", ok)
 }
 #[cfg(feature = "d4_rand")]
@@ -1475,7 +1479,7 @@ fn explain_rand_get_state_unused_field_zero(
     _op: crate::Opcode,
     i: &crate::inst::D4Rand,
 ) -> bool {
-    const TEXT: [&str; 6] = [
+    static TEXT: [&str; 6] = [
         "(i.d4_rand.rand_num_steps == 0)",
         "(i.d4_rand.post_process == RandPostProc::RAW_U32)",
         "(i.d4_rand.params[0].param_bitvec_uint32 == 0)",
@@ -1483,12 +1487,12 @@ fn explain_rand_get_state_unused_field_zero(
         "(i.d4_rand.params[2].param_bitvec_uint32 == 0)",
         "(i.d4_rand.params[3].param_bitvec_uint32 == 0)",
     ];
-    let ok = x.check(i.rand_num_steps == 0, &n[0..1], TEXT[0])
-        && x.check(i.post_process == RandPostProc::RawU32, &n[1..2], TEXT[1])
-        && x.check(i.params[0].param_bitvec_uint32() == 0, &n[2..3], TEXT[2])
-        && x.check(i.params[1].param_bitvec_uint32() == 0, &n[3..4], TEXT[3])
-        && x.check(i.params[2].param_bitvec_uint32() == 0, &n[4..5], TEXT[4])
-        && x.check(i.params[3].param_bitvec_uint32() == 0, &n[5..6], TEXT[5]);
+    let ok = x.check(i.rand_num_steps == 0, n, 0..1, TEXT[0])
+        && x.check(i.post_process == RandPostProc::RawU32, n, 1..2, TEXT[1])
+        && x.check(i.params[0].param_bitvec_uint32() == 0, n, 2..3, TEXT[2])
+        && x.check(i.params[1].param_bitvec_uint32() == 0, n, 3..4, TEXT[3])
+        && x.check(i.params[2].param_bitvec_uint32() == 0, n, 4..5, TEXT[4])
+        && x.check(i.params[3].param_bitvec_uint32() == 0, n, 5..6, TEXT[5]);
     x.leave("rand_get_state_unused_field_zero", ok)
 }
 #[cfg(feature = "d4_rand")]
@@ -1500,12 +1504,12 @@ fn explain_is_valid_rand(
 ) -> bool {
     let ok = explain_has_valid_neuron_header(x, &n[0..1], op, i)
         && explain_has_valid_neuron_events(x, &n[1..7], op, i)
-        && predicate!(x, &[], has_rand_opcode(op, i))
+        && predicate!(x, n[7..7], has_rand_opcode(op, i))
         && explain_has_d4_rand_reserved_zero(x, &n[7..17], op, i)
-        && predicate!(x, &n[17..18], restrict_rand_algorithm(op, i))
-        && predicate!(x, &n[18..20], has_valid_rand_num_steps(op, i))
-        && predicate!(x, &n[20..21], has_valid_rand_post_processing(op, i))
-        && predicate!(x, &n[21..23], has_valid_rand_dtype(op, i))
+        && predicate!(x, n[17..18], restrict_rand_algorithm(op, i))
+        && predicate!(x, n[18..20], has_valid_rand_num_steps(op, i))
+        && predicate!(x, n[20..21], has_valid_rand_post_processing(op, i))
+        && predicate!(x, n[21..23], has_valid_rand_dtype(op, i))
         && explain_has_valid_active_channel_range(
             x,
             &n[23..26],
@@ -1514,7 +1518,7 @@ fn explain_is_valid_rand(
         )
         && predicate!(
             x,
-            &n[26..29],
+            n[26..29],
             start_addr_active_channels(i.dst_mem_pattern.start_addr, i.num_active_channels)
         )
         && explain_tensor4d_valid(
@@ -1538,9 +1542,9 @@ fn explain_is_valid_pseudo_set_rng_seed(
 ) -> bool {
     let ok = explain_has_valid_neuron_header(x, &n[1..2], op, i)
         && explain_has_valid_neuron_events(x, &n[2..8], op, i)
-        && predicate!(x, &[], has_pseudo_set_rng_seed_opcode(op, i))
+        && predicate!(x, n[8..8], has_pseudo_set_rng_seed_opcode(op, i))
         && explain_has_pseudo_set_rng_seed_reserved_zero(x, &n[8..55], op, i)
-        && x.check(e == NeuronEngine::Dve, &n[0..1], "(e == NeuronEngine::DVE)");
+        && x.check(e == NeuronEngine::Dve, n, 0..1, "(e == NeuronEngine::DVE)");
     x.leave("is_valid_pseudo_set_rng_seed", ok)
 }
 #[cfg(feature = "pseudo_set_rng_seed")]
@@ -1550,7 +1554,7 @@ fn explain_has_pseudo_set_rng_seed_reserved_zero(
     _op: crate::Opcode,
     i: &crate::inst::PseudoSetRngSeedFields,
 ) -> bool {
-    const TEXT: [&str; 47] = [
+    static TEXT: [&str; 47] = [
         "(i.pseudo_set_rng_seed.reserved0[0] == 0)",
         "(i.pseudo_set_rng_seed.reserved0[1] == 0)",
         "(i.pseudo_set_rng_seed.reserved0[2] == 0)",
@@ -1599,53 +1603,53 @@ fn explain_has_pseudo_set_rng_seed_reserved_zero(
         "(i.pseudo_set_rng_seed.reserved1[42] == 0)",
         "(i.pseudo_set_rng_seed.reserved1[43] == 0)",
     ];
-    let ok = x.check(i.reserved0[0] == 0, &n[0..1], TEXT[0])
-        && x.check(i.reserved0[1] == 0, &n[1..2], TEXT[1])
-        && x.check(i.reserved0[2] == 0, &n[2..3], TEXT[2])
-        && x.check(i.reserved1[0] == 0, &n[3..4], TEXT[3])
-        && x.check(i.reserved1[1] == 0, &n[4..5], TEXT[4])
-        && x.check(i.reserved1[2] == 0, &n[5..6], TEXT[5])
-        && x.check(i.reserved1[3] == 0, &n[6..7], TEXT[6])
-        && x.check(i.reserved1[4] == 0, &n[7..8], TEXT[7])
-        && x.check(i.reserved1[5] == 0, &n[8..9], TEXT[8])
-        && x.check(i.reserved1[6] == 0, &n[9..10], TEXT[9])
-        && x.check(i.reserved1[7] == 0, &n[10..11], TEXT[10])
-        && x.check(i.reserved1[8] == 0, &n[11..12], TEXT[11])
-        && x.check(i.reserved1[9] == 0, &n[12..13], TEXT[12])
-        && x.check(i.reserved1[10] == 0, &n[13..14], TEXT[13])
-        && x.check(i.reserved1[11] == 0, &n[14..15], TEXT[14])
-        && x.check(i.reserved1[12] == 0, &n[15..16], TEXT[15])
-        && x.check(i.reserved1[13] == 0, &n[16..17], TEXT[16])
-        && x.check(i.reserved1[14] == 0, &n[17..18], TEXT[17])
-        && x.check(i.reserved1[15] == 0, &n[18..19], TEXT[18])
-        && x.check(i.reserved1[16] == 0, &n[19..20], TEXT[19])
-        && x.check(i.reserved1[17] == 0, &n[20..21], TEXT[20])
-        && x.check(i.reserved1[18] == 0, &n[21..22], TEXT[21])
-        && x.check(i.reserved1[19] == 0, &n[22..23], TEXT[22])
-        && x.check(i.reserved1[20] == 0, &n[23..24], TEXT[23])
-        && x.check(i.reserved1[21] == 0, &n[24..25], TEXT[24])
-        && x.check(i.reserved1[22] == 0, &n[25..26], TEXT[25])
-        && x.check(i.reserved1[23] == 0, &n[26..27], TEXT[26])
-        && x.check(i.reserved1[24] == 0, &n[27..28], TEXT[27])
-        && x.check(i.reserved1[25] == 0, &n[28..29], TEXT[28])
-        && x.check(i.reserved1[26] == 0, &n[29..30], TEXT[29])
-        && x.check(i.reserved1[27] == 0, &n[30..31], TEXT[30])
-        && x.check(i.reserved1[28] == 0, &n[31..32], TEXT[31])
-        && x.check(i.reserved1[29] == 0, &n[32..33], TEXT[32])
-        && x.check(i.reserved1[30] == 0, &n[33..34], TEXT[33])
-        && x.check(i.reserved1[31] == 0, &n[34..35], TEXT[34])
-        && x.check(i.reserved1[32] == 0, &n[35..36], TEXT[35])
-        && x.check(i.reserved1[33] == 0, &n[36..37], TEXT[36])
-        && x.check(i.reserved1[34] == 0, &n[37..38], TEXT[37])
-        && x.check(i.reserved1[35] == 0, &n[38..39], TEXT[38])
-        && x.check(i.reserved1[36] == 0, &n[39..40], TEXT[39])
-        && x.check(i.reserved1[37] == 0, &n[40..41], TEXT[40])
-        && x.check(i.reserved1[38] == 0, &n[41..42], TEXT[41])
-        && x.check(i.reserved1[39] == 0, &n[42..43], TEXT[42])
-        && x.check(i.reserved1[40] == 0, &n[43..44], TEXT[43])
-        && x.check(i.reserved1[41] == 0, &n[44..45], TEXT[44])
-        && x.check(i.reserved1[42] == 0, &n[45..46], TEXT[45])
-        && x.check(i.reserved1[43] == 0, &n[46..47], TEXT[46]);
+    let ok = x.check(i.reserved0[0] == 0, n, 0..1, TEXT[0])
+        && x.check(i.reserved0[1] == 0, n, 1..2, TEXT[1])
+        && x.check(i.reserved0[2] == 0, n, 2..3, TEXT[2])
+        && x.check(i.reserved1[0] == 0, n, 3..4, TEXT[3])
+        && x.check(i.reserved1[1] == 0, n, 4..5, TEXT[4])
+        && x.check(i.reserved1[2] == 0, n, 5..6, TEXT[5])
+        && x.check(i.reserved1[3] == 0, n, 6..7, TEXT[6])
+        && x.check(i.reserved1[4] == 0, n, 7..8, TEXT[7])
+        && x.check(i.reserved1[5] == 0, n, 8..9, TEXT[8])
+        && x.check(i.reserved1[6] == 0, n, 9..10, TEXT[9])
+        && x.check(i.reserved1[7] == 0, n, 10..11, TEXT[10])
+        && x.check(i.reserved1[8] == 0, n, 11..12, TEXT[11])
+        && x.check(i.reserved1[9] == 0, n, 12..13, TEXT[12])
+        && x.check(i.reserved1[10] == 0, n, 13..14, TEXT[13])
+        && x.check(i.reserved1[11] == 0, n, 14..15, TEXT[14])
+        && x.check(i.reserved1[12] == 0, n, 15..16, TEXT[15])
+        && x.check(i.reserved1[13] == 0, n, 16..17, TEXT[16])
+        && x.check(i.reserved1[14] == 0, n, 17..18, TEXT[17])
+        && x.check(i.reserved1[15] == 0, n, 18..19, TEXT[18])
+        && x.check(i.reserved1[16] == 0, n, 19..20, TEXT[19])
+        && x.check(i.reserved1[17] == 0, n, 20..21, TEXT[20])
+        && x.check(i.reserved1[18] == 0, n, 21..22, TEXT[21])
+        && x.check(i.reserved1[19] == 0, n, 22..23, TEXT[22])
+        && x.check(i.reserved1[20] == 0, n, 23..24, TEXT[23])
+        && x.check(i.reserved1[21] == 0, n, 24..25, TEXT[24])
+        && x.check(i.reserved1[22] == 0, n, 25..26, TEXT[25])
+        && x.check(i.reserved1[23] == 0, n, 26..27, TEXT[26])
+        && x.check(i.reserved1[24] == 0, n, 27..28, TEXT[27])
+        && x.check(i.reserved1[25] == 0, n, 28..29, TEXT[28])
+        && x.check(i.reserved1[26] == 0, n, 29..30, TEXT[29])
+        && x.check(i.reserved1[27] == 0, n, 30..31, TEXT[30])
+        && x.check(i.reserved1[28] == 0, n, 31..32, TEXT[31])
+        && x.check(i.reserved1[29] == 0, n, 32..33, TEXT[32])
+        && x.check(i.reserved1[30] == 0, n, 33..34, TEXT[33])
+        && x.check(i.reserved1[31] == 0, n, 34..35, TEXT[34])
+        && x.check(i.reserved1[32] == 0, n, 35..36, TEXT[35])
+        && x.check(i.reserved1[33] == 0, n, 36..37, TEXT[36])
+        && x.check(i.reserved1[34] == 0, n, 37..38, TEXT[37])
+        && x.check(i.reserved1[35] == 0, n, 38..39, TEXT[38])
+        && x.check(i.reserved1[36] == 0, n, 39..40, TEXT[39])
+        && x.check(i.reserved1[37] == 0, n, 40..41, TEXT[40])
+        && x.check(i.reserved1[38] == 0, n, 41..42, TEXT[41])
+        && x.check(i.reserved1[39] == 0, n, 42..43, TEXT[42])
+        && x.check(i.reserved1[40] == 0, n, 43..44, TEXT[43])
+        && x.check(i.reserved1[41] == 0, n, 44..45, TEXT[44])
+        && x.check(i.reserved1[42] == 0, n, 45..46, TEXT[45])
+        && x.check(i.reserved1[43] == 0, n, 46..47, TEXT[46]);
     x.leave("has_pseudo_set_rng_seed_reserved_zero", ok)
 }
 #[cfg(feature = "s1_rand")]
@@ -1658,19 +1662,19 @@ fn explain_is_valid_s1_rand(
 ) -> bool {
     let ok = explain_has_valid_neuron_header(x, &n[0..1], op, i)
         && explain_has_valid_neuron_events(x, &n[1..7], op, i)
-        && predicate!(x, &[], has_rand_set_state_opcode(op, i))
+        && predicate!(x, n[7..7], has_rand_set_state_opcode(op, i))
         && explain_has_s1_rand_reserved_zero(x, &n[7..14], op, i)
-        && predicate!(x, &n[14..15], rand_set_state_valid_dtype(op, i))
-        && predicate!(x, &n[15..24], rand_set_state_imm_zero(op, i))
-        && predicate!(x, &n[24..28], has_valid_rand_set_state_imm(op, i))
+        && predicate!(x, n[14..15], rand_set_state_valid_dtype(op, i))
+        && predicate!(x, n[15..24], rand_set_state_imm_zero(op, i))
+        && predicate!(x, n[24..28], has_valid_rand_set_state_imm(op, i))
         && predicate!(
             x,
-            &n[28..30],
+            n[28..30],
             has_valid_rand_state_channels(i.num_active_channels, e)
         )
         && predicate!(
             x,
-            &n[30..33],
+            n[30..33],
             start_addr_active_channels(i.src_mem_pattern.start_addr, i.num_active_channels)
         )
         && explain_tensor1d_valid(
@@ -1682,7 +1686,7 @@ fn explain_is_valid_s1_rand(
             AllowedInPsum::False,
             AllowedInSbuf::True,
         )
-        && predicate!(x, &n[43..49], rand_set_state_legal_combinations(op, i, e));
+        && predicate!(x, n[43..49], rand_set_state_legal_combinations(op, i, e));
     x.leave("is_valid_s1_rand", ok)
 }
 #[cfg(feature = "s1_rand")]
@@ -1692,7 +1696,7 @@ fn explain_has_s1_rand_reserved_zero(
     _op: crate::Opcode,
     i: &crate::inst::S1Rand,
 ) -> bool {
-    const TEXT: [&str; 7] = [
+    static TEXT: [&str; 7] = [
         "(i.s1_rand.reserved[0] == 0)",
         "(i.s1_rand.reserved[1] == 0)",
         "(i.s1_rand.reserved[2] == 0)",
@@ -1701,13 +1705,13 @@ fn explain_has_s1_rand_reserved_zero(
         "(i.s1_rand.reserved[5] == 0)",
         "(i.s1_rand.reserved[6] == 0)",
     ];
-    let ok = x.check(i.reserved[0] == 0, &n[0..1], TEXT[0])
-        && x.check(i.reserved[1] == 0, &n[1..2], TEXT[1])
-        && x.check(i.reserved[2] == 0, &n[2..3], TEXT[2])
-        && x.check(i.reserved[3] == 0, &n[3..4], TEXT[3])
-        && x.check(i.reserved[4] == 0, &n[4..5], TEXT[4])
-        && x.check(i.reserved[5] == 0, &n[5..6], TEXT[5])
-        && x.check(i.reserved[6] == 0, &n[6..7], TEXT[6]);
+    let ok = x.check(i.reserved[0] == 0, n, 0..1, TEXT[0])
+        && x.check(i.reserved[1] == 0, n, 1..2, TEXT[1])
+        && x.check(i.reserved[2] == 0, n, 2..3, TEXT[2])
+        && x.check(i.reserved[3] == 0, n, 3..4, TEXT[3])
+        && x.check(i.reserved[4] == 0, n, 4..5, TEXT[4])
+        && x.check(i.reserved[5] == 0, n, 5..6, TEXT[5])
+        && x.check(i.reserved[6] == 0, n, 6..7, TEXT[6]);
     x.leave("has_s1_rand_reserved_zero", ok)
 }
 #[cfg(feature = "s2s1d2_pe_seed")]
@@ -1720,14 +1724,14 @@ fn explain_is_valid_s2s1d2_pe_seed(
 ) -> bool {
     let ok = explain_has_valid_neuron_header(x, &n[0..1], op, i)
         && explain_has_valid_neuron_events(x, &n[1..7], op, i)
-        && predicate!(x, &[], has_pe_manage_seed_opcode(op, i))
+        && predicate!(x, n[7..7], has_pe_manage_seed_opcode(op, i))
         && explain_has_s2s1d2_pe_seed_reserved_zero(x, &n[7..23], op, i)
-        && predicate!(x, &n[23..24], has_valid_nc_pe_seed(nc))
-        && predicate!(x, &n[24..25], has_valid_pe_seed_mode(op, i))
+        && predicate!(x, n[23..24], has_valid_nc_pe_seed(nc))
+        && predicate!(x, n[24..25], has_valid_pe_seed_mode(op, i))
         && explain_has_valid_pe_seed_array_size(x, &n[25..27], op, i)
-        && predicate!(x, &n[27..28], has_valid_pe_seed_identity_dtype(op, i))
-        && predicate!(x, &n[28..36], has_valid_pe_seed_load_src(op, i))
-        && predicate!(x, &n[36..46], has_valid_pe_seed_save_dst(op, i));
+        && predicate!(x, n[27..28], has_valid_pe_seed_identity_dtype(op, i))
+        && predicate!(x, n[28..36], has_valid_pe_seed_load_src(op, i))
+        && predicate!(x, n[36..46], has_valid_pe_seed_save_dst(op, i));
     x.leave("is_valid_s2s1d2_pe_seed", ok)
 }
 #[cfg(feature = "s2s1d2_pe_seed")]
@@ -1737,7 +1741,7 @@ fn explain_has_s2s1d2_pe_seed_reserved_zero(
     _op: crate::Opcode,
     i: &crate::inst::S2s1d2PeSeed,
 ) -> bool {
-    const TEXT: [&str; 16] = [
+    static TEXT: [&str; 16] = [
         "(i.s2s1d2_pe_seed.reserved[0] == 0)",
         "(i.s2s1d2_pe_seed.reserved[1] == 0)",
         "(i.s2s1d2_pe_seed.reserved[2] == 0)",
@@ -1755,22 +1759,22 @@ fn explain_has_s2s1d2_pe_seed_reserved_zero(
         "(i.s2s1d2_pe_seed.reserved[14] == 0)",
         "(i.s2s1d2_pe_seed.reserved[15] == 0)",
     ];
-    let ok = x.check(i.reserved[0] == 0, &n[0..1], TEXT[0])
-        && x.check(i.reserved[1] == 0, &n[1..2], TEXT[1])
-        && x.check(i.reserved[2] == 0, &n[2..3], TEXT[2])
-        && x.check(i.reserved[3] == 0, &n[3..4], TEXT[3])
-        && x.check(i.reserved[4] == 0, &n[4..5], TEXT[4])
-        && x.check(i.reserved[5] == 0, &n[5..6], TEXT[5])
-        && x.check(i.reserved[6] == 0, &n[6..7], TEXT[6])
-        && x.check(i.reserved[7] == 0, &n[7..8], TEXT[7])
-        && x.check(i.reserved[8] == 0, &n[8..9], TEXT[8])
-        && x.check(i.reserved[9] == 0, &n[9..10], TEXT[9])
-        && x.check(i.reserved[10] == 0, &n[10..11], TEXT[10])
-        && x.check(i.reserved[11] == 0, &n[11..12], TEXT[11])
-        && x.check(i.reserved[12] == 0, &n[12..13], TEXT[12])
-        && x.check(i.reserved[13] == 0, &n[13..14], TEXT[13])
-        && x.check(i.reserved[14] == 0, &n[14..15], TEXT[14])
-        && x.check(i.reserved[15] == 0, &n[15..16], TEXT[15]);
+    let ok = x.check(i.reserved[0] == 0, n, 0..1, TEXT[0])
+        && x.check(i.reserved[1] == 0, n, 1..2, TEXT[1])
+        && x.check(i.reserved[2] == 0, n, 2..3, TEXT[2])
+        && x.check(i.reserved[3] == 0, n, 3..4, TEXT[3])
+        && x.check(i.reserved[4] == 0, n, 4..5, TEXT[4])
+        && x.check(i.reserved[5] == 0, n, 5..6, TEXT[5])
+        && x.check(i.reserved[6] == 0, n, 6..7, TEXT[6])
+        && x.check(i.reserved[7] == 0, n, 7..8, TEXT[7])
+        && x.check(i.reserved[8] == 0, n, 8..9, TEXT[8])
+        && x.check(i.reserved[9] == 0, n, 9..10, TEXT[9])
+        && x.check(i.reserved[10] == 0, n, 10..11, TEXT[10])
+        && x.check(i.reserved[11] == 0, n, 11..12, TEXT[11])
+        && x.check(i.reserved[12] == 0, n, 12..13, TEXT[12])
+        && x.check(i.reserved[13] == 0, n, 13..14, TEXT[13])
+        && x.check(i.reserved[14] == 0, n, 14..15, TEXT[14])
+        && x.check(i.reserved[15] == 0, n, 15..16, TEXT[15]);
     x.leave("has_s2s1d2_pe_seed_reserved_zero", ok)
 }
 #[cfg(feature = "s2s1d2_pe_seed")]
@@ -1780,12 +1784,12 @@ fn explain_has_valid_pe_seed_array_size(
     _op: crate::Opcode,
     i: &crate::inst::S2s1d2PeSeed,
 ) -> bool {
-    const TEXT: [&str; 2] = [
+    static TEXT: [&str; 2] = [
         "(i.s2s1d2_pe_seed.num_active_rows == 16)",
         "(i.s2s1d2_pe_seed.num_active_cols == 128)",
     ];
-    let ok = x.check(i.num_active_rows == 16, &n[0..1], TEXT[0])
-        && x.check(i.num_active_cols == 128, &n[1..2], TEXT[1]);
+    let ok = x.check(i.num_active_rows == 16, n, 0..1, TEXT[0])
+        && x.check(i.num_active_cols == 128, n, 1..2, TEXT[1]);
     x.leave("has_valid_pe_seed_array_size", ok)
 }
 #[cfg(feature = "s3d3_dropout")]
@@ -1797,13 +1801,13 @@ fn explain_is_valid_s3d3_dropout(
 ) -> bool {
     let ok = explain_has_valid_neuron_header(x, &n[0..1], op, i)
         && explain_has_valid_neuron_events(x, &n[1..7], op, i)
-        && predicate!(x, &[], has_dropout_opcode(op, i))
+        && predicate!(x, n[7..7], has_dropout_opcode(op, i))
         && explain_has_s3d3_dropout_reserved_zero(x, &n[7..17], op, i)
         && explain_is_valid_dtype(x, &n[17..28], i.in_dtype, DtypeAllowFp32r::False)
         && explain_is_valid_dtype(x, &n[28..39], i.out_dtype, DtypeAllowFp32r::True)
-        && predicate!(x, &n[39..41], s3d3_dropout_same_src_dst_type(op, i))
+        && predicate!(x, n[39..41], s3d3_dropout_same_src_dst_type(op, i))
         && explain_s3d3_dropout_src_dst_count_check(x, &n[41..47], op, i)
-        && predicate!(x, &n[47..50], s3d3_dropout_threshold_dtype_check(op, i))
+        && predicate!(x, n[47..50], s3d3_dropout_threshold_dtype_check(op, i))
         && explain_has_valid_active_channel_range_with_tile(
             x,
             &n[50..54],
@@ -1813,12 +1817,12 @@ fn explain_is_valid_s3d3_dropout(
         )
         && predicate!(
             x,
-            &n[54..57],
+            n[54..57],
             start_addr_active_channels(i.src_mem_pattern.start_addr, i.num_active_channels)
         )
         && predicate!(
             x,
-            &n[57..60],
+            n[57..60],
             start_addr_active_channels(i.dst_mem_pattern.start_addr, i.num_active_channels)
         )
         && explain_tensor3d_valid(
@@ -1848,7 +1852,7 @@ fn explain_has_s3d3_dropout_reserved_zero(
     _op: crate::Opcode,
     i: &crate::inst::S3d3Dropout,
 ) -> bool {
-    const TEXT: [&str; 10] = [
+    static TEXT: [&str; 10] = [
         "(i.s3d3_dropout.reserved0[0] == 0)",
         "(i.s3d3_dropout.reserved0[1] == 0)",
         "(i.s3d3_dropout.reserved0[2] == 0)",
@@ -1860,16 +1864,16 @@ fn explain_has_s3d3_dropout_reserved_zero(
         "(i.s3d3_dropout.reserved1[4] == 0)",
         "(i.s3d3_dropout.reserved1[5] == 0)",
     ];
-    let ok = x.check(i.reserved0[0] == 0, &n[0..1], TEXT[0])
-        && x.check(i.reserved0[1] == 0, &n[1..2], TEXT[1])
-        && x.check(i.reserved0[2] == 0, &n[2..3], TEXT[2])
-        && x.check(i.reserved0[3] == 0, &n[3..4], TEXT[3])
-        && x.check(i.reserved1[0] == 0, &n[4..5], TEXT[4])
-        && x.check(i.reserved1[1] == 0, &n[5..6], TEXT[5])
-        && x.check(i.reserved1[2] == 0, &n[6..7], TEXT[6])
-        && x.check(i.reserved1[3] == 0, &n[7..8], TEXT[7])
-        && x.check(i.reserved1[4] == 0, &n[8..9], TEXT[8])
-        && x.check(i.reserved1[5] == 0, &n[9..10], TEXT[9]);
+    let ok = x.check(i.reserved0[0] == 0, n, 0..1, TEXT[0])
+        && x.check(i.reserved0[1] == 0, n, 1..2, TEXT[1])
+        && x.check(i.reserved0[2] == 0, n, 2..3, TEXT[2])
+        && x.check(i.reserved0[3] == 0, n, 3..4, TEXT[3])
+        && x.check(i.reserved1[0] == 0, n, 4..5, TEXT[4])
+        && x.check(i.reserved1[1] == 0, n, 5..6, TEXT[5])
+        && x.check(i.reserved1[2] == 0, n, 6..7, TEXT[6])
+        && x.check(i.reserved1[3] == 0, n, 7..8, TEXT[7])
+        && x.check(i.reserved1[4] == 0, n, 8..9, TEXT[8])
+        && x.check(i.reserved1[5] == 0, n, 9..10, TEXT[9]);
     x.leave("has_s3d3_dropout_reserved_zero", ok)
 }
 #[cfg(feature = "s3d3_dropout")]
@@ -1881,7 +1885,7 @@ fn explain_s3d3_dropout_src_dst_count_check(
 ) -> bool {
     let ok = predicate!(
         x,
-        &n[0..6],
+        n[0..6],
         same_element_count_t3d(i.src_mem_pattern, i.dst_mem_pattern)
     );
     x.leave("s3d3_dropout_src_dst_count_check", ok)
