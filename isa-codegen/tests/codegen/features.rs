@@ -48,3 +48,23 @@ fn a_subset_of_shapes_builds_clean_and_decodes_the_rest_as_compiled_out() {
     ]);
     assert!(ok && !text.contains("warning"), "{text}");
 }
+
+#[test]
+fn the_raw_declarations_build_clean_with_a_subset_of_shapes() {
+    // The raw layer is off by default; with one shape its structs and union accessors of the
+    // other shapes are compiled out like the typed ones, without a warning.
+    let (ok, text) = cargo(&[
+        "build",
+        "--offline",
+        "-p",
+        "isa-mariana",
+        "--no-default-features",
+        "--features",
+        "raw,d4_rand",
+    ]);
+    assert!(ok, "the raw + d4_rand build failed:\n{text}");
+    assert!(
+        !text.contains("warning"),
+        "the raw + d4_rand build warns:\n{text}"
+    );
+}
