@@ -210,8 +210,7 @@ impl Explain {
         text: &'static str,
     ) -> bool {
         if !holds {
-            self.record(frame.get(reads).unwrap_or_default());
-            self.step(text);
+            self.failed(frame, reads, text);
         }
         holds
     }
@@ -227,10 +226,15 @@ impl Explain {
         reads: Range<usize>,
     ) -> bool {
         if !holds {
-            self.record(frame.get(reads).unwrap_or_default());
-            self.step(name);
+            self.failed(frame, reads, name);
         }
         holds
+    }
+
+    /// A failed check or predicate: the values of `frame[reads]`, and `step` on the path.
+    fn failed(&mut self, frame: &'static [Reported], reads: Range<usize>, step: &'static str) {
+        self.record(frame.get(reads).unwrap_or_default());
+        self.step(step);
     }
 
     /// Leaves function `name`: when `holds` is false, adds `name` to the path (after the steps

@@ -22,11 +22,10 @@ pub fn fields(dir: &Path, name: &str) -> Vec<Vec<String>> {
         .collect()
 }
 
-/// A hexadecimal field (`0x` optional) as a `u32`; a malformed one panics, naming it.
+/// A hexadecimal field (`0x` optional) as a `u32`; a malformed or wider one panics, naming it.
 #[allow(dead_code)]
 pub fn hex(s: &str) -> u32 {
-    u32::from_str_radix(s.trim_start_matches("0x"), 16)
-        .unwrap_or_else(|e| panic!("known-answer field {s:?}: {e}"))
+    u32::try_from(hex64(s)).unwrap_or_else(|e| panic!("known-answer field {s:?}: {e}"))
 }
 
 /// A hexadecimal field (`0x` optional) as a `u64`; a malformed one panics, naming it.
