@@ -157,18 +157,29 @@ pub fn nested_target_dir() -> PathBuf {
 /// `<target>/nested`, which they share. It cannot be the outer target directory: a `-p` build
 /// resolves features differently from `cargo test --workspace`, so nothing would be reused and
 /// the outer artifacts would be replaced. What runs there is a build script and a few small
-/// tests, so it is compiled for build time: opt-level 0 and no debug info for every crate
-/// (isa-codegen and all dependencies build at opt-level 1 in the outer dev profile).
+/// tests, so it is compiled for build time: opt-level 0 and no debug info for every crate, also
+/// those the workspace's dev profile builds at opt-level 1 (the generator and its hot
+/// dependencies, each a `[profile.dev.package.<name>]` table of the workspace manifest).
 pub fn nested_cargo() -> Command {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let mut command = Command::new(cargo);
     for setting in [
         "profile.dev.debug=false",
         "profile.dev.build-override.debug=false",
-        "profile.dev.package.\"*\".opt-level=0",
-        "profile.dev.package.isa-codegen.opt-level=0",
     ] {
         command.args(["--config", setting]);
+    }
+    let manifest = fs::read_to_string(workspace_root().join("Cargo.toml")).unwrap();
+    for line in manifest.lines() {
+        if let Some(name) = line
+            .strip_prefix("[profile.dev.package.")
+            .and_then(|rest| rest.strip_suffix(']'))
+        {
+            command.args([
+                "--config",
+                &format!("profile.dev.package.{name}.opt-level=0"),
+            ]);
+        }
     }
     command
         .current_dir(workspace_root())
