@@ -1076,57 +1076,75 @@ mod tests {
         }
     }
 
+    /// Whole draws of 7 and 70 elements, and the part from element 3 of an 11-element draw of two
+    /// steps per element.
+    const SPANS: [DrawSpan; 3] = [
+        DrawSpan {
+            total: 7,
+            first: 0,
+            steps: 1,
+        },
+        DrawSpan {
+            total: 11,
+            first: 3,
+            steps: 2,
+        },
+        DrawSpan {
+            total: 70,
+            first: 0,
+            steps: 1,
+        },
+    ];
+
     #[test]
     fn every_kernel_matches_the_scalar_model_for_every_lane_count() {
-        let spans = [
-            DrawSpan {
-                total: 7,
-                first: 0,
-                steps: 1,
-            },
-            DrawSpan {
-                total: 11,
-                first: 3,
-                steps: 2,
-            },
-            DrawSpan {
-                total: 70,
-                first: 0,
-                steps: 1,
-            },
-        ];
+        // One thread per case: the cases are independent, and at opt-level 0 they take about
+        // 13 s of CPU in all, which one test thread would spend alone.
+        std::thread::scope(|scope| {
+            let runs: std::vec::Vec<_> = kernel_cases()
+                .into_iter()
+                .map(|bank| scope.spawn(move || kernel_matches_the_scalar_model(&bank)))
+                .collect();
+            for run in runs {
+                run.join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            }
+        });
+    }
+
+    /// Every kernel level against the scalar model for `bank`: every lane count, every span of
+    /// [`SPANS`], and for Philox every lane position of [`philox_positions`].
+    fn kernel_matches_the_scalar_model(bank: &Bank) {
         for level in Level::available() {
-            for bank in kernel_cases() {
-                let variants = if bank.shape == BankShape::Philox {
-                    9
-                } else {
-                    1
-                };
-                for variant in 0..variants {
-                    let mut start = bank.clone();
-                    if bank.shape == BankShape::Philox {
-                        philox_positions(&mut start, variant);
-                    }
-                    for n in 1..=LANES {
-                        for span in spans {
-                            let len = (span.total - span.first).min(40) as usize;
-                            let mut fast = start.clone();
-                            let mut model = start.clone();
-                            let mut got = vec![[0x5555_5555u32; LANES]; len];
-                            let mut want = got.clone();
-                            fast.draw_part_at(level, n, span, &mut got).unwrap();
-                            model_draw(&mut model, n, span, &mut want);
-                            let what = (
-                                level,
-                                bank.shape,
-                                bank.model.lane_interleave,
-                                variant,
-                                n,
-                                span,
-                            );
-                            assert_eq!(got, want, "{what:?}");
-                            assert!(fast == model, "end state {what:?}");
-                        }
+            let variants = if bank.shape == BankShape::Philox {
+                9
+            } else {
+                1
+            };
+            for variant in 0..variants {
+                let mut start = bank.clone();
+                if bank.shape == BankShape::Philox {
+                    philox_positions(&mut start, variant);
+                }
+                for n in 1..=LANES {
+                    for span in SPANS {
+                        let len = (span.total - span.first).min(40) as usize;
+                        let mut fast = start.clone();
+                        let mut model = start.clone();
+                        let mut got = vec![[0x5555_5555u32; LANES]; len];
+                        let mut want = got.clone();
+                        fast.draw_part_at(level, n, span, &mut got).unwrap();
+                        model_draw(&mut model, n, span, &mut want);
+                        let what = (
+                            level,
+                            bank.shape,
+                            bank.model.lane_interleave,
+                            variant,
+                            n,
+                            span,
+                        );
+                        assert_eq!(got, want, "{what:?}");
+                        assert!(fast == model, "end state {what:?}");
                     }
                 }
             }

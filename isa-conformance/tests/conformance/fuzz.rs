@@ -517,13 +517,23 @@ fn run_all(inputs: u64) {
     let per = inputs.div_ceil(4);
     let mut total = Counts::default();
     let started = std::time::Instant::now();
-    for counts in [
-        fuzz::<isa_sunda::Sunda>(per, seed),
-        fuzz::<isa_cayman::Cayman>(per, seed ^ 1),
-        fuzz::<isa_mariana::Mariana>(per, seed ^ 2),
-        fuzz::<isa_maverick::Maverick>(per, seed ^ 3),
-    ] {
-        total.add(&counts);
+    // One thread per generation: their streams are independent (each its own seed), and a
+    // clean `cargo test` has a core to spare while this test runs. A failure panics its thread,
+    // and the scope passes the panic on.
+    let generations = std::thread::scope(|scope| {
+        let runs = [
+            scope.spawn(move || fuzz::<isa_sunda::Sunda>(per, seed)),
+            scope.spawn(move || fuzz::<isa_cayman::Cayman>(per, seed ^ 1)),
+            scope.spawn(move || fuzz::<isa_mariana::Mariana>(per, seed ^ 2)),
+            scope.spawn(move || fuzz::<isa_maverick::Maverick>(per, seed ^ 3)),
+        ];
+        runs.map(|run| {
+            run.join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+        })
+    });
+    for counts in &generations {
+        total.add(counts);
     }
     println!(
         "fuzz total (seed {seed:#x}, {:.1} s): {total:?}",
