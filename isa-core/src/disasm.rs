@@ -281,9 +281,9 @@ mod tests {
         }
     }
 
-    /// A record of three fields for the tests, listed as the generated ones are.
-    struct Three(u8, u32, [i16; 4], bool, bool);
-    impl DisasmFields for Three {
+    /// A record of five fields for the tests, listed as the generated ones are.
+    struct Five(u8, u32, [i16; 4], bool, bool);
+    impl DisasmFields for Five {
         fn disasm_fields(&self, w: &mut Fields<'_, '_>) {
             w.field("a", &self.0)
                 .field("b", &self.1)
@@ -305,7 +305,7 @@ mod tests {
 
     #[test]
     fn zero_fields_are_left_out() {
-        let t = text(|f| instruction(f, "OP", &Three(0, 3, [0; 4], true, false)));
+        let t = text(|f| instruction(f, "OP", &Five(0, 3, [0; 4], true, false)));
         assert_eq!(t, "OP b=3 d=true");
         assert_eq!(text(|f| record(f, &Pair(0, [1]))), "{y=[1]}");
         assert_eq!(text(|f| instruction(f, "NOP", &Empty)), "NOP");
@@ -334,7 +334,7 @@ mod tests {
                 instruction(f, "OP", self.0)
             }
         }
-        let record = Three(1, 3, [0; 4], true, false);
+        let record = Five(1, 3, [0; 4], true, false);
         let mut sink = Full {
             room: 8,
             text: String::new(),
