@@ -5,14 +5,18 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 const USAGE: &str =
-    "usage: isa-codegen [--check] [--strict] [--root DIR] [--headers DIR] [GENERATION...]
+    "usage: isa-codegen [--check] [--strict] [--root DIR] [--headers DIR] [--vendor-root DIR] [GENERATION...]
 
 Regenerates isa-<generation>/ from headers/neuron_<generation>_arch_isa/ and prints a report.
-  --check          change nothing; exit 1 when a committed crate is stale
-  --strict         every warning is an error (exit 2, nothing written)
-  --root DIR       the workspace (default: the repository this tool was built in)
-  --headers DIR    the directory of header trees (default: ROOT/headers)
-  GENERATION       limit to these generations (sunda, cayman, ...)";
+  --check            change nothing; exit 1 when a committed crate is stale
+  --strict           every warning is an error (exit 2, nothing written)
+  --root DIR         the workspace (default: the repository this tool was built in)
+  --headers DIR      the directory of header trees (default: ROOT/headers)
+  --vendor-root DIR  regenerate from an installed vendor package: DIR holds
+                     neuron_<generation>_arch_isa/{common,tpb}/. Its trees, with the project's
+                     rng-runtime.json, replace those in the headers directory; the report shows
+                     what changes (with --check nothing is written)
+  GENERATION         limit to these generations (sunda, cayman, ...)";
 
 struct Args {
     check: bool,

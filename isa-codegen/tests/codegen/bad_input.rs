@@ -121,6 +121,46 @@ fn run_binary(ws: &Workspace, args: &[&str]) -> (Option<i32>, String, String) {
     )
 }
 
+/// `--help` documents every option the parser accepts (read from `main.rs`'s match arms), and an
+/// unknown option is exit 2 with the usage.
+#[test]
+fn help_lists_every_option_and_an_unknown_one_is_refused() {
+    let main =
+        fs::read_to_string(common::workspace_root().join("isa-codegen/src/main.rs")).unwrap();
+    let options: Vec<&str> = main
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("\"--"))
+        .filter_map(|rest| rest.split_once('"'))
+        .filter(|(_, after)| {
+            after.trim_start().starts_with("=>") || after.trim_start().starts_with('|')
+        })
+        .map(|(name, _)| name)
+        .filter(|name| *name != "help")
+        .collect();
+    assert!(options.len() >= 5, "{options:?}");
+    let out = Command::new(env!("CARGO_BIN_EXE_isa-codegen"))
+        .arg("--help")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let help = String::from_utf8_lossy(&out.stdout);
+    for name in options {
+        let option = format!("--{name}");
+        assert!(
+            help.lines().any(|l| l.trim_start().starts_with(&option)),
+            "--help has no line for {option}:\n{help}"
+        );
+    }
+    let out = Command::new(env!("CARGO_BIN_EXE_isa-codegen"))
+        .arg("--vendor-rot")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("unknown option `--vendor-rot`"), "{stderr}");
+    assert!(stderr.contains("usage: isa-codegen"), "{stderr}");
+}
+
 /// The workspace, to be checked with `--strict` by [`assert_nothing_written_with`].
 fn ws_strict(ws: &Workspace) -> (&Workspace, bool) {
     (ws, true)
