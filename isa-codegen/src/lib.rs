@@ -92,6 +92,58 @@ fn on_generator_stack<T: Send>(
     })
 }
 
+/// `f` of every item, in order, computed on one thread per core (each with [`STACK_BYTES`] of
+/// stack): for the independent pieces of one tree's work (its header parses, its examples'
+/// searches), so that regenerating a single tree uses the whole machine. A thread that cannot
+/// be started leaves its share to the others, or to the calling thread.
+pub(crate) fn parallel_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    let workers = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(items.len());
+    if workers <= 1 {
+        return items.iter().map(&f).collect();
+    }
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let work = || {
+        let mut done: Vec<(usize, R)> = Vec::new();
+        loop {
+            let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let Some(item) = items.get(k) else {
+                return done;
+            };
+            done.push((k, f(item)));
+        }
+    };
+    let mut slots: Vec<Option<R>> = (0..items.len()).map(|_| None).collect();
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..workers)
+            .filter_map(|_| {
+                std::thread::Builder::new()
+                    .name("isa-codegen-worker".into())
+                    .stack_size(STACK_BYTES)
+                    .spawn_scoped(scope, work)
+                    .ok()
+            })
+            .collect();
+        let mut finished = Vec::new();
+        if handles.is_empty() {
+            finished.push(work());
+        }
+        for h in handles {
+            finished.push(h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)));
+        }
+        for (k, r) in finished.into_iter().flatten() {
+            slots[k] = Some(r);
+        }
+    });
+    // Every index below `items.len()` was taken by exactly one worker, and every worker ran
+    // to the end (a panic is resumed above).
+    slots
+        .into_iter()
+        .map(|r| r.expect("every item computed"))
+        .collect()
+}
+
 /// Reads, models and emits the tree at `tree`. Nothing is written.
 pub fn generate(tree: &Path, options: &Options) -> Result<Generated, diag::Error> {
     generate_reusing(tree, options, None)

@@ -77,10 +77,23 @@ pub fn emit(
         let cfg = super::cfg_for_shape(model, k);
         items.push(super::with_cfg(&cfg, shape_items(model, shape)));
     }
+    // Each example may search for a valid instance with the evaluator: most of this file's time
+    // on a vendor tree, and independent per opcode.
+    let typed: Vec<(usize, &str)> = names
+        .iter()
+        .enumerate()
+        .filter(|(k, _)| model.opcodes[*k].shape.is_some())
+        .filter_map(|(k, name)| Some((k, name.as_deref()?)))
+        .collect();
+    let mut examples = crate::parallel_map(&typed, |&(k, name)| {
+        super::examples::instruction_example(model, k, name)
+    })
+    .into_iter();
     for (k, o) in model.opcodes.iter().enumerate() {
         if let (Some(name), Some(s)) = (&names[k], o.shape) {
             let cfg = super::cfg_for_shape(model, s);
-            let item = instruction(model, k, o, name, &model.shapes[s], firmware);
+            let example = examples.next().unwrap_or_default();
+            let item = instruction(model, k, o, name, &model.shapes[s], firmware, &example);
             items.push(super::with_cfg(&cfg, item));
         }
     }
@@ -333,6 +346,7 @@ fn instruction(
     name: &str,
     shape: &Shape,
     firmware: &dyn Fn(&crate::model::legality::Table, usize) -> isa_core::Firmware,
+    example: &str,
 ) -> TokenStream {
     let id = ident(name);
     let sid = ident(&shape.rust);
@@ -374,7 +388,7 @@ fn instruction(
             super::legality::markdown(model, t, firmware)
         ));
     }
-    facts.push_str(&super::examples::instruction_example(model, op_index, name));
+    facts.push_str(example);
     let docs = doc::with_comment(None, &facts);
     let fc = fields_const(shape);
     let disc_path = model.discriminator.path.join(".");

@@ -367,67 +367,11 @@ pub fn read_all(
 /// has its own libclang index), so they are spread over the machine's cores: a vendor tree's
 /// hundred-odd headers were most of a one-tree regeneration's time, one after the other.
 fn parse_alone(root: &Path, headers: &[SourceFile]) -> Vec<Parsed> {
-    let workers = std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .min(headers.len());
-    if workers <= 1 {
-        return headers.iter().map(|h| read_one(root, h, &[])).collect();
-    }
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let work = || {
-        let mut done: Vec<(usize, Parsed)> = Vec::new();
-        ensure_libclang()?;
-        loop {
-            let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-            let Some(header) = headers.get(k) else {
-                return Ok(done);
-            };
-            done.push((k, read_one(root, header, &[])));
-        }
-    };
-    let results: Vec<Result<Vec<(usize, Parsed)>, Diagnostic>> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..workers)
-            .map(|_| {
-                std::thread::Builder::new()
-                    .name("isa-codegen-read".into())
-                    .stack_size(crate::STACK_BYTES)
-                    .spawn_scoped(scope, work)
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| match h {
-                Ok(h) => h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)),
-                // No thread: this one parses what the others leave.
-                Err(_) => work(),
-            })
-            .collect()
-    });
-    let mut slots: Vec<Option<Parsed>> = (0..headers.len()).map(|_| None).collect();
-    let mut load_error = None;
-    for result in results {
-        match result {
-            Ok(done) => done.into_iter().for_each(|(k, p)| slots[k] = Some(p)),
-            Err(d) => load_error = Some(d),
-        }
-    }
-    // libclang is loaded on the calling thread first, so a worker does not fail to load it; if
-    // one did, the others parsed its share, and only when every worker failed is a header left.
-    headers
-        .iter()
-        .zip(slots)
-        .map(|(h, slot)| {
-            slot.unwrap_or_else(|| {
-                let why = load_error
-                    .as_ref()
-                    .map_or_else(String::new, |d| d.message.clone());
-                Err(vec![Diagnostic::new(
-                    Loc::new(h.rel.clone(), 0),
-                    format!("not parsed: {why}"),
-                )])
-            })
-        })
-        .collect()
+    crate::parallel_map(headers, |header| {
+        // clang-sys keeps the library per thread; the calling thread loaded it already.
+        ensure_libclang().map_err(|d| vec![d])?;
+        read_one(root, header, &[])
+    })
 }
 
 /// What [`read_one`] gives for one header.
