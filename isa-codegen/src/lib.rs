@@ -223,3 +223,25 @@ pub fn regenerate_into(tree: &Path, out_dir: &Path, options: &Options) -> Result
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::parallel_map;
+
+    /// The results come back in the items' order, each computed once, whichever worker took it
+    /// and however long it took (the uneven sleeps make workers finish out of order).
+    #[test]
+    fn parallel_map_keeps_the_order_and_computes_each_item_once() {
+        let calls = std::sync::atomic::AtomicUsize::new(0);
+        let items: Vec<u64> = (0..200).collect();
+        let out = parallel_map(&items, |&x| {
+            calls.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            std::thread::sleep(std::time::Duration::from_micros((x * 37) % 500));
+            x * x
+        });
+        assert_eq!(calls.into_inner(), items.len());
+        let expected: Vec<u64> = items.iter().map(|x| x * x).collect();
+        assert_eq!(out, expected);
+        assert!(parallel_map(&[] as &[u8], |_| 0).is_empty());
+    }
+}
