@@ -138,10 +138,13 @@ fn help_lists_every_option_and_an_unknown_one_is_refused() {
         .filter(|name| *name != "help")
         .collect();
     assert!(options.len() >= 5, "{options:?}");
-    let out = Command::new(env!("CARGO_BIN_EXE_isa-codegen"))
-        .arg("--help")
-        .output()
-        .unwrap();
+    let run = |arg: &str| {
+        Command::new(env!("CARGO_BIN_EXE_isa-codegen"))
+            .arg(arg)
+            .output()
+            .unwrap()
+    };
+    let out = run("--help");
     assert_eq!(out.status.code(), Some(0));
     let help = String::from_utf8_lossy(&out.stdout);
     for name in options {
@@ -151,10 +154,7 @@ fn help_lists_every_option_and_an_unknown_one_is_refused() {
             "--help has no line for {option}:\n{help}"
         );
     }
-    let out = Command::new(env!("CARGO_BIN_EXE_isa-codegen"))
-        .arg("--vendor-rot")
-        .output()
-        .unwrap();
+    let out = run("--vendor-rot");
     assert_eq!(out.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("unknown option `--vendor-rot`"), "{stderr}");
