@@ -6,6 +6,7 @@
 //! [`emit`] (quote + prettyplease) → files; [`report`] summarises and compares
 //! models; [`workspace`] runs all of it over `headers/` and the crates.
 
+pub mod ctype;
 pub mod diag;
 pub mod emit;
 pub mod model;
