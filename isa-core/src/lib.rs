@@ -4,7 +4,8 @@
 //! here, written once: the decode error a malformed 64-byte word produces, the
 //! violation a failed validator reports, the maintenance status of an opcode,
 //! little-endian field access, instruction words in callers' buffers and byte
-//! streams ([`words`]), the one-line disassembly format ([`disasm`]), (with the
+//! streams ([`words`]), the one-line disassembly format ([`disasm`]), the names
+//! the generator, the generated crates and rng-core share ([`vocab`]), (with the
 //! `serde` feature) the serde helpers, and (with the `std` feature) the
 //! fingerprint of a header tree that lets a build notice a new vendor drop.
 // Where rustdoc links this crate's items from a dependent's docs built without them
@@ -35,6 +36,7 @@ pub mod serde_support;
 pub mod spec;
 mod status;
 mod violation;
+pub mod vocab;
 mod word;
 
 /// The serde crate the generated crates derive through (`#[serde(crate = "isa_core::serde")]`).

@@ -68,7 +68,6 @@ pub mod lfsr;
 pub mod machine;
 pub mod model;
 pub mod mt64;
-mod names;
 pub mod pcg32;
 pub mod philox;
 pub mod xorwow;
