@@ -5,64 +5,24 @@
 
 use super::legality::tensor_path;
 use super::{banner, ident, lit, unprinted, Source};
-use crate::model::legality::{ColumnSource, Table};
+use crate::model::legality::{Arm, ColumnSource, Table};
 use crate::model::names::rust_field;
-use crate::model::{Model, Ty};
+use crate::model::{EnumId, Model, Ty};
+use isa_core::vocab::{
+    Algorithm, Dtype, Engine, Generator, ImmSource, PostProcess, StateUpdate, ThresholdType,
+    VendorNames, Vocabulary,
+};
 use proc_macro2::TokenStream;
 use quote::quote;
 
-/// The `rng_core` enum a vendor enum maps to, by C name.
-fn rng_enum(c_name: &str) -> Option<&'static str> {
-    Some(match c_name {
-        "NEURON_ISA_TPB_NEURON_ENGINE" => "Engine",
-        "NEURON_ISA_TPB_RAND_SRC" => "Generator",
-        "NEURON_ISA_TPB_RAND_ALGORITHM" => "Algorithm",
-        "NEURON_ISA_TPB_RAND_STATE_UPDATE" => "StateUpdate",
-        "NEURON_ISA_TPB_RAND_POST_PROC" => "PostProcess",
-        "NEURON_ISA_TPB_IMM_SRC" => "ImmSource",
-        "NEURON_ISA_TPB_DROPOUT_THRESHOLD_TYPE" => "ThresholdType",
-        "NEURON_ISA_TPB_DTYPE" => "Dtype",
-        _ => return None,
-    })
+/// The variant of the vocabulary enum `V` a vendor member name maps to, if rng-core models it.
+fn variant<V: Vocabulary>(member: &str) -> Option<proc_macro2::Ident> {
+    V::from_name(member).map(|v| ident(v.rust_name()))
 }
 
-/// The rng-core variant (Rust name) of a vendor member, if rng-core models it.
-fn rng_variant(rng_ty: &str, member: &str) -> Option<String> {
-    let v = match rng_ty {
-        "Engine" => rng_core::Engine::from_name(member).map(|x| format!("{x:?}")),
-        "Generator" => rng_core::Generator::from_name(member).map(|x| format!("{x:?}")),
-        "Algorithm" => rng_core::Algorithm::from_name(member).map(|x| format!("{x:?}")),
-        "StateUpdate" => rng_core::StateUpdate::from_name(member).map(|x| format!("{x:?}")),
-        "PostProcess" => rng_core::PostProcess::from_name(member).map(|x| format!("{x:?}")),
-        "ImmSource" => rng_core::ImmSource::from_name(member).map(|x| format!("{x:?}")),
-        "ThresholdType" => rng_core::ThresholdType::from_name(member).map(|x| format!("{x:?}")),
-        "Dtype" => rng_core::Dtype::from_name(member).map(|x| format!("{x:?}")),
-        _ => None,
-    }?;
-    Some(v)
-}
-
-/// Every rng-core variant of an rng-core enum, by vendor name.
-fn rng_all(rng_ty: &str) -> Vec<(&'static str, String)> {
-    match rng_ty {
-        "Engine" => rng_core::Engine::ALL
-            .iter()
-            .map(|x| (x.name(), format!("{x:?}")))
-            .collect(),
-        "Generator" => rng_core::Generator::ALL
-            .iter()
-            .map(|x| (x.name(), format!("{x:?}")))
-            .collect(),
-        "Algorithm" => rng_core::Algorithm::ALL
-            .iter()
-            .map(|x| (x.name(), format!("{x:?}")))
-            .collect(),
-        "StateUpdate" => rng_core::StateUpdate::ALL
-            .iter()
-            .map(|x| (x.name(), format!("{x:?}")))
-            .collect(),
-        _ => Vec::new(),
-    }
+/// The tree's enum whose members `V` names.
+fn enum_of<V: VendorNames>(model: &Model) -> Option<EnumId> {
+    model.enum_named(V::VENDOR_ENUM)
 }
 
 /// The identity items (always emitted).
@@ -132,17 +92,11 @@ fn checkpoint_tables(model: &Model) -> Option<(&Table, &Table)> {
     Some((find("RAND_SET_STATE")?, find("RAND_GET_STATE")?))
 }
 
-/// Column of a table holding an rng-core enum.
-fn column(model: &Model, t: &Table, rng_ty: &str) -> Option<usize> {
+/// The column of a table holding the vendor enum of `V`.
+fn column<V: VendorNames>(model: &Model, t: &Table) -> Option<usize> {
     t.columns
         .iter()
-        .position(|c| rng_enum(&model.enums[c.enum_id].c_name) == Some(rng_ty))
-}
-
-fn dtype_column(model: &Model, t: &Table) -> Option<usize> {
-    t.columns
-        .iter()
-        .position(|c| model.enums[c.enum_id].c_name == "NEURON_ISA_TPB_DTYPE")
+        .position(|c| model.enums[c.enum_id].c_name == V::VENDOR_ENUM)
 }
 
 /// Rust field access (on `inst`) of a column that is a field.
@@ -166,25 +120,42 @@ fn field_access(model: &Model, t: &Table, col: usize) -> Option<TokenStream> {
     Some(toks)
 }
 
+/// `rng_core::<V>::<variant>` of an arm's member in column `col`, if rng-core models it.
+fn arm_value<V: Vocabulary>(
+    model: &Model,
+    t: &Table,
+    arm: &Arm,
+    col: usize,
+) -> Option<TokenStream> {
+    let m = &model.enums[t.columns[col].enum_id].members[arm.values[col]];
+    let (ty, var) = (ident(V::TYPE_NAME), variant::<V>(&m.short)?);
+    Some(quote!(rng_core::#ty::#var))
+}
+
+/// The field access of the table column holding the vendor enum of `V`.
+fn column_field<V: VendorNames>(model: &Model, t: &Table) -> Result<TokenStream, String> {
+    let rng_ty = V::TYPE_NAME;
+    let col = column::<V>(model, t).ok_or(format!("no {rng_ty} column"))?;
+    field_access(model, t, col).ok_or(format!("the {rng_ty} column is not a field"))
+}
+
 fn arms(model: &Model, t: &Table) -> Option<Vec<TokenStream>> {
     let (e, g, a) = (
-        column(model, t, "Engine")?,
-        column(model, t, "Generator")?,
-        column(model, t, "Algorithm")?,
+        column::<Engine>(model, t)?,
+        column::<Generator>(model, t)?,
+        column::<Algorithm>(model, t)?,
     );
-    let u = column(model, t, "StateUpdate");
+    let u = column::<StateUpdate>(model, t);
     let mut out = Vec::new();
     for arm in &t.arms {
-        let v = |col: usize, rng_ty: &str| -> Option<TokenStream> {
-            let m = &model.enums[t.columns[col].enum_id].members[arm.values[col]];
-            let ty = ident(rng_ty);
-            let var = ident(&rng_variant(rng_ty, &m.short)?);
-            Some(quote!(rng_core::#ty::#var))
-        };
-        let (ev, gv, av) = (v(e, "Engine")?, v(g, "Generator")?, v(a, "Algorithm")?);
+        let (ev, gv, av) = (
+            arm_value::<Engine>(model, t, arm, e)?,
+            arm_value::<Generator>(model, t, arm, g)?,
+            arm_value::<Algorithm>(model, t, arm, a)?,
+        );
         let uv = match u {
             Some(u) => {
-                let x = v(u, "StateUpdate")?;
+                let x = arm_value::<StateUpdate>(model, t, arm, u)?;
                 quote!(Some(#x))
             }
             None => quote!(None),
@@ -196,23 +167,23 @@ fn arms(model: &Model, t: &Table) -> Option<Vec<TokenStream>> {
 }
 
 /// `fn <name>(v: Vendor) -> Result<rng_core::X, InstructionError>` and its inverse.
-fn mappings(model: &Model, enum_id: usize, rng_ty: &str) -> TokenStream {
-    let to = to_mapping(model, enum_id, rng_ty);
-    let from = from_mapping(model, enum_id, rng_ty);
+fn mappings<V: Vocabulary>(model: &Model, enum_id: EnumId) -> TokenStream {
+    let to = to_mapping::<V>(model, enum_id);
+    let from = from_mapping::<V>(model, enum_id);
     quote!(#to #from)
 }
 
 /// `fn to_<name>(v: Vendor) -> Result<rng_core::X, InstructionError>`.
-fn to_mapping(model: &Model, enum_id: usize, rng_ty: &str) -> TokenStream {
+fn to_mapping<V: Vocabulary>(model: &Model, enum_id: EnumId) -> TokenStream {
     let e = &model.enums[enum_id];
     let vt = ident(&e.rust);
+    let rng_ty = V::TYPE_NAME;
     let rt = ident(rng_ty);
     let to = ident(&format!("to_{}", crate::model::names::snake(rng_ty)));
     let to_arms = e.distinct().map(|m| {
         let v = ident(&m.rust);
-        match rng_variant(rng_ty, &m.short) {
+        match variant::<V>(&m.short) {
             Some(r) => {
-                let r = ident(&r);
                 quote! { crate::#vt::#v => Ok(rng_core::#rt::#r), }
             }
             None => {
@@ -232,13 +203,14 @@ fn to_mapping(model: &Model, enum_id: usize, rng_ty: &str) -> TokenStream {
 }
 
 /// `fn from_<name>(v: rng_core::X) -> Result<Vendor, InstructionError>`.
-fn from_mapping(model: &Model, enum_id: usize, rng_ty: &str) -> TokenStream {
+fn from_mapping<V: Vocabulary>(model: &Model, enum_id: EnumId) -> TokenStream {
     let e = &model.enums[enum_id];
     let vt = ident(&e.rust);
+    let rng_ty = V::TYPE_NAME;
     let rt = ident(rng_ty);
     let from = ident(&format!("from_{}", crate::model::names::snake(rng_ty)));
-    let from_arms = rng_all(rng_ty).into_iter().map(|(vendor, r)| {
-        let r = ident(&r);
+    let from_arms = V::MEMBERS.iter().map(|member| {
+        let (vendor, r) = (member.name(), ident(member.rust_name()));
         match e.distinct().find(|m| m.short == vendor) {
             Some(m) => {
                 let v = ident(&m.rust);
@@ -383,11 +355,15 @@ impl Fields<'_> {
         quote!(inst.#f)
     }
 
-    /// `inst.<name>`, a field of the enum `c_name`.
-    fn enum_field(&self, name: &str, c_name: &str) -> Result<TokenStream, String> {
+    /// `inst.<name>`, a field of the vendor enum of `V`.
+    fn enum_field<V: VendorNames>(&self, name: &str) -> Result<TokenStream, String> {
         match self.field(name)?.ty {
-            Ty::Enum(e) if self.model.enums[e].c_name == c_name => Ok(self.access(name)),
-            _ => Err(format!("{}: field `{name}` is not a {c_name}", self.op)),
+            Ty::Enum(e) if self.model.enums[e].c_name == V::VENDOR_ENUM => Ok(self.access(name)),
+            _ => Err(format!(
+                "{}: field `{name}` is not a {}",
+                self.op,
+                V::VENDOR_ENUM
+            )),
         }
     }
 
@@ -479,18 +455,11 @@ impl Fields<'_> {
 
     /// `rng_core::Scalar { source: to_imm_source(<src>)?, bits: <word> }`.
     fn scalar(&self, src: &str, value: &str) -> Result<TokenStream, String> {
-        let src = self.enum_field(src, IMM_SRC)?;
+        let src = self.enum_field::<ImmSource>(src)?;
         let bits = self.word(value)?;
         Ok(quote!(rng_core::Scalar { source: to_imm_source(#src)?, bits: #bits }))
     }
 }
-
-const IMM_SRC: &str = "NEURON_ISA_TPB_IMM_SRC";
-const DTYPE: &str = "NEURON_ISA_TPB_DTYPE";
-const POST_PROC: &str = "NEURON_ISA_TPB_RAND_POST_PROC";
-const THRESHOLD_TYPE: &str = "NEURON_ISA_TPB_DROPOUT_THRESHOLD_TYPE";
-const ALGORITHM: &str = "NEURON_ISA_TPB_RAND_ALGORITHM";
-const RAND_SRC: &str = "NEURON_ISA_TPB_RAND_SRC";
 
 /// The decoded form of one draw-family instruction, built from `inst` (its typed instruction).
 fn draw_form(model: &Model, short: &str, f: &Fields) -> Result<TokenStream, String> {
@@ -498,13 +467,13 @@ fn draw_form(model: &Model, short: &str, f: &Fields) -> Result<TokenStream, Stri
     Ok(match short {
         "RAND" => {
             let (gen, alg) = (
-                f.enum_field("rand_generator", RAND_SRC)?,
-                f.enum_field("rand_algorithm", ALGORITHM)?,
+                f.enum_field::<Generator>("rand_generator")?,
+                f.enum_field::<Algorithm>("rand_algorithm")?,
             );
             let steps = f.u8_field("rand_num_steps")?;
-            let post = f.enum_field("post_process", POST_PROC)?;
+            let post = f.enum_field::<PostProcess>("post_process")?;
             let params = f.words4("params")?;
-            let dtype = f.enum_field("dtype", DTYPE)?;
+            let dtype = f.enum_field::<Dtype>("dtype")?;
             let channels = f.u8_field("num_active_channels")?;
             let dst = f.tensor("dst_mem_pattern")?;
             quote!(rng_core::RngInstruction::Rand(rng_core::RandInstruction {
@@ -520,9 +489,9 @@ fn draw_form(model: &Model, short: &str, f: &Fields) -> Result<TokenStream, Stri
             }))
         }
         "RAND2" => {
-            let alg = f.enum_field("rand_algorithm", ALGORITHM)?;
-            let post = f.enum_field("post_process", POST_PROC)?;
-            let dtype = f.enum_field("dtype", DTYPE)?;
+            let alg = f.enum_field::<Algorithm>("rand_algorithm")?;
+            let post = f.enum_field::<PostProcess>("post_process")?;
+            let dtype = f.enum_field::<Dtype>("dtype")?;
             let channels = f.u8_field("num_active_channels")?;
             let (min, max) = (f.scalar("min_src", "min")?, f.scalar("max_src", "max")?);
             let dst = f.tensor("dst_mem_pattern")?;
@@ -540,18 +509,17 @@ fn draw_form(model: &Model, short: &str, f: &Fields) -> Result<TokenStream, Stri
         "DROPOUT" => {
             let src = f.tensor("src_mem_pattern")?;
             let (in_dtype, out_dtype) = (
-                f.enum_field("in_dtype", DTYPE)?,
-                f.enum_field("out_dtype", DTYPE)?,
+                f.enum_field::<Dtype>("in_dtype")?,
+                f.enum_field::<Dtype>("out_dtype")?,
             );
             let channels = f.u8_field("num_active_channels")?;
             let threshold = f.scalar("threshold_src", "threshold")?;
-            let t_dtype = f.enum_field("threshold_dtype", DTYPE)?;
-            let t_type = f.enum_field("threshold_type", THRESHOLD_TYPE)?;
+            let t_dtype = f.enum_field::<Dtype>("threshold_dtype")?;
+            let t_type = f.enum_field::<ThresholdType>("threshold_type")?;
             let dst = f.tensor("dst_mem_pattern")?;
             // threshold_dtype INVALID (0) stands for FP32 (the header's threshold_dtype_fp32).
-            let dt = model
-                .enum_named(DTYPE)
-                .ok_or(format!("{}: no {DTYPE}", f.op))?;
+            let dt =
+                enum_of::<Dtype>(model).ok_or(format!("{}: no {}", f.op, Dtype::VENDOR_ENUM))?;
             let t_dtype = match model.enums[dt].distinct().find(|m| m.short == "INVALID") {
                 Some(m) => {
                     let (ty, v) = (ident(&model.enums[dt].rust), ident(&m.rust));
@@ -631,16 +599,10 @@ fn draw_family(model: &Model) -> (Vec<TokenStream>, TokenStream, Vec<String>) {
     // The mappings the arms use (every one whose enum the tree has).
     let mut maps = Vec::new();
     if !arms.is_empty() {
-        for (c_name, rng_ty) in [
-            (POST_PROC, "PostProcess"),
-            (IMM_SRC, "ImmSource"),
-            (THRESHOLD_TYPE, "ThresholdType"),
-            (DTYPE, "Dtype"),
-        ] {
-            if let Some(e) = model.enum_named(c_name) {
-                maps.push(to_mapping(model, e, rng_ty));
-            }
-        }
+        maps.extend(enum_of::<PostProcess>(model).map(|e| to_mapping::<PostProcess>(model, e)));
+        maps.extend(enum_of::<ImmSource>(model).map(|e| to_mapping::<ImmSource>(model, e)));
+        maps.extend(enum_of::<ThresholdType>(model).map(|e| to_mapping::<ThresholdType>(model, e)));
+        maps.extend(enum_of::<Dtype>(model).map(|e| to_mapping::<Dtype>(model, e)));
     }
     (arms, quote!(#(#maps)*), notes)
 }
@@ -671,9 +633,7 @@ fn generation_impl(model: &Model) -> Result<(TokenStream, Vec<String>), String> 
         c("PSUM_BUF_PARTITION_SIZE")?,
         c("POOLING_NUM_CHANNELS")?,
     );
-    let dtype = model
-        .enum_named("NEURON_ISA_TPB_DTYPE")
-        .ok_or("missing NEURON_ISA_TPB_DTYPE")?;
+    let dtype = enum_of::<Dtype>(model).ok_or("missing NEURON_ISA_TPB_DTYPE")?;
     let uint32 = model.enums[dtype]
         .distinct()
         .find(|m| m.short == "UINT32")
@@ -682,15 +642,9 @@ fn generation_impl(model: &Model) -> Result<(TokenStream, Vec<String>), String> 
     let engine_enum = model
         .engine_enum
         .ok_or("missing NEURON_ISA_TPB_NEURON_ENGINE")?;
-    let algo_enum = model
-        .enum_named("NEURON_ISA_TPB_RAND_ALGORITHM")
-        .ok_or("missing RAND_ALGORITHM")?;
-    let src_enum = model
-        .enum_named("NEURON_ISA_TPB_RAND_SRC")
-        .ok_or("missing RAND_SRC")?;
-    let upd_enum = model
-        .enum_named("NEURON_ISA_TPB_RAND_STATE_UPDATE")
-        .ok_or("missing RAND_STATE_UPDATE")?;
+    let algo_enum = enum_of::<Algorithm>(model).ok_or("missing RAND_ALGORITHM")?;
+    let src_enum = enum_of::<Generator>(model).ok_or("missing RAND_SRC")?;
+    let upd_enum = enum_of::<StateUpdate>(model).ok_or("missing RAND_STATE_UPDATE")?;
 
     // Firmware-wired bodies.
     let mut wired = Vec::new();
@@ -703,10 +657,9 @@ fn generation_impl(model: &Model) -> Result<(TokenStream, Vec<String>), String> 
             };
             let e = &model.enums[engine_enum].members[w.engine].short;
             let a = &model.enums[algo_enum].members[w.algorithm].short;
-            let (Some(e), Some(a)) = (rng_variant("Engine", e), rng_variant("Algorithm", a)) else {
+            let (Some(e), Some(a)) = (variant::<Engine>(e), variant::<Algorithm>(a)) else {
                 continue;
             };
-            let (e, a) = (ident(&e), ident(&a));
             let level = ident(&format!("{:?}", w.evidence));
             wired.push(quote! { rng_core::WiredBody { kind: #kind, engine: rng_core::Engine::#e, algorithm: rng_core::Algorithm::#a, evidence: isa_core::Evidence::#level } });
         }
@@ -714,20 +667,19 @@ fn generation_impl(model: &Model) -> Result<(TokenStream, Vec<String>), String> 
     let model_choices = model_choices(model)?;
 
     // Field accesses of the checkpoint instructions.
-    let field = |t: &Table, rng_ty: &str| -> Result<TokenStream, String> {
-        let col = column(model, t, rng_ty).ok_or(format!("no {rng_ty} column"))?;
-        field_access(model, t, col).ok_or(format!("the {rng_ty} column is not a field"))
-    };
     let (set_gen, set_alg, set_upd) = (
-        field(set, "Generator")?,
-        field(set, "Algorithm")?,
-        field(set, "StateUpdate")?,
+        column_field::<Generator>(model, set)?,
+        column_field::<Algorithm>(model, set)?,
+        column_field::<StateUpdate>(model, set)?,
     );
-    let (get_gen, get_alg) = (field(get, "Generator")?, field(get, "Algorithm")?);
-    let set_dtype = dtype_column(model, set)
+    let (get_gen, get_alg) = (
+        column_field::<Generator>(model, get)?,
+        column_field::<Algorithm>(model, get)?,
+    );
+    let set_dtype = column::<Dtype>(model, set)
         .and_then(|k| field_access(model, set, k))
         .ok_or("RAND_SET_STATE has no dtype column")?;
-    let get_dtype = dtype_column(model, get)
+    let get_dtype = column::<Dtype>(model, get)
         .and_then(|k| field_access(model, get, k))
         .ok_or("RAND_GET_STATE has no dtype column")?;
     let (set_tensor, set_rank, set_addr) =
@@ -786,10 +738,10 @@ fn generation_impl(model: &Model) -> Result<(TokenStream, Vec<String>), String> 
     let set_header = header_pins(set);
     let get_header = header_pins(get);
     let mappings = [
-        mappings(model, engine_enum, "Engine"),
-        mappings(model, src_enum, "Generator"),
-        mappings(model, algo_enum, "Algorithm"),
-        mappings(model, upd_enum, "StateUpdate"),
+        mappings::<Engine>(model, engine_enum),
+        mappings::<Generator>(model, src_enum),
+        mappings::<Algorithm>(model, algo_enum),
+        mappings::<StateUpdate>(model, upd_enum),
     ];
     let set_pad: Vec<TokenStream> = (set_rank..4).map(|_| quote!(1)).collect();
     let get_pad: Vec<TokenStream> = (get_rank..4).map(|_| quote!(1)).collect();

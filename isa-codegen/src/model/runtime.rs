@@ -4,6 +4,7 @@
 use super::Model;
 use crate::diag::{Loc, Sink};
 use crate::read::runtime::{Runtime, RUNTIME_FILE};
+use isa_core::vocab::{Algorithm, CheckpointKind, Engine, VendorNames, Vocabulary};
 
 /// One wired body, resolved.
 #[derive(Clone, Debug)]
@@ -32,7 +33,7 @@ pub struct RuntimeModel {
 }
 
 /// C name of the algorithm enum.
-pub const RAND_ALGORITHM: &str = "NEURON_ISA_TPB_RAND_ALGORITHM";
+pub const RAND_ALGORITHM: &str = Algorithm::VENDOR_ENUM;
 
 impl RuntimeModel {
     /// Whether `opcode` on engine member `engine` has a body for algorithm member `algorithm`,
@@ -96,12 +97,9 @@ pub fn resolve(model: &Model, runtime: &Runtime, sink: &mut Sink) -> RuntimeMode
     let engine_enum = model.engine_enum;
     let algo_enum = model.enum_named(RAND_ALGORITHM);
     let lines = entry_lines(&runtime.text);
-    let engines: Vec<&str> = rng_core::Engine::ALL.iter().map(|x| x.name()).collect();
-    let algorithms: Vec<&str> = rng_core::Algorithm::ALL.iter().map(|x| x.name()).collect();
-    let kinds: Vec<&str> = rng_core::CheckpointKind::ALL
-        .iter()
-        .map(|x| x.name())
-        .collect();
+    let engines: Vec<&str> = Engine::names().collect();
+    let algorithms: Vec<&str> = Algorithm::names().collect();
+    let kinds: Vec<&str> = CheckpointKind::names().collect();
     for (k, w) in runtime.firmware.iter().enumerate() {
         let loc = Loc::new(RUNTIME_FILE, lines.get(k).copied().unwrap_or(0));
         let opcode = match model.opcode_named(&w.instruction) {
