@@ -31,6 +31,7 @@ pub mod fingerprint;
 mod generated_impls;
 mod isa;
 pub mod le;
+mod predicate;
 #[cfg(feature = "serde")]
 pub mod serde_support;
 pub mod spec;
@@ -49,8 +50,9 @@ pub use evidence::{Evidence, Firmware};
 pub use explain::{Explain, Reported, Source};
 pub use field::{FieldInfo, FieldKind};
 pub use isa::{Isa, OpcodeInfo, VendorEnum};
+pub use predicate::{FieldSpec, PredicatePath, MAX_FIELDS, MAX_PATH};
 pub use status::OpcodeStatus;
-pub use violation::{FieldSpec, InvolvedField, PredicatePath, Violation, MAX_FIELDS, MAX_PATH};
+pub use violation::{InvolvedField, Violation};
 pub use word::{word, words, write_word, DecodeWords, EncodeError, Words};
 
 /// Size in bytes of every TPB instruction word.
