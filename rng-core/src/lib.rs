@@ -64,6 +64,7 @@ pub mod file;
 mod fixture;
 pub mod generation;
 mod kernel;
+mod lane;
 pub mod lfsr;
 pub mod machine;
 pub mod model;
