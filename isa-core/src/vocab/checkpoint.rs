@@ -74,6 +74,7 @@ vocabulary! {
 impl Generator {
     /// The `RNG_<algorithm>` source of an algorithm (RAND2 names only the algorithm);
     /// PCG32 has none.
+    #[inline]
     pub const fn for_algorithm(algorithm: Algorithm) -> Option<Generator> {
         match algorithm {
             Algorithm::Lfsr => Some(Generator::RngLfsr),
@@ -86,6 +87,7 @@ impl Generator {
 
 impl CheckpointKind {
     /// The firmware's spelling in its log lines (`RandGetState`, `RandSetState`).
+    #[inline]
     pub const fn firmware_name(self) -> &'static str {
         match self {
             CheckpointKind::Save => "RandGetState",

@@ -70,6 +70,7 @@ pub enum DtypeClass {
 
 impl Dtype {
     /// Bytes per element (`dtype_size` of the headers).
+    #[inline]
     pub const fn size(self) -> u32 {
         match self {
             Dtype::Uint64 | Dtype::Int64 => 8,
@@ -85,6 +86,7 @@ impl Dtype {
     }
 
     /// Integer or float, and the format.
+    #[inline]
     pub const fn class(self) -> DtypeClass {
         const fn int(signed: bool, bits: u32) -> DtypeClass {
             DtypeClass::Int { signed, bits }
@@ -112,6 +114,7 @@ impl Dtype {
     }
 
     /// True for the integer types.
+    #[inline]
     pub const fn is_int(self) -> bool {
         matches!(self.class(), DtypeClass::Int { .. })
     }

@@ -64,6 +64,7 @@ macro_rules! vocabulary {
 
             /// The member's name (the vendor member name without prefix, or the runtime
             /// file's spelling of a model choice).
+            #[inline]
             pub const fn name(self) -> &'static str {
                 match self {
                     $($ty::$variant => $name,)*
@@ -79,6 +80,7 @@ macro_rules! vocabulary {
             }
 
             /// The Rust variant's name, as generated code writes it.
+            #[inline]
             pub const fn rust_name(self) -> &'static str {
                 match self {
                     $($ty::$variant => stringify!($variant),)*
@@ -111,6 +113,7 @@ macro_rules! vocabulary {
     (@code $ty:ident { $($variant:ident => $code:literal,)* }) => {
         impl $ty {
             /// The member's numeric code (its value in the vendor enum).
+            #[inline]
             pub const fn code(self) -> u8 {
                 match self {
                     $($ty::$variant => $code,)*
