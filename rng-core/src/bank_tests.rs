@@ -511,8 +511,8 @@ const SPANS: [DrawSpan; 3] = [
 
 #[test]
 fn every_kernel_matches_the_scalar_model_for_every_lane_count() {
-    // One thread per case: the cases are independent, and at opt-level 0 they take about
-    // 13 s of CPU in all, which one test thread would spend alone.
+    // One thread per case: the cases are independent, and at opt-level 0 together they take
+    // long enough that one test thread would be the suite's slowest.
     std::thread::scope(|scope| {
         let runs: std::vec::Vec<_> = kernel_cases()
             .into_iter()
