@@ -125,7 +125,7 @@ impl<T: Disasm, const N: usize> Disasm for [T; N] {
 ///
 /// The first write error is kept and every later entry skipped (as `core::fmt::DebugStruct`
 /// does), so a generated record lists its fields as plain calls: a `?` per field made every
-/// record's listing a chain of branches for the compiler to check and lower (issue 9).
+/// record's listing a chain of branches for the compiler to check and lower.
 pub struct Fields<'a, 'b> {
     out: &'a mut fmt::Formatter<'b>,
     first: bool,

@@ -38,6 +38,21 @@ impl Evidence {
     }
 }
 
+impl crate::vocab::Vocabulary for Evidence {
+    const TYPE_NAME: &'static str = "Evidence";
+    const MEMBERS: &'static [Evidence] = &Evidence::ALL;
+    fn name(self) -> &'static str {
+        Evidence::name(self)
+    }
+    fn rust_name(self) -> &'static str {
+        match self {
+            Evidence::Observed => "Observed",
+            Evidence::Inferred => "Inferred",
+            Evidence::Assumed => "Assumed",
+        }
+    }
+}
+
 impl fmt::Display for Evidence {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())

@@ -19,7 +19,7 @@
 //!
 //! [`Violation`]: crate::Violation
 
-use crate::violation::{FieldSpec, MAX_FIELDS, MAX_PATH};
+use crate::predicate::{FieldSpec, PredicatePath, MAX_FIELDS, MAX_PATH};
 use crate::INST_NBYTES;
 use core::ops::Range;
 
@@ -200,8 +200,8 @@ impl Explain {
     ///
     /// The frame and the range come separately, so that a generated check is a call with
     /// constant arguments: sliced at each call site, the checks of an operand struct were a
-    /// call each for a debug build to lower (passing the range takes 4.5 % off the instructions
-    /// rustc executes per added operand struct, issue 9).
+    /// call each for a debug build to lower (passing the range makes each added operand struct
+    /// cheaper to compile).
     pub fn check(
         &mut self,
         holds: bool,
@@ -282,12 +282,12 @@ impl Explain {
     }
 
     /// The path, top-level validator first.
-    pub(crate) fn path(&self) -> crate::violation::PredicatePath {
+    pub(crate) fn path(&self) -> PredicatePath {
         let mut steps = [""; MAX_PATH];
         for (k, s) in self.steps[..self.depth].iter().rev().enumerate() {
             steps[k] = s;
         }
-        crate::violation::PredicatePath::new(steps, self.depth)
+        PredicatePath::new(steps, self.depth)
     }
 
     pub(crate) fn fields(&self) -> [Option<(&'static FieldSpec, i64)>; MAX_FIELDS] {

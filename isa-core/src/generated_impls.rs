@@ -66,7 +66,7 @@ macro_rules! instruction_impls {
             }
             /// Decodes a word [`Self::check_bytes`] accepted. Built after every check, in one
             /// piece, the instruction goes straight to where the caller keeps it; built between the
-            /// checks, it was assembled in a temporary and copied out of each `Result` (issue 11).
+            /// checks, it was assembled in a temporary and copied out of each `Result`.
             #[inline]
             pub(crate) fn from_checked_bytes(b: &[u8; 64]) -> Self {
                 Self($crate::instruction_impls!(@build $decoder, $fields, b))
@@ -127,8 +127,8 @@ macro_rules! instruction_impls {
 ///
 /// `?` without the `From` conversion, which the generated decoders never need: each `?` is a
 /// `Try::branch` and a `FromResidual` call for the compiler to check and lower, and a vendor
-/// tree's decoders have thousands of them (without them, rustc executes 2.6 % fewer instructions
-/// per added operand struct in a debug build, issue 9). The optimised code is the same.
+/// tree's decoders have thousands of them (without them, each added operand struct costs a debug
+/// build less). The optimised code is the same.
 ///
 /// ```
 /// fn first_byte(bytes: &[u8]) -> Result<u8, isa_core::DecodeError> {

@@ -4,7 +4,8 @@
 //! here, written once: the decode error a malformed 64-byte word produces, the
 //! violation a failed validator reports, the maintenance status of an opcode,
 //! little-endian field access, instruction words in callers' buffers and byte
-//! streams ([`words`]), the one-line disassembly format ([`disasm`]), (with the
+//! streams ([`words`]), the one-line disassembly format ([`disasm`]), the names
+//! the generator, the generated crates and rng-core share ([`vocab`]), (with the
 //! `serde` feature) the serde helpers, and (with the `std` feature) the
 //! fingerprint of a header tree that lets a build notice a new vendor drop.
 // Where rustdoc links this crate's items from a dependent's docs built without them
@@ -30,11 +31,13 @@ pub mod fingerprint;
 mod generated_impls;
 mod isa;
 pub mod le;
+mod predicate;
 #[cfg(feature = "serde")]
 pub mod serde_support;
 pub mod spec;
 mod status;
 mod violation;
+pub mod vocab;
 mod word;
 
 /// The serde crate the generated crates derive through (`#[serde(crate = "isa_core::serde")]`).
@@ -47,8 +50,9 @@ pub use evidence::{Evidence, Firmware};
 pub use explain::{Explain, Reported, Source};
 pub use field::{FieldInfo, FieldKind};
 pub use isa::{Isa, OpcodeInfo, VendorEnum};
+pub use predicate::{FieldSpec, PredicatePath, MAX_FIELDS, MAX_PATH};
 pub use status::OpcodeStatus;
-pub use violation::{FieldSpec, InvolvedField, PredicatePath, Violation, MAX_FIELDS, MAX_PATH};
+pub use violation::{InvolvedField, Violation};
 pub use word::{word, words, write_word, DecodeWords, EncodeError, Words};
 
 /// Size in bytes of every TPB instruction word.

@@ -1,6 +1,7 @@
 //! Outcomes and exit codes: 0 success, 1 an invalid instruction, 2 bad usage or input
 //! (standard input or output failing included), 141 the reader of standard output went away.
 
+use crate::stdio;
 use std::fmt;
 use std::io;
 
@@ -52,7 +53,17 @@ pub const BROKEN_PIPE: u8 = 128 + 13;
 /// `?` on a write: every `io::Error` a command propagates is one of standard output.
 impl From<io::Error> for Failure {
     fn from(e: io::Error) -> Self {
-        crate::stdio::output_failure(e)
+        output_failure(e)
+    }
+}
+
+/// A write error on standard output as the command's failure: a reader that went away
+/// (`| head -1`, EPIPE) is [`Failure::Closed`]; anything else names the stream (exit 2).
+pub fn output_failure(e: io::Error) -> Failure {
+    if e.kind() == io::ErrorKind::BrokenPipe {
+        Failure::Closed
+    } else {
+        Failure::usage(format!("{}: {e}", stdio::STDOUT))
     }
 }
 
@@ -85,5 +96,21 @@ mod tests {
         assert_eq!(closed, Failure::Closed);
         assert_eq!(closed.code(), 141);
         assert_eq!(closed.message(), None);
+    }
+
+    #[test]
+    fn failures_name_the_stream_and_a_broken_pipe_is_quiet() {
+        let full = output_failure(io::Error::from_raw_os_error(28));
+        assert_eq!(full.code(), 2);
+        let message = full.message().unwrap();
+        assert!(message.starts_with("standard output: "), "{message}");
+        assert_eq!(
+            output_failure(io::Error::from(io::ErrorKind::BrokenPipe)),
+            Failure::Closed
+        );
+        assert_eq!(
+            output_failure(stdio::closed_error()).message().unwrap(),
+            "standard output: closed (bad file descriptor)"
+        );
     }
 }

@@ -8,7 +8,6 @@
 //! fails its first use with EBADF, named, like any other read or write error. Output bypasses
 //! `std::io::Stdout`, which also reports EBADF as success ([`stdout`]).
 
-use crate::fail::Failure;
 use std::io::{self, Write};
 use std::sync::atomic::{AtomicU8, Ordering};
 
@@ -30,7 +29,7 @@ fn closed(bit: u8) -> bool {
 }
 
 /// The error a closed stream gives (what a read or write on a closed descriptor returns).
-fn closed_error() -> io::Error {
+pub(crate) fn closed_error() -> io::Error {
     io::Error::other("closed (bad file descriptor)")
 }
 
@@ -107,34 +106,3 @@ pub type Source = std::fs::File;
 /// What [`stdin`] reads from.
 #[cfg(not(unix))]
 pub type Source = io::Stdin;
-
-/// A write error on standard output as the command's failure: a reader that went away
-/// (`| head -1`, EPIPE) is [`Failure::Closed`]; anything else names the stream (exit 2).
-pub fn output_failure(e: io::Error) -> Failure {
-    if e.kind() == io::ErrorKind::BrokenPipe {
-        Failure::Closed
-    } else {
-        Failure::usage(format!("{STDOUT}: {e}"))
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn failures_name_the_stream_and_a_broken_pipe_is_quiet() {
-        let full = output_failure(io::Error::from_raw_os_error(28));
-        assert_eq!(full.code(), 2);
-        let message = full.message().unwrap();
-        assert!(message.starts_with("standard output: "), "{message}");
-        assert_eq!(
-            output_failure(io::Error::from(io::ErrorKind::BrokenPipe)),
-            Failure::Closed
-        );
-        assert_eq!(
-            output_failure(closed_error()).message().unwrap(),
-            "standard output: closed (bad file descriptor)"
-        );
-    }
-}

@@ -1965,7 +1965,7 @@ fn readme_program_runs_end_to_end_with_b_equal_to_c() {
     );
 }
 
-// ---- issue 12, generator side (gen-harden): `diff` over malformed trees --------------------------
+// ---- generator side: `diff` over malformed trees -------------------------------------------------
 
 /// `diff` reuses the generator: a tree that crashed it (an opcode listed twice: a panic; a long
 /// `&&` chain: a stack overflow) or made clang print its own diagnostics is now one line on

@@ -8,77 +8,12 @@
 
 use crate::dtype::Dtype;
 use crate::model::ModelChoices;
+// The checkpoint arms' and draw instructions' names and codes, shared with the generator.
+pub use isa_core::vocab::{
+    Algorithm, CheckpointKind, Engine, Generator, ImmSource, PostProcess, StateUpdate,
+    ThresholdType,
+};
 use isa_core::{DecodeError, GenerationInfo, Violation};
-
-/// An engine that keeps datapath RNG state.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Engine {
-    /// GpSimd (Pool) engine.
-    Pool,
-    /// Vector engine (DVE).
-    Dve,
-    /// Activation (scalar) engine.
-    Act,
-}
-
-/// The generator algorithm (`NEURON_ISA_TPB_RAND_ALGORITHM`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Algorithm {
-    /// `LFSR = 0`.
-    Lfsr,
-    /// `PCG32 = 1`.
-    Pcg32,
-    /// `PHILOX = 2` (Philox4x32-10).
-    Philox,
-    /// `XORWOW = 3`.
-    Xorwow,
-}
-
-/// The generator source (`NEURON_ISA_TPB_RAND_SRC`, the `rand_generator` field).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Generator {
-    /// `RNG_LFSR = 0`.
-    RngLfsr,
-    /// `RNG_XORWOW = 1`.
-    RngXorwow,
-    /// `RNG_PHILOX = 2`.
-    RngPhilox,
-    /// `OUTPUT_CVT_LFSR = 3`.
-    OutputCvtLfsr,
-}
-
-/// Where RAND_SET_STATE takes the state from (`NEURON_ISA_TPB_RAND_STATE_UPDATE`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum StateUpdate {
-    /// `SRC_TENSOR = 0`: from the source tensor.
-    SrcTensor,
-    /// `IMM_SINGLE = 1`: from `imm_state[0..7]`, one state for every lane.
-    ImmSingle,
-    /// `IMM_LANE = 2`: no legal arm in any documented generation.
-    ImmLane,
-}
-
-impl Generator {
-    /// The `RNG_<algorithm>` source of an algorithm (RAND2 names only the algorithm);
-    /// PCG32 has none.
-    pub const fn for_algorithm(algorithm: Algorithm) -> Option<Generator> {
-        match algorithm {
-            Algorithm::Lfsr => Some(Generator::RngLfsr),
-            Algorithm::Xorwow => Some(Generator::RngXorwow),
-            Algorithm::Philox => Some(Generator::RngPhilox),
-            Algorithm::Pcg32 => None,
-        }
-    }
-}
-
-/// Save (RAND_GET_STATE) or restore (RAND_SET_STATE).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum CheckpointKind {
-    /// RAND_GET_STATE (0x77): state → tensor.
-    Save,
-    /// RAND_SET_STATE (0x78): tensor or immediate → state.
-    Restore,
-}
 
 /// One legal (engine, generator, algorithm[, update]) arm and its state width.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -173,18 +108,6 @@ pub struct CheckpointInstruction {
     pub location: StateLocation,
 }
 
-/// Where an immediate operand comes from (`NEURON_ISA_TPB_IMM_SRC`: RAND2 `min_src`/`max_src`,
-/// DROPOUT `threshold_src`, PSEUDO_SET_RNG_SEED `seed_src`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum ImmSource {
-    /// `INSTRUCTION_IMMEDIATE = 0`: the value is in the instruction.
-    InstructionImmediate,
-    /// `POINTER_IMMEDIATE = 1`: the instruction holds the on-chip address of the value.
-    PointerImmediate,
-    /// `REG_PTR_IMMEDIATE = 2`: a register holds the address (not modelled).
-    RegPtrImmediate,
-}
-
 /// A 4-byte operand and where its value comes from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Scalar {
@@ -202,26 +125,6 @@ impl Scalar {
             bits,
         }
     }
-}
-
-/// What RAND / RAND2 do with a draw (`NEURON_ISA_TPB_RAND_POST_PROC`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum PostProcess {
-    /// `RAW_U32 = 0`: the 32-bit draw (integer output types).
-    RawU32,
-    /// `UNIFORM_IN_RANGE = 1`: `min + u·(max − min)`, `u` uniform in `[0, 1)`.
-    UniformInRange,
-    /// `NORMAL = 2`: not implemented by the hardware (d4_rand.h).
-    Normal,
-}
-
-/// How DROPOUT reads its threshold (`NEURON_ISA_TPB_DROPOUT_THRESHOLD_TYPE`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum ThresholdType {
-    /// `DROP_RATE = 0`: the threshold is the drop probability.
-    DropRate,
-    /// `KEEP_RATE = 1`: the threshold is the keep probability.
-    KeepRate,
 }
 
 /// A decoded and validated RAND (0x76, D4_RAND): fill a 4-D tensor with draws.

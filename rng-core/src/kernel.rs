@@ -5,8 +5,8 @@
 //! [`crate::dispatch`]; [`crate::bank`]'s tests compare every path with the scalar generators.
 //!
 
-use crate::bank::{LaneRow, LANES};
 use crate::dispatch::Kernel;
+use crate::lane::{LaneRow, LANES};
 use crate::{lfsr, pcg32, philox, xorwow};
 
 /// Lanes per chunk of the LFSR and PCG32: two registers per word, two independent dependency

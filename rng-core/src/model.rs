@@ -8,8 +8,10 @@
 //! `ModelChoices { field: ..., ..ModelChoices::RECONSTRUCTED }` from the
 //! project's runtime data file.
 
-use crate::generation::{Algorithm, Generator};
 use core::fmt;
+use isa_core::vocab::{Algorithm, Generator};
+// The choices `rng-runtime.json` overrides by name, in the vocabulary the generator shares.
+pub use isa_core::vocab::{LaneInterleave, PhiloxOffset, SubGeneratorLayout, ZeroGuard};
 
 /// Word positions of the Philox state inside the 7-word RAND_GET_STATE / RAND_SET_STATE record.
 ///
@@ -25,74 +27,6 @@ pub struct PhiloxLayout {
     pub key: [u8; 2],
     /// Word index of the counter-offset word (meaning: [`PhiloxOffset`]).
     pub offset: u8,
-}
-
-/// Meaning of the Philox "counter offset" word.
-///
-/// Source: rng-facts §4.6 (the header names a "4-byte counter offset"; its
-/// meaning is UNKNOWN, rng-facts §6 item 2). The project's reading follows
-/// cuRAND's `STATE` index into the current output block (anchors §C.5).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum PhiloxOffset {
-    /// The offset word is the index (0..4) of the next output word inside the
-    /// block of the current counter; a value `>= 4` means "block used up": the
-    /// next draw first increments the counter and continues at index 0. The
-    /// counter words are the current block's counter, so a saved state
-    /// restores exactly (`set(get(s)) == s`).
-    WordInBlock,
-    /// The counter words are a fixed start; the offset word counts the words
-    /// drawn since it. The next word is word `offset % 4` of
-    /// `block(start + offset / 4)`. When the offset wraps past `u32::MAX` the
-    /// start advances by 2^30 blocks, so the position is never lost.
-    WordsFromStart,
-}
-
-/// How the 24 words of a DVE XORWOW checkpoint map to its 4 sub-generators.
-///
-/// Source: rng-facts §4.3 and §6 item 4 (ENC: "4× XorwowState, each 6
-/// uint32"; SIM §2.3: on restore "the 24-byte sub-blocks are transposed in
-/// DWORD order"); the exact mapping is UNKNOWN.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum SubGeneratorLayout {
-    /// Words `[6g, 6g + 6)` are sub-generator `g`'s x, y, z, w, v, d (ENC's reading).
-    SubGeneratorMajor,
-    /// Word `k·G + g` (G sub-generators, 4 on DVE) is word `k` (x, y, z, w, v, d)
-    /// of sub-generator `g`: the simulator's "transposed" reading.
-    WordMajor,
-}
-
-/// What RAND_SET_STATE does to an XORWOW (sub-)generator whose words 0..4 (x..v) are all zero.
-///
-/// Source: rng-facts §4.7 (CONFLICT): the simulator forces `word[4] = 1`
-/// (SIM §2.3), the compiler-side reading forces `word[0] = 1` (ENC);
-/// whether the hardware has a guard at all is UNKNOWN (rng-facts §6 item 5).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum ZeroGuard {
-    /// Set this word (0..=4, counted inside the sub-generator's x, y, z, w, v, d) to 1.
-    ForceWordToOne(u8),
-    /// Restore the words as given (an all-zero x..v state then stays dead).
-    Disabled,
-}
-
-/// Which sub-generator of a lane produces which element of a draw.
-///
-/// Source: rng-facts §4.3 ("element→sub-generator mapping UNKNOWN", SIM §2.2)
-/// and anchors §D (v4 VectorE "4 × 32-bit values per lane per cycle"). The
-/// element index counts from 0 at the start of every draw (every
-/// instruction), so no hidden position outlives the checkpoint words.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum LaneInterleave {
-    /// Element `j` comes from sub-generator `j % k`; only the sub-generators
-    /// that produce an element advance.
-    RoundRobin,
-    /// As `RoundRobin`, but the `k` sub-generators step together: a trailing
-    /// group of fewer than `k` elements still steps all `k` and discards the
-    /// surplus outputs (the "4 values per lane per cycle" reading).
-    Lockstep,
-    /// Element `j` of an `n`-element draw comes from sub-generator `⌊j·k/n⌋`:
-    /// each sub-generator produces one contiguous block of the draw (the
-    /// simulator's reading that a lane "drives each output column", SIM §2.2).
-    Blocked,
 }
 
 /// How a 32-bit draw `r` becomes a uniform fp32 `u` in `[0, 1)` (RAND / RAND2 UNIFORM_IN_RANGE, DROPOUT).
@@ -486,7 +420,7 @@ impl ModelChoices {
             });
         }
         if let ZeroGuard::ForceWordToOne(word) = self.zero_guard {
-            if word > 4 {
+            if word > ZeroGuard::MAX_WORD {
                 return Err(ModelError::ZeroGuardWord { word });
             }
         }

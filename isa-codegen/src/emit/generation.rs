@@ -5,64 +5,25 @@
 
 use super::legality::tensor_path;
 use super::{banner, ident, lit, unprinted, Source};
-use crate::model::legality::{ColumnSource, Table};
+use crate::ctype::{Prim, RecordKind};
+use crate::model::legality::{Arm, ColumnSource, Table};
 use crate::model::names::rust_field;
-use crate::model::{Model, Ty};
+use crate::model::{EnumId, Model, Ty};
+use isa_core::vocab::{
+    Algorithm, CheckpointKind, Dtype, Engine, Generator, ImmSource, PostProcess, StateUpdate,
+    ThresholdType, VendorNames, Vocabulary, ZeroGuard,
+};
 use proc_macro2::TokenStream;
 use quote::quote;
 
-/// The `rng_core` enum a vendor enum maps to, by C name.
-fn rng_enum(c_name: &str) -> Option<&'static str> {
-    Some(match c_name {
-        "NEURON_ISA_TPB_NEURON_ENGINE" => "Engine",
-        "NEURON_ISA_TPB_RAND_SRC" => "Generator",
-        "NEURON_ISA_TPB_RAND_ALGORITHM" => "Algorithm",
-        "NEURON_ISA_TPB_RAND_STATE_UPDATE" => "StateUpdate",
-        "NEURON_ISA_TPB_RAND_POST_PROC" => "PostProcess",
-        "NEURON_ISA_TPB_IMM_SRC" => "ImmSource",
-        "NEURON_ISA_TPB_DROPOUT_THRESHOLD_TYPE" => "ThresholdType",
-        "NEURON_ISA_TPB_DTYPE" => "Dtype",
-        _ => return None,
-    })
+/// The variant of the vocabulary enum `V` a vendor member name maps to, if rng-core models it.
+fn variant<V: Vocabulary>(member: &str) -> Option<proc_macro2::Ident> {
+    V::from_name(member).map(|v| ident(v.rust_name()))
 }
 
-/// The rng-core variant (Rust name) of a vendor member, if rng-core models it.
-fn rng_variant(rng_ty: &str, member: &str) -> Option<String> {
-    let v = match rng_ty {
-        "Engine" => rng_core::Engine::from_name(member).map(|x| format!("{x:?}")),
-        "Generator" => rng_core::Generator::from_name(member).map(|x| format!("{x:?}")),
-        "Algorithm" => rng_core::Algorithm::from_name(member).map(|x| format!("{x:?}")),
-        "StateUpdate" => rng_core::StateUpdate::from_name(member).map(|x| format!("{x:?}")),
-        "PostProcess" => rng_core::PostProcess::from_name(member).map(|x| format!("{x:?}")),
-        "ImmSource" => rng_core::ImmSource::from_name(member).map(|x| format!("{x:?}")),
-        "ThresholdType" => rng_core::ThresholdType::from_name(member).map(|x| format!("{x:?}")),
-        "Dtype" => rng_core::Dtype::from_name(member).map(|x| format!("{x:?}")),
-        _ => None,
-    }?;
-    Some(v)
-}
-
-/// Every rng-core variant of an rng-core enum, by vendor name.
-fn rng_all(rng_ty: &str) -> Vec<(&'static str, String)> {
-    match rng_ty {
-        "Engine" => rng_core::Engine::ALL
-            .iter()
-            .map(|x| (x.name(), format!("{x:?}")))
-            .collect(),
-        "Generator" => rng_core::Generator::ALL
-            .iter()
-            .map(|x| (x.name(), format!("{x:?}")))
-            .collect(),
-        "Algorithm" => rng_core::Algorithm::ALL
-            .iter()
-            .map(|x| (x.name(), format!("{x:?}")))
-            .collect(),
-        "StateUpdate" => rng_core::StateUpdate::ALL
-            .iter()
-            .map(|x| (x.name(), format!("{x:?}")))
-            .collect(),
-        _ => Vec::new(),
-    }
+/// The tree's enum whose members `V` names.
+fn enum_of<V: VendorNames>(model: &Model) -> Option<EnumId> {
+    model.enum_named(V::VENDOR_ENUM)
 }
 
 /// The identity items (always emitted).
@@ -132,17 +93,11 @@ fn checkpoint_tables(model: &Model) -> Option<(&Table, &Table)> {
     Some((find("RAND_SET_STATE")?, find("RAND_GET_STATE")?))
 }
 
-/// Column of a table holding an rng-core enum.
-fn column(model: &Model, t: &Table, rng_ty: &str) -> Option<usize> {
+/// The column of a table holding the vendor enum of `V`.
+fn column<V: VendorNames>(model: &Model, t: &Table) -> Option<usize> {
     t.columns
         .iter()
-        .position(|c| rng_enum(&model.enums[c.enum_id].c_name) == Some(rng_ty))
-}
-
-fn dtype_column(model: &Model, t: &Table) -> Option<usize> {
-    t.columns
-        .iter()
-        .position(|c| model.enums[c.enum_id].c_name == "NEURON_ISA_TPB_DTYPE")
+        .position(|c| model.enums[c.enum_id].c_name == V::VENDOR_ENUM)
 }
 
 /// Rust field access (on `inst`) of a column that is a field.
@@ -166,25 +121,42 @@ fn field_access(model: &Model, t: &Table, col: usize) -> Option<TokenStream> {
     Some(toks)
 }
 
+/// `rng_core::<V>::<variant>` of an arm's member in column `col`, if rng-core models it.
+fn arm_value<V: Vocabulary>(
+    model: &Model,
+    t: &Table,
+    arm: &Arm,
+    col: usize,
+) -> Option<TokenStream> {
+    let m = &model.enums[t.columns[col].enum_id].members[arm.values[col]];
+    let (ty, var) = (ident(V::TYPE_NAME), variant::<V>(&m.short)?);
+    Some(quote!(rng_core::#ty::#var))
+}
+
+/// The field access of the table column holding the vendor enum of `V`.
+fn column_field<V: VendorNames>(model: &Model, t: &Table) -> Result<TokenStream, String> {
+    let rng_ty = V::TYPE_NAME;
+    let col = column::<V>(model, t).ok_or(format!("no {rng_ty} column"))?;
+    field_access(model, t, col).ok_or(format!("the {rng_ty} column is not a field"))
+}
+
 fn arms(model: &Model, t: &Table) -> Option<Vec<TokenStream>> {
     let (e, g, a) = (
-        column(model, t, "Engine")?,
-        column(model, t, "Generator")?,
-        column(model, t, "Algorithm")?,
+        column::<Engine>(model, t)?,
+        column::<Generator>(model, t)?,
+        column::<Algorithm>(model, t)?,
     );
-    let u = column(model, t, "StateUpdate");
+    let u = column::<StateUpdate>(model, t);
     let mut out = Vec::new();
     for arm in &t.arms {
-        let v = |col: usize, rng_ty: &str| -> Option<TokenStream> {
-            let m = &model.enums[t.columns[col].enum_id].members[arm.values[col]];
-            let ty = ident(rng_ty);
-            let var = ident(&rng_variant(rng_ty, &m.short)?);
-            Some(quote!(rng_core::#ty::#var))
-        };
-        let (ev, gv, av) = (v(e, "Engine")?, v(g, "Generator")?, v(a, "Algorithm")?);
+        let (ev, gv, av) = (
+            arm_value::<Engine>(model, t, arm, e)?,
+            arm_value::<Generator>(model, t, arm, g)?,
+            arm_value::<Algorithm>(model, t, arm, a)?,
+        );
         let uv = match u {
             Some(u) => {
-                let x = v(u, "StateUpdate")?;
+                let x = arm_value::<StateUpdate>(model, t, arm, u)?;
                 quote!(Some(#x))
             }
             None => quote!(None),
@@ -196,23 +168,23 @@ fn arms(model: &Model, t: &Table) -> Option<Vec<TokenStream>> {
 }
 
 /// `fn <name>(v: Vendor) -> Result<rng_core::X, InstructionError>` and its inverse.
-fn mappings(model: &Model, enum_id: usize, rng_ty: &str) -> TokenStream {
-    let to = to_mapping(model, enum_id, rng_ty);
-    let from = from_mapping(model, enum_id, rng_ty);
+fn mappings<V: Vocabulary>(model: &Model, enum_id: EnumId) -> TokenStream {
+    let to = to_mapping::<V>(model, enum_id);
+    let from = from_mapping::<V>(model, enum_id);
     quote!(#to #from)
 }
 
 /// `fn to_<name>(v: Vendor) -> Result<rng_core::X, InstructionError>`.
-fn to_mapping(model: &Model, enum_id: usize, rng_ty: &str) -> TokenStream {
+fn to_mapping<V: Vocabulary>(model: &Model, enum_id: EnumId) -> TokenStream {
     let e = &model.enums[enum_id];
     let vt = ident(&e.rust);
+    let rng_ty = V::TYPE_NAME;
     let rt = ident(rng_ty);
     let to = ident(&format!("to_{}", crate::model::names::snake(rng_ty)));
     let to_arms = e.distinct().map(|m| {
         let v = ident(&m.rust);
-        match rng_variant(rng_ty, &m.short) {
+        match variant::<V>(&m.short) {
             Some(r) => {
-                let r = ident(&r);
                 quote! { crate::#vt::#v => Ok(rng_core::#rt::#r), }
             }
             None => {
@@ -232,13 +204,14 @@ fn to_mapping(model: &Model, enum_id: usize, rng_ty: &str) -> TokenStream {
 }
 
 /// `fn from_<name>(v: rng_core::X) -> Result<Vendor, InstructionError>`.
-fn from_mapping(model: &Model, enum_id: usize, rng_ty: &str) -> TokenStream {
+fn from_mapping<V: Vocabulary>(model: &Model, enum_id: EnumId) -> TokenStream {
     let e = &model.enums[enum_id];
     let vt = ident(&e.rust);
+    let rng_ty = V::TYPE_NAME;
     let rt = ident(rng_ty);
     let from = ident(&format!("from_{}", crate::model::names::snake(rng_ty)));
-    let from_arms = rng_all(rng_ty).into_iter().map(|(vendor, r)| {
-        let r = ident(&r);
+    let from_arms = V::MEMBERS.iter().map(|member| {
+        let (vendor, r) = (member.name(), ident(member.rust_name()));
         match e.distinct().find(|m| m.short == vendor) {
             Some(m) => {
                 let v = ident(&m.rust);
@@ -263,102 +236,55 @@ fn from_mapping(model: &Model, enum_id: usize, rng_ty: &str) -> TokenStream {
     }
 }
 
-fn model_choices(model: &Model) -> Result<TokenStream, String> {
-    use crate::read::runtime;
+/// `const MODEL`'s value: rng-core's reconstruction with the runtime file's overrides.
+fn model_choices(model: &Model) -> TokenStream {
+    let reconstructed = quote!(rng_core::ModelChoices::RECONSTRUCTED);
     let Some(rt) = &model.runtime else {
-        return Ok(quote!(rng_core::ModelChoices::RECONSTRUCTED));
+        return reconstructed;
     };
     let o = &rt.overrides;
     let mut fields = Vec::new();
-    if let Some(c) = &o.xorwow_default_seed {
-        let w = c
-            .value
+    if let Some(seed) = &o.xorwow_default_seed {
+        let w = seed
             .iter()
             .map(|v| proc_macro2::Literal::u32_unsuffixed(*v));
         fields.push(quote!(xorwow_default_seed: [#(#w),*],));
     }
-    if let Some(c) = &o.zero_guard {
-        // The model checked the value (`model::runtime::resolve`).
-        let v = match runtime::zero_guard(&c.value) {
-            Some(None) => quote!(rng_core::model::ZeroGuard::Disabled),
-            Some(Some(n)) => quote!(rng_core::model::ZeroGuard::ForceWordToOne(#n)),
-            None => {
-                return Err(format!(
-                    "zero_guard `{}`: expected `disabled` or `force_word_to_one:<0..4>`",
-                    c.value
-                ))
-            }
+    if let Some(guard) = o.zero_guard {
+        let v = match guard {
+            ZeroGuard::Disabled => quote!(rng_core::model::ZeroGuard::Disabled),
+            ZeroGuard::ForceWordToOne(n) => quote!(rng_core::model::ZeroGuard::ForceWordToOne(#n)),
         };
         fields.push(quote!(zero_guard: #v,));
     }
-    let pick = |c: &Option<crate::read::runtime::Choice<String>>,
-                field: &str,
-                options: &[(&str, &str, &str)]|
-     -> Result<Option<TokenStream>, String> {
-        let Some(c) = c else { return Ok(None) };
-        let (_, ty, var) = options
-            .iter()
-            .find(|(name, _, _)| *name == c.value)
-            .ok_or(format!(
-                "{field} `{}`: expected one of {}",
-                c.value,
-                options.iter().map(|o| o.0).collect::<Vec<_>>().join(", ")
-            ))?;
-        let (f, t, v) = (ident(field), ident(ty), ident(var));
-        Ok(Some(quote!(#f: rng_core::model::#t::#v,)))
-    };
-    fields.extend(pick(
-        &o.dve_xorwow_layout,
-        "dve_xorwow_layout",
-        &[
-            (
-                runtime::DVE_XORWOW_LAYOUTS[0],
-                "SubGeneratorLayout",
-                "SubGeneratorMajor",
-            ),
-            (
-                runtime::DVE_XORWOW_LAYOUTS[1],
-                "SubGeneratorLayout",
-                "WordMajor",
-            ),
-        ],
-    )?);
-    fields.extend(pick(
-        &o.lane_interleave,
-        "lane_interleave",
-        &[
-            (runtime::LANE_INTERLEAVES[0], "LaneInterleave", "RoundRobin"),
-            (runtime::LANE_INTERLEAVES[1], "LaneInterleave", "Lockstep"),
-        ],
-    )?);
-    fields.extend(pick(
-        &o.philox_offset,
-        "philox_offset",
-        &[
-            (runtime::PHILOX_OFFSETS[0], "PhiloxOffset", "WordInBlock"),
-            (runtime::PHILOX_OFFSETS[1], "PhiloxOffset", "WordsFromStart"),
-        ],
-    )?);
-    if let Some(c) = &o.lfsr_taps {
-        let t = c
-            .value
-            .iter()
-            .map(|v| proc_macro2::Literal::u8_unsuffixed(*v));
+    fields.extend(
+        o.dve_xorwow_layout
+            .map(|v| model_field("dve_xorwow_layout", v)),
+    );
+    fields.extend(o.lane_interleave.map(|v| model_field("lane_interleave", v)));
+    fields.extend(o.philox_offset.map(|v| model_field("philox_offset", v)));
+    if let Some(taps) = &o.lfsr_taps {
+        let t = taps.iter().map(|v| proc_macro2::Literal::u8_unsuffixed(*v));
         fields.push(quote!(lfsr_taps: [#(#t),*],));
     }
-    if let Some(c) = &o.pcg32_low_word {
-        let v = c.value;
+    if let Some(v) = o.pcg32_low_word {
         fields.push(quote!(pcg32_low_word: #v,));
     }
-    if let Some(c) = &o.pcg32_increment {
-        let v = proc_macro2::Literal::u64_unsuffixed(c.value);
+    if let Some(v) = o.pcg32_increment {
+        let v = proc_macro2::Literal::u64_unsuffixed(v);
         fields.push(quote!(pcg32_increment: #v,));
     }
     if fields.is_empty() {
-        Ok(quote!(rng_core::ModelChoices::RECONSTRUCTED))
+        reconstructed
     } else {
-        Ok(quote!(rng_core::ModelChoices { #(#fields)* ..rng_core::ModelChoices::RECONSTRUCTED }))
+        quote!(rng_core::ModelChoices { #(#fields)* ..#reconstructed })
     }
+}
+
+/// `<field>: rng_core::model::<V>::<variant>,` of a model choice.
+fn model_field<V: Vocabulary>(field: &str, value: V) -> TokenStream {
+    let (f, t, v) = (ident(field), ident(V::TYPE_NAME), ident(value.rust_name()));
+    quote!(#f: rng_core::model::#t::#v,)
 }
 
 /// Field accesses of one operand struct, each checked against the documented conventions
@@ -383,25 +309,29 @@ impl Fields<'_> {
         quote!(inst.#f)
     }
 
-    /// `inst.<name>`, a field of the enum `c_name`.
-    fn enum_field(&self, name: &str, c_name: &str) -> Result<TokenStream, String> {
+    /// `inst.<name>`, a field of the vendor enum of `V`.
+    fn enum_field<V: VendorNames>(&self, name: &str) -> Result<TokenStream, String> {
         match self.field(name)?.ty {
-            Ty::Enum(e) if self.model.enums[e].c_name == c_name => Ok(self.access(name)),
-            _ => Err(format!("{}: field `{name}` is not a {c_name}", self.op)),
+            Ty::Enum(e) if self.model.enums[e].c_name == V::VENDOR_ENUM => Ok(self.access(name)),
+            _ => Err(format!(
+                "{}: field `{name}` is not a {}",
+                self.op,
+                V::VENDOR_ENUM
+            )),
         }
     }
 
     /// `inst.<name>`, a `uint8_t`.
     fn u8_field(&self, name: &str) -> Result<TokenStream, String> {
         match self.field(name)?.ty {
-            Ty::Prim(crate::read::cdecl::Prim::U8) => Ok(self.access(name)),
+            Ty::Prim(Prim::U8) => Ok(self.access(name)),
             _ => Err(format!("{}: field `{name}` is not a uint8_t", self.op)),
         }
     }
 
     fn is_word_union(&self, ty: &Ty) -> bool {
         matches!(ty, Ty::Record(r)
-            if self.model.records[*r].kind == crate::read::cdecl::RecordKind::Union
+            if self.model.records[*r].kind == RecordKind::Union
                 && self.model.records[*r].size == 4)
     }
 
@@ -440,7 +370,6 @@ impl Fields<'_> {
     /// A `rng_core::TensorPattern` from a TENSORnD field (`start_addr` 4-byte union, `step_elem`
     /// `int16_t[n]`, `num_elem` `uint16_t[n]`, n in 1..=4).
     fn tensor(&self, name: &str) -> Result<TokenStream, String> {
-        use crate::read::cdecl::Prim;
         let bad = || format!("{}: field `{name}` is not a TENSOR1D..TENSOR4D", self.op);
         let Ty::Record(r) = self.field(name)?.ty else {
             return Err(bad());
@@ -479,182 +408,282 @@ impl Fields<'_> {
 
     /// `rng_core::Scalar { source: to_imm_source(<src>)?, bits: <word> }`.
     fn scalar(&self, src: &str, value: &str) -> Result<TokenStream, String> {
-        let src = self.enum_field(src, IMM_SRC)?;
+        let src = self.enum_field::<ImmSource>(src)?;
         let bits = self.word(value)?;
         Ok(quote!(rng_core::Scalar { source: to_imm_source(#src)?, bits: #bits }))
     }
 }
 
-const IMM_SRC: &str = "NEURON_ISA_TPB_IMM_SRC";
-const DTYPE: &str = "NEURON_ISA_TPB_DTYPE";
-const POST_PROC: &str = "NEURON_ISA_TPB_RAND_POST_PROC";
-const THRESHOLD_TYPE: &str = "NEURON_ISA_TPB_DROPOUT_THRESHOLD_TYPE";
-const ALGORITHM: &str = "NEURON_ISA_TPB_RAND_ALGORITHM";
-const RAND_SRC: &str = "NEURON_ISA_TPB_RAND_SRC";
+/// The decoded form of a RAND (`inst` is its typed instruction).
+fn rand_form(f: &Fields) -> Result<TokenStream, String> {
+    let (gen, alg) = (
+        f.enum_field::<Generator>("rand_generator")?,
+        f.enum_field::<Algorithm>("rand_algorithm")?,
+    );
+    let steps = f.u8_field("rand_num_steps")?;
+    let post = f.enum_field::<PostProcess>("post_process")?;
+    let params = f.words4("params")?;
+    let dtype = f.enum_field::<Dtype>("dtype")?;
+    let channels = f.u8_field("num_active_channels")?;
+    let dst = f.tensor("dst_mem_pattern")?;
+    Ok(
+        quote!(rng_core::RngInstruction::Rand(rng_core::RandInstruction {
+            engine,
+            generator: to_generator(#gen)?,
+            algorithm: to_algorithm(#alg)?,
+            steps: #steps,
+            post_process: to_post_process(#post)?,
+            params: #params,
+            dtype: to_dtype(#dtype)?,
+            channels: #channels,
+            dst: #dst,
+        })),
+    )
+}
 
-/// The decoded form of one draw-family instruction, built from `inst` (its typed instruction).
-fn draw_form(model: &Model, short: &str, f: &Fields) -> Result<TokenStream, String> {
-    let _ = model;
-    Ok(match short {
-        "RAND" => {
-            let (gen, alg) = (
-                f.enum_field("rand_generator", RAND_SRC)?,
-                f.enum_field("rand_algorithm", ALGORITHM)?,
-            );
-            let steps = f.u8_field("rand_num_steps")?;
-            let post = f.enum_field("post_process", POST_PROC)?;
-            let params = f.words4("params")?;
-            let dtype = f.enum_field("dtype", DTYPE)?;
-            let channels = f.u8_field("num_active_channels")?;
-            let dst = f.tensor("dst_mem_pattern")?;
-            quote!(rng_core::RngInstruction::Rand(rng_core::RandInstruction {
-                engine,
-                generator: to_generator(#gen)?,
-                algorithm: to_algorithm(#alg)?,
-                steps: #steps,
-                post_process: to_post_process(#post)?,
-                params: #params,
-                dtype: to_dtype(#dtype)?,
-                channels: #channels,
-                dst: #dst,
-            }))
+/// The decoded form of a RAND2.
+fn rand2_form(f: &Fields) -> Result<TokenStream, String> {
+    let alg = f.enum_field::<Algorithm>("rand_algorithm")?;
+    let post = f.enum_field::<PostProcess>("post_process")?;
+    let dtype = f.enum_field::<Dtype>("dtype")?;
+    let channels = f.u8_field("num_active_channels")?;
+    let (min, max) = (f.scalar("min_src", "min")?, f.scalar("max_src", "max")?);
+    let dst = f.tensor("dst_mem_pattern")?;
+    Ok(
+        quote!(rng_core::RngInstruction::Rand2(rng_core::Rand2Instruction {
+            engine,
+            algorithm: to_algorithm(#alg)?,
+            post_process: to_post_process(#post)?,
+            dtype: to_dtype(#dtype)?,
+            channels: #channels,
+            min: #min,
+            max: #max,
+            dst: #dst,
+        })),
+    )
+}
+
+/// The decoded form of a DROPOUT.
+fn dropout_form(f: &Fields) -> Result<TokenStream, String> {
+    let model = f.model;
+    let src = f.tensor("src_mem_pattern")?;
+    let (in_dtype, out_dtype) = (
+        f.enum_field::<Dtype>("in_dtype")?,
+        f.enum_field::<Dtype>("out_dtype")?,
+    );
+    let channels = f.u8_field("num_active_channels")?;
+    let threshold = f.scalar("threshold_src", "threshold")?;
+    let t_dtype = f.enum_field::<Dtype>("threshold_dtype")?;
+    let t_type = f.enum_field::<ThresholdType>("threshold_type")?;
+    let dst = f.tensor("dst_mem_pattern")?;
+    // threshold_dtype INVALID (0) stands for FP32 (the header's threshold_dtype_fp32).
+    let dt = enum_of::<Dtype>(model).ok_or(format!("{}: no {}", f.op, Dtype::VENDOR_ENUM))?;
+    let t_dtype = match model.enums[dt].distinct().find(|m| m.short == "INVALID") {
+        Some(m) => {
+            let (ty, v) = (ident(&model.enums[dt].rust), ident(&m.rust));
+            quote!(match #t_dtype { crate::#ty::#v => None, d => Some(to_dtype(d)?) })
         }
-        "RAND2" => {
-            let alg = f.enum_field("rand_algorithm", ALGORITHM)?;
-            let post = f.enum_field("post_process", POST_PROC)?;
-            let dtype = f.enum_field("dtype", DTYPE)?;
-            let channels = f.u8_field("num_active_channels")?;
-            let (min, max) = (f.scalar("min_src", "min")?, f.scalar("max_src", "max")?);
-            let dst = f.tensor("dst_mem_pattern")?;
-            quote!(rng_core::RngInstruction::Rand2(rng_core::Rand2Instruction {
-                engine,
-                algorithm: to_algorithm(#alg)?,
-                post_process: to_post_process(#post)?,
-                dtype: to_dtype(#dtype)?,
-                channels: #channels,
-                min: #min,
-                max: #max,
-                dst: #dst,
-            }))
+        None => quote!(Some(to_dtype(#t_dtype)?)),
+    };
+    Ok(
+        quote!(rng_core::RngInstruction::Dropout(rng_core::DropoutInstruction {
+            engine,
+            src: #src,
+            in_dtype: to_dtype(#in_dtype)?,
+            out_dtype: to_dtype(#out_dtype)?,
+            channels: #channels,
+            threshold: #threshold,
+            threshold_dtype: #t_dtype,
+            threshold_type: to_threshold_type(#t_type)?,
+            dst: #dst,
+        })),
+    )
+}
+
+/// The decoded form of a PSEUDO_SET_RNG_SEED.
+fn seed_form(f: &Fields) -> Result<TokenStream, String> {
+    let seed = f.scalar("seed_src", "seed")?;
+    Ok(
+        quote!(rng_core::RngInstruction::SetSeed(rng_core::SeedInstruction {
+            engine,
+            seed: #seed,
+        })),
+    )
+}
+
+/// The decoded form of a draw instruction, built from the fields of `inst`.
+type DrawForm = fn(&Fields) -> Result<TokenStream, String>;
+
+/// The instructions `decode_instruction` hands to rng-core besides the checkpoint pair.
+const DRAW_FAMILY: [(&str, DrawForm); 4] = [
+    ("RAND", rand_form),
+    ("RAND2", rand2_form),
+    ("DROPOUT", dropout_form),
+    ("PSEUDO_SET_RNG_SEED", seed_form),
+];
+
+/// `decode_instruction`'s arm for the draw instruction `op` (named `short`; its typed
+/// instruction's name is `names[op]`).
+fn draw_arm(
+    model: &Model,
+    names: &[Option<String>],
+    op: usize,
+    short: &str,
+    form: DrawForm,
+) -> Result<TokenStream, String> {
+    let opcode = &model.opcodes[op];
+    let shape = opcode
+        .shape
+        .ok_or(format!("{short}: no operand struct in the mapping"))?;
+    let typed = names[op]
+        .as_deref()
+        .map(ident)
+        .ok_or(format!("{short}: no typed instruction"))?;
+    let fields = Fields {
+        model,
+        record: model.shapes[shape].record,
+        op: short,
+    };
+    let form = form(&fields)?;
+    let value = lit(opcode.value);
+    let cfg = super::cfg_for_shape(model, shape);
+    Ok(quote! {
+        #cfg
+        #value => {
+            let inst = crate::#typed::from_bytes(word).map_err(rng_core::InstructionError::Decode)?;
+            inst.validate(vendor_engine).map_err(rng_core::InstructionError::Invalid)?;
+            Ok(#form)
         }
-        "DROPOUT" => {
-            let src = f.tensor("src_mem_pattern")?;
-            let (in_dtype, out_dtype) = (
-                f.enum_field("in_dtype", DTYPE)?,
-                f.enum_field("out_dtype", DTYPE)?,
-            );
-            let channels = f.u8_field("num_active_channels")?;
-            let threshold = f.scalar("threshold_src", "threshold")?;
-            let t_dtype = f.enum_field("threshold_dtype", DTYPE)?;
-            let t_type = f.enum_field("threshold_type", THRESHOLD_TYPE)?;
-            let dst = f.tensor("dst_mem_pattern")?;
-            // threshold_dtype INVALID (0) stands for FP32 (the header's threshold_dtype_fp32).
-            let dt = model
-                .enum_named(DTYPE)
-                .ok_or(format!("{}: no {DTYPE}", f.op))?;
-            let t_dtype = match model.enums[dt].distinct().find(|m| m.short == "INVALID") {
-                Some(m) => {
-                    let (ty, v) = (ident(&model.enums[dt].rust), ident(&m.rust));
-                    quote!(match #t_dtype { crate::#ty::#v => None, d => Some(to_dtype(d)?) })
-                }
-                None => quote!(Some(to_dtype(#t_dtype)?)),
-            };
-            quote!(rng_core::RngInstruction::Dropout(rng_core::DropoutInstruction {
-                engine,
-                src: #src,
-                in_dtype: to_dtype(#in_dtype)?,
-                out_dtype: to_dtype(#out_dtype)?,
-                channels: #channels,
-                threshold: #threshold,
-                threshold_dtype: #t_dtype,
-                threshold_type: to_threshold_type(#t_type)?,
-                dst: #dst,
-            }))
-        }
-        "PSEUDO_SET_RNG_SEED" => {
-            let seed = f.scalar("seed_src", "seed")?;
-            quote!(rng_core::RngInstruction::SetSeed(rng_core::SeedInstruction {
-                engine,
-                seed: #seed,
-            }))
-        }
-        other => return Err(format!("{other}: not an instruction rng-core executes")),
     })
 }
 
-/// The instructions `decode_instruction` hands to rng-core besides the checkpoint pair.
-const DRAW_FAMILY: [&str; 4] = ["RAND", "RAND2", "DROPOUT", "PSEUDO_SET_RNG_SEED"];
-
 /// `decode_instruction`'s arms for the draw family present in the tree, the `to_*` mappings
 /// they use, and a note for each present instruction whose conventions do not hold.
-fn draw_family(model: &Model) -> (Vec<TokenStream>, TokenStream, Vec<String>) {
-    let names = super::inst::instruction_names(model);
+fn draw_family(
+    model: &Model,
+    names: &[Option<String>],
+) -> (Vec<TokenStream>, TokenStream, Vec<String>) {
     let mut arms = Vec::new();
     let mut notes = Vec::new();
-    for short in DRAW_FAMILY {
+    for (short, form) in DRAW_FAMILY {
         let Some(op) = model.opcode_named(short) else {
             continue; // not in this generation
         };
-        let opcode = &model.opcodes[op];
-        let arm = (|| -> Result<TokenStream, String> {
-            let shape = opcode
-                .shape
-                .ok_or(format!("{short}: no operand struct in the mapping"))?;
-            let typed = names[op]
-                .as_ref()
-                .ok_or(format!("{short}: no typed instruction"))?;
-            let fields = Fields {
-                model,
-                record: model.shapes[shape].record,
-                op: short,
-            };
-            let form = draw_form(model, short, &fields)?;
-            let (value, typed) = (lit(opcode.value), ident(typed));
-            let cfg = super::cfg_for_shape(model, shape);
-            Ok(quote! {
-                #cfg
-                #value => {
-                    let inst = crate::#typed::from_bytes(word).map_err(rng_core::InstructionError::Decode)?;
-                    inst.validate(vendor_engine).map_err(rng_core::InstructionError::Invalid)?;
-                    Ok(#form)
-                }
-            })
-        })();
-        match arm {
+        match draw_arm(model, names, op, short, form) {
             Ok(a) => arms.push(a),
             Err(why) => notes.push(format!(
                 "{short} ({:#04x}) is not executable by rng-core: {why}",
-                opcode.value
+                model.opcodes[op].value
             )),
         }
     }
     // The mappings the arms use (every one whose enum the tree has).
     let mut maps = Vec::new();
     if !arms.is_empty() {
-        for (c_name, rng_ty) in [
-            (POST_PROC, "PostProcess"),
-            (IMM_SRC, "ImmSource"),
-            (THRESHOLD_TYPE, "ThresholdType"),
-            (DTYPE, "Dtype"),
-        ] {
-            if let Some(e) = model.enum_named(c_name) {
-                maps.push(to_mapping(model, e, rng_ty));
-            }
-        }
+        maps.extend(enum_of::<PostProcess>(model).map(|e| to_mapping::<PostProcess>(model, e)));
+        maps.extend(enum_of::<ImmSource>(model).map(|e| to_mapping::<ImmSource>(model, e)));
+        maps.extend(enum_of::<ThresholdType>(model).map(|e| to_mapping::<ThresholdType>(model, e)));
+        maps.extend(enum_of::<Dtype>(model).map(|e| to_mapping::<Dtype>(model, e)));
     }
     (arms, quote!(#(#maps)*), notes)
 }
 
-/// The `rng_core::Generation` impl and notes on what of the draw family it leaves out,
-/// or the reason it cannot be emitted.
-fn generation_impl(model: &Model) -> Result<(TokenStream, Vec<String>), String> {
-    let marker = ident(&crate::model::names::camel(&model.generation));
-    let (set, get) = checkpoint_tables(model)
-        .ok_or("the tree has no RAND_SET_STATE and RAND_GET_STATE legality tables")?;
-    let set_arms =
-        arms(model, set).ok_or("a RAND_SET_STATE arm names a member rng-core does not model")?;
-    let get_arms =
-        arms(model, get).ok_or("a RAND_GET_STATE arm names a member rng-core does not model")?;
+/// One instruction of the checkpoint pair as its codec reads and writes it: field accesses on
+/// `inst`, the state tensor, the typed instruction and the header fields every arm pins.
+struct Codec {
+    /// Save (RAND_GET_STATE) or restore (RAND_SET_STATE).
+    kind: CheckpointKind,
+    /// `rand_generator`, `rand_algorithm` and the state tensor's dtype, as places on `inst`.
+    generator: TokenStream,
+    algorithm: TokenStream,
+    dtype: TokenStream,
+    /// `update_state`, a place on `inst` (restore only).
+    update: Option<TokenStream>,
+    /// The state tensor as a place on `inst`, and the Rust type of its start address.
+    tensor: TokenStream,
+    address: proc_macro2::Ident,
+    /// The tensor's rank, its dimension indices and the 1s that pad it to four dimensions.
+    rank: usize,
+    dims: Vec<TokenStream>,
+    pad: Vec<TokenStream>,
+    /// The typed instruction, its opcode byte and its operand struct.
+    instruction: proc_macro2::Ident,
+    opcode: TokenStream,
+    shape: proc_macro2::Ident,
+    /// `f.<header>.<field> = <value>;` for each header field every arm pins (the length).
+    header: Vec<TokenStream>,
+}
+
+/// The codec of the checkpoint instruction `kind` (legality table `t`); `names` are the typed
+/// instructions' names by opcode.
+fn codec(
+    model: &Model,
+    names: &[Option<String>],
+    t: &Table,
+    kind: CheckpointKind,
+) -> Result<Codec, String> {
+    let name = kind.name();
+    let generator = column_field::<Generator>(model, t)?;
+    let algorithm = column_field::<Algorithm>(model, t)?;
+    let update = match kind {
+        CheckpointKind::Restore => Some(column_field::<StateUpdate>(model, t)?),
+        CheckpointKind::Save => None,
+    };
+    let dtype = column::<Dtype>(model, t)
+        .and_then(|k| field_access(model, t, k))
+        .ok_or(format!("{name} has no dtype column"))?;
+    let (tensor, rank, address) =
+        tensor_path(model, t).ok_or(format!("{name} has no state tensor"))?;
+    let instruction = names[t.opcode]
+        .as_deref()
+        .map(ident)
+        .ok_or(format!("{name} has no typed instruction"))?;
+    Ok(Codec {
+        kind,
+        generator,
+        algorithm,
+        dtype,
+        update,
+        tensor,
+        address,
+        rank,
+        dims: (0..rank).map(|k| lit(k as u64)).collect(),
+        pad: (rank..4).map(|_| quote!(1)).collect(),
+        instruction,
+        opcode: lit(model.opcodes[t.opcode].value),
+        shape: ident(&model.shapes[t.shape].rust),
+        header: header_pins(model, t),
+    })
+}
+
+/// Header fields every arm of `t` pins to the same nonzero value (the instruction length), as
+/// assignments to `f`.
+fn header_pins(model: &Model, t: &Table) -> Vec<TokenStream> {
+    let hdr = &model.discriminator.path[0];
+    let Some(first) = t.arms.first() else {
+        return Vec::new();
+    };
+    let record = model.shapes[t.shape].record;
+    first
+        .pinned
+        .iter()
+        .filter(|(p, v)| {
+            p.name(model, record).starts_with(&format!("{hdr}."))
+                && *v != 0
+                && t.arms.iter().all(|a| a.pinned.contains(&(p.clone(), *v)))
+        })
+        .filter_map(|(p, v)| {
+            let name = p.name(model, record);
+            let field = ident(name.rsplit('.').next()?);
+            let h = ident(hdr);
+            let v = lit(*v);
+            Some(quote!(f.#h.#field = #v;))
+        })
+        .collect()
+}
+
+/// The `MemoryGeometry` value and `POOLING_NUM_CHANNELS`, from the tree's constants.
+fn memory_geometry(model: &Model) -> Result<(TokenStream, TokenStream), String> {
     let c = |name: &str| -> Result<TokenStream, String> {
         let k = model
             .constant(name)
@@ -671,9 +700,157 @@ fn generation_impl(model: &Model) -> Result<(TokenStream, Vec<String>), String> 
         c("PSUM_BUF_PARTITION_SIZE")?,
         c("POOLING_NUM_CHANNELS")?,
     );
-    let dtype = model
-        .enum_named("NEURON_ISA_TPB_DTYPE")
-        .ok_or("missing NEURON_ISA_TPB_DTYPE")?;
+    let memory = quote! {
+        rng_core::MemoryGeometry {
+            partitions: #parts,
+            address_mask: #mask,
+            sbuf_offset: #sbuf_off,
+            sbuf_partition_bytes: #sbuf_part,
+            psum_offset: #psum_off,
+            psum_partition_bytes: #psum_part,
+        }
+    };
+    Ok((memory, max_ch))
+}
+
+/// `const FIRMWARE_WIRED`'s entries: the runtime file's wired bodies.
+fn wired_bodies(model: &Model) -> Vec<TokenStream> {
+    let Some(rt) = &model.runtime else {
+        return Vec::new();
+    };
+    rt.wired
+        .iter()
+        .map(|w| {
+            let kind = ident(w.kind.rust_name());
+            let (e, a) = (ident(w.rng_engine.rust_name()), ident(w.rng_algorithm.rust_name()));
+            let level = ident(w.evidence.rust_name());
+            quote! { rng_core::WiredBody { kind: rng_core::CheckpointKind::#kind, engine: rng_core::Engine::#e, algorithm: rng_core::Algorithm::#a, evidence: isa_core::Evidence::#level } }
+        })
+        .collect()
+}
+
+/// `decode_checkpoint`'s arm for one instruction of the pair. A restore takes the state from
+/// the tensor or, by its `update_state`, from the instruction's `imm_state`.
+fn decode_arm(c: &Codec) -> TokenStream {
+    let Codec {
+        generator,
+        algorithm,
+        dtype,
+        tensor,
+        dims,
+        pad,
+        instruction,
+        opcode,
+        ..
+    } = c;
+    let kind = ident(c.kind.rust_name());
+    let rank = lit(c.rank as u64);
+    let pattern = quote! {
+        rng_core::TensorPattern {
+            start_addr: isa_core::le::get_u32(&t.start_addr.bytes, 0),
+            step_elem: [#(t.step_elem[#dims]),* #(, #pad)*],
+            num_elem: [#(t.num_elem[#dims]),* #(, #pad)*],
+            rank: #rank,
+        }
+    };
+    let (read_update, bind_tensor, update, location) = match &c.update {
+        Some(u) => (
+            quote!(let update = to_state_update(#u)?;),
+            quote!(let tensor = #pattern;),
+            quote!(Some(update)),
+            quote! {
+                if update == rng_core::StateUpdate::SrcTensor {
+                    rng_core::StateLocation::Tensor(tensor)
+                } else {
+                    rng_core::StateLocation::Immediate { tensor, words: inst.imm_state }
+                }
+            },
+        ),
+        None => (
+            quote!(),
+            quote!(),
+            quote!(None),
+            quote!(rng_core::StateLocation::Tensor(#pattern)),
+        ),
+    };
+    quote! {
+        #opcode => {
+            let inst = crate::#instruction::from_bytes(word).map_err(rng_core::InstructionError::Decode)?;
+            inst.validate(vendor_engine).map_err(rng_core::InstructionError::Invalid)?;
+            #read_update
+            let t = &#tensor;
+            #bind_tensor
+            Ok(rng_core::CheckpointInstruction {
+                kind: rng_core::CheckpointKind::#kind,
+                engine,
+                generator: to_generator(#generator)?,
+                algorithm: to_algorithm(#algorithm)?,
+                update: #update,
+                dtype: #dtype.value(),
+                channels: inst.num_active_channels,
+                location: #location,
+            })
+        }
+    }
+}
+
+/// `encode_checkpoint`'s arm for one instruction of the pair; a restore also writes
+/// `update_state` and the immediate words.
+fn encode_arm(c: &Codec) -> TokenStream {
+    let Codec {
+        generator,
+        algorithm,
+        dtype,
+        tensor,
+        address,
+        dims,
+        instruction,
+        shape,
+        header,
+        ..
+    } = c;
+    let kind = ident(c.kind.rust_name());
+    let rank = lit(c.rank as u64);
+    let what = format!("{} takes a rank-{} state tensor", c.kind.name(), c.rank);
+    let write_update = c.update.as_ref().map(
+        |u| quote!(#u = from_state_update(c.update.unwrap_or(rng_core::StateUpdate::SrcTensor))?;),
+    );
+    let write_words = c.update.as_ref().map(|_| quote!(inst.imm_state = words;));
+    quote! {
+        rng_core::CheckpointKind::#kind => {
+            if pattern.rank as usize != #rank {
+                return Err(rng_core::InstructionError::Unmodelled { what: #what });
+            }
+            let mut f = crate::inst::#shape::ZEROED;
+            #(#header)*
+            let inst = &mut f;
+            #generator = from_generator(c.generator)?;
+            #algorithm = from_algorithm(c.algorithm)?;
+            #write_update
+            #dtype = dtype;
+            inst.num_active_channels = c.channels;
+            #write_words
+            let t = &mut #tensor;
+            t.start_addr = crate::#address::from_bytes(pattern.start_addr.to_le_bytes());
+            #(t.step_elem[#dims] = pattern.step_elem[#dims];)*
+            #(t.num_elem[#dims] = pattern.num_elem[#dims];)*
+            Ok(crate::#instruction(f).to_bytes())
+        }
+    }
+}
+
+/// The `rng_core::Generation` impl and notes on what of the draw family it leaves out,
+/// or the reason it cannot be emitted.
+fn generation_impl(model: &Model) -> Result<(TokenStream, Vec<String>), String> {
+    let marker = ident(&crate::model::names::camel(&model.generation));
+    let (set, get) = checkpoint_tables(model)
+        .ok_or("the tree has no RAND_SET_STATE and RAND_GET_STATE legality tables")?;
+    let set_arms =
+        arms(model, set).ok_or("a RAND_SET_STATE arm names a member rng-core does not model")?;
+    let get_arms =
+        arms(model, get).ok_or("a RAND_GET_STATE arm names a member rng-core does not model")?;
+    let (memory, max_channels) = memory_geometry(model)?;
+    let dtype = enum_of::<Dtype>(model).ok_or("missing NEURON_ISA_TPB_DTYPE")?;
     let uint32 = model.enums[dtype]
         .distinct()
         .find(|m| m.short == "UINT32")
@@ -682,127 +859,38 @@ fn generation_impl(model: &Model) -> Result<(TokenStream, Vec<String>), String> 
     let engine_enum = model
         .engine_enum
         .ok_or("missing NEURON_ISA_TPB_NEURON_ENGINE")?;
-    let algo_enum = model
-        .enum_named("NEURON_ISA_TPB_RAND_ALGORITHM")
-        .ok_or("missing RAND_ALGORITHM")?;
-    let src_enum = model
-        .enum_named("NEURON_ISA_TPB_RAND_SRC")
-        .ok_or("missing RAND_SRC")?;
-    let upd_enum = model
-        .enum_named("NEURON_ISA_TPB_RAND_STATE_UPDATE")
-        .ok_or("missing RAND_STATE_UPDATE")?;
+    let algo_enum = enum_of::<Algorithm>(model).ok_or("missing RAND_ALGORITHM")?;
+    let src_enum = enum_of::<Generator>(model).ok_or("missing RAND_SRC")?;
+    let upd_enum = enum_of::<StateUpdate>(model).ok_or("missing RAND_STATE_UPDATE")?;
+    let wired = wired_bodies(model);
+    let model_choices = model_choices(model);
 
-    // Firmware-wired bodies.
-    let mut wired = Vec::new();
-    if let Some(rt) = &model.runtime {
-        for w in &rt.wired {
-            let kind = match model.opcodes[w.opcode].short.as_str() {
-                "RAND_SET_STATE" => quote!(rng_core::CheckpointKind::Restore),
-                "RAND_GET_STATE" => quote!(rng_core::CheckpointKind::Save),
-                _ => continue,
-            };
-            let e = &model.enums[engine_enum].members[w.engine].short;
-            let a = &model.enums[algo_enum].members[w.algorithm].short;
-            let (Some(e), Some(a)) = (rng_variant("Engine", e), rng_variant("Algorithm", a)) else {
-                continue;
-            };
-            let (e, a) = (ident(&e), ident(&a));
-            let level = ident(&format!("{:?}", w.evidence));
-            wired.push(quote! { rng_core::WiredBody { kind: #kind, engine: rng_core::Engine::#e, algorithm: rng_core::Algorithm::#a, evidence: isa_core::Evidence::#level } });
-        }
-    }
-    let model_choices = model_choices(model)?;
-
-    // Field accesses of the checkpoint instructions.
-    let field = |t: &Table, rng_ty: &str| -> Result<TokenStream, String> {
-        let col = column(model, t, rng_ty).ok_or(format!("no {rng_ty} column"))?;
-        field_access(model, t, col).ok_or(format!("the {rng_ty} column is not a field"))
-    };
-    let (set_gen, set_alg, set_upd) = (
-        field(set, "Generator")?,
-        field(set, "Algorithm")?,
-        field(set, "StateUpdate")?,
+    let names = super::inst::instruction_names(model);
+    let (restore, save) = (
+        codec(model, &names, set, CheckpointKind::Restore)?,
+        codec(model, &names, get, CheckpointKind::Save)?,
     );
-    let (get_gen, get_alg) = (field(get, "Generator")?, field(get, "Algorithm")?);
-    let set_dtype = dtype_column(model, set)
-        .and_then(|k| field_access(model, set, k))
-        .ok_or("RAND_SET_STATE has no dtype column")?;
-    let get_dtype = dtype_column(model, get)
-        .and_then(|k| field_access(model, get, k))
-        .ok_or("RAND_GET_STATE has no dtype column")?;
-    let (set_tensor, set_rank, set_addr) =
-        tensor_path(model, set).ok_or("RAND_SET_STATE has no state tensor")?;
-    let (get_tensor, get_rank, get_addr) =
-        tensor_path(model, get).ok_or("RAND_GET_STATE has no state tensor")?;
-    let set_rec = &model.records[model.shapes[set.shape].record];
-    let imm = set_rec
+    let imm_state = Ty::Array(Box::new(Ty::Prim(Prim::U32)), 8);
+    model.records[model.shapes[set.shape].record]
         .fields
         .iter()
-        .find(|f| {
-            f.name == "imm_state"
-                && f.ty == Ty::Array(Box::new(Ty::Prim(crate::read::cdecl::Prim::U32)), 8)
-        })
+        .find(|f| f.name == "imm_state" && f.ty == imm_state)
         .ok_or("RAND_SET_STATE has no imm_state[8] field")?;
-    let _ = imm;
-    let names = super::inst::instruction_names(model);
-    let set_inst = ident(
-        names[set.opcode]
-            .as_ref()
-            .ok_or("RAND_SET_STATE has no typed instruction")?,
-    );
-    let get_inst = ident(
-        names[get.opcode]
-            .as_ref()
-            .ok_or("RAND_GET_STATE has no typed instruction")?,
-    );
-    let set_op = lit(model.opcodes[set.opcode].value);
-    let get_op = lit(model.opcodes[get.opcode].value);
-    let set_shape = ident(&model.shapes[set.shape].rust);
-    let get_shape = ident(&model.shapes[get.shape].rust);
-    let header_pins = |t: &Table| -> Vec<TokenStream> {
-        // Header fields every arm pins to the same value (the instruction length).
-        let hdr = &model.discriminator.path[0];
-        let Some(first) = t.arms.first() else {
-            return Vec::new();
-        };
-        first
-            .pinned
-            .iter()
-            .filter(|(p, v)| {
-                let name = p.name(model, model.shapes[t.shape].record);
-                name.starts_with(&format!("{hdr}."))
-                    && *v != 0
-                    && t.arms.iter().all(|a| a.pinned.contains(&(p.clone(), *v)))
-            })
-            .filter_map(|(p, v)| {
-                let name = p.name(model, model.shapes[t.shape].record);
-                let field = ident(name.rsplit('.').next()?);
-                let h = ident(hdr);
-                let v = lit(*v);
-                Some(quote!(f.#h.#field = #v;))
-            })
-            .collect()
-    };
-    let set_header = header_pins(set);
-    let get_header = header_pins(get);
     let mappings = [
-        mappings(model, engine_enum, "Engine"),
-        mappings(model, src_enum, "Generator"),
-        mappings(model, algo_enum, "Algorithm"),
-        mappings(model, upd_enum, "StateUpdate"),
+        mappings::<Engine>(model, engine_enum),
+        mappings::<Generator>(model, src_enum),
+        mappings::<Algorithm>(model, algo_enum),
+        mappings::<StateUpdate>(model, upd_enum),
     ];
-    let set_pad: Vec<TokenStream> = (set_rank..4).map(|_| quote!(1)).collect();
-    let get_pad: Vec<TokenStream> = (get_rank..4).map(|_| quote!(1)).collect();
-    let set_rank_l = lit(set_rank as u64);
-    let get_rank_l = lit(get_rank as u64);
-    let set_idx: Vec<TokenStream> = (0..set_rank).map(|k| lit(k as u64)).collect();
-    let get_idx: Vec<TokenStream> = (0..get_rank).map(|k| lit(k as u64)).collect();
-    let (draw_arms, draw_maps, notes) = draw_family(model);
+    let (draw_arms, draw_maps, notes) = draw_family(model, &names);
     let vendor_engine = if draw_arms.is_empty() {
         quote!(from_engine(engine)?;)
     } else {
         quote!(let vendor_engine = from_engine(engine)?;)
     };
+    let (decode_restore, decode_save) = (decode_arm(&restore), decode_arm(&save));
+    let (encode_restore, encode_save) = (encode_arm(&restore), encode_arm(&save));
+    let (set_op, get_op) = (&restore.opcode, &save.opcode);
     // The checkpoint instructions it encodes and decodes are compiled with their shapes; each
     // draw instruction's arm with its own.
     let cfg = super::cfg_all_shapes(model, &[set.shape, get.shape]);
@@ -814,66 +902,15 @@ fn generation_impl(model: &Model) -> Result<(TokenStream, Vec<String>), String> 
             const GET_STATE_ARMS: &'static [rng_core::CheckpointArm] = &[#(#get_arms),*];
             const FIRMWARE_WIRED: &'static [rng_core::WiredBody] = &[#(#wired),*];
             const MODEL: rng_core::ModelChoices = #model_choices;
-            const MEMORY: rng_core::MemoryGeometry = rng_core::MemoryGeometry {
-                partitions: #parts,
-                address_mask: #mask,
-                sbuf_offset: #sbuf_off,
-                sbuf_partition_bytes: #sbuf_part,
-                psum_offset: #psum_off,
-                psum_partition_bytes: #psum_part,
-            };
+            const MEMORY: rng_core::MemoryGeometry = #memory;
             const UINT32_DTYPE: u8 = crate::#dt::#u32v as u8;
-            const MAX_CHANNELS: u8 = #max_ch as u8;
+            const MAX_CHANNELS: u8 = #max_channels as u8;
 
             fn decode_checkpoint(word: &[u8; 64], engine: rng_core::Engine) -> Result<rng_core::CheckpointInstruction, rng_core::InstructionError> {
                 let vendor_engine = from_engine(engine)?;
                 match word[0] {
-                    #set_op => {
-                        let inst = crate::#set_inst::from_bytes(word).map_err(rng_core::InstructionError::Decode)?;
-                        inst.validate(vendor_engine).map_err(rng_core::InstructionError::Invalid)?;
-                        let update = to_state_update(#set_upd)?;
-                        let t = &#set_tensor;
-                        let tensor = rng_core::TensorPattern {
-                            start_addr: isa_core::le::get_u32(&t.start_addr.bytes, 0),
-                            step_elem: [#(t.step_elem[#set_idx]),* #(, #set_pad)*],
-                            num_elem: [#(t.num_elem[#set_idx]),* #(, #set_pad)*],
-                            rank: #set_rank_l,
-                        };
-                        Ok(rng_core::CheckpointInstruction {
-                            kind: rng_core::CheckpointKind::Restore,
-                            engine,
-                            generator: to_generator(#set_gen)?,
-                            algorithm: to_algorithm(#set_alg)?,
-                            update: Some(update),
-                            dtype: #set_dtype.value(),
-                            channels: inst.num_active_channels,
-                            location: if update == rng_core::StateUpdate::SrcTensor {
-                                rng_core::StateLocation::Tensor(tensor)
-                            } else {
-                                rng_core::StateLocation::Immediate { tensor, words: inst.imm_state }
-                            },
-                        })
-                    }
-                    #get_op => {
-                        let inst = crate::#get_inst::from_bytes(word).map_err(rng_core::InstructionError::Decode)?;
-                        inst.validate(vendor_engine).map_err(rng_core::InstructionError::Invalid)?;
-                        let t = &#get_tensor;
-                        Ok(rng_core::CheckpointInstruction {
-                            kind: rng_core::CheckpointKind::Save,
-                            engine,
-                            generator: to_generator(#get_gen)?,
-                            algorithm: to_algorithm(#get_alg)?,
-                            update: None,
-                            dtype: #get_dtype.value(),
-                            channels: inst.num_active_channels,
-                            location: rng_core::StateLocation::Tensor(rng_core::TensorPattern {
-                                start_addr: isa_core::le::get_u32(&t.start_addr.bytes, 0),
-                                step_elem: [#(t.step_elem[#get_idx]),* #(, #get_pad)*],
-                                num_elem: [#(t.num_elem[#get_idx]),* #(, #get_pad)*],
-                                rank: #get_rank_l,
-                            }),
-                        })
-                    }
+                    #decode_restore
+                    #decode_save
                     other => Err(rng_core::InstructionError::NotCheckpoint { opcode: other }),
                 }
             }
@@ -886,42 +923,8 @@ fn generation_impl(model: &Model) -> Result<(TokenStream, Vec<String>), String> 
                     rng_core::StateLocation::Immediate { tensor, words } => (tensor, words),
                 };
                 match c.kind {
-                    rng_core::CheckpointKind::Restore => {
-                        if pattern.rank as usize != #set_rank_l {
-                            return Err(rng_core::InstructionError::Unmodelled { what: "RAND_SET_STATE takes a rank-1 state tensor" });
-                        }
-                        let mut f = crate::inst::#set_shape::ZEROED;
-                        #(#set_header)*
-                        let inst = &mut f;
-                        #set_gen = from_generator(c.generator)?;
-                        #set_alg = from_algorithm(c.algorithm)?;
-                        #set_upd = from_state_update(c.update.unwrap_or(rng_core::StateUpdate::SrcTensor))?;
-                        #set_dtype = dtype;
-                        inst.num_active_channels = c.channels;
-                        inst.imm_state = words;
-                        let t = &mut #set_tensor;
-                        t.start_addr = crate::#set_addr::from_bytes(pattern.start_addr.to_le_bytes());
-                        #(t.step_elem[#set_idx] = pattern.step_elem[#set_idx];)*
-                        #(t.num_elem[#set_idx] = pattern.num_elem[#set_idx];)*
-                        Ok(crate::#set_inst(f).to_bytes())
-                    }
-                    rng_core::CheckpointKind::Save => {
-                        if pattern.rank as usize != #get_rank_l {
-                            return Err(rng_core::InstructionError::Unmodelled { what: "RAND_GET_STATE takes a rank-4 state tensor" });
-                        }
-                        let mut f = crate::inst::#get_shape::ZEROED;
-                        #(#get_header)*
-                        let inst = &mut f;
-                        #get_gen = from_generator(c.generator)?;
-                        #get_alg = from_algorithm(c.algorithm)?;
-                        #get_dtype = dtype;
-                        inst.num_active_channels = c.channels;
-                        let t = &mut #get_tensor;
-                        t.start_addr = crate::#get_addr::from_bytes(pattern.start_addr.to_le_bytes());
-                        #(t.step_elem[#get_idx] = pattern.step_elem[#get_idx];)*
-                        #(t.num_elem[#get_idx] = pattern.num_elem[#get_idx];)*
-                        Ok(crate::#get_inst(f).to_bytes())
-                    }
+                    #encode_restore
+                    #encode_save
                 }
             }
 

@@ -1,9 +1,16 @@
-//! The project's runtime data of a tree (`rng-runtime.json`), checked against the model:
-//! every instruction, engine and algorithm it names must exist in the generation.
+//! The project's runtime data of a tree (`rng-runtime.json`), checked against the model and
+//! turned into the vocabulary's values: every instruction, engine and algorithm it names must
+//! exist in the generation and be one rng-core models, every model override a value rng-core
+//! has. What is wrong is an error at the entry's or the key's line; what passes is typed, so
+//! the emitter only writes it out.
 
 use super::Model;
 use crate::diag::{Loc, Sink};
-use crate::read::runtime::{Runtime, RUNTIME_FILE};
+use crate::read::runtime::{Choice, Runtime, RUNTIME_FILE};
+use isa_core::vocab::{
+    Algorithm, CheckpointKind, Engine, LaneInterleave, PhiloxOffset, SubGeneratorLayout,
+    VendorNames, Vocabulary, ZeroGuard,
+};
 
 /// One wired body, resolved.
 #[derive(Clone, Debug)]
@@ -18,6 +25,34 @@ pub struct WiredBody {
     pub evidence: isa_core::Evidence,
     /// Where.
     pub source: String,
+    /// The opcode as the checkpoint instruction rng-core models.
+    pub kind: CheckpointKind,
+    /// The engine member as rng-core's engine.
+    pub rng_engine: Engine,
+    /// The algorithm member as rng-core's algorithm.
+    pub rng_algorithm: Algorithm,
+}
+
+/// The model overrides of the file, as values of rng-core's model choices (each `None` when the
+/// file keeps rng-core's reconstruction).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ModelOverrides {
+    /// XORWOW power-on state, x..d.
+    pub xorwow_default_seed: Option<[u32; 6]>,
+    /// The restore zero-guard.
+    pub zero_guard: Option<ZeroGuard>,
+    /// How the DVE XORWOW words map to sub-generators.
+    pub dve_xorwow_layout: Option<SubGeneratorLayout>,
+    /// Which sub-generator draws which element.
+    pub lane_interleave: Option<LaneInterleave>,
+    /// What the Philox offset word means.
+    pub philox_offset: Option<PhiloxOffset>,
+    /// LFSR taps, width first.
+    pub lfsr_taps: Option<[u8; 4]>,
+    /// Which PCG32 word is the low half.
+    pub pcg32_low_word: Option<u8>,
+    /// The PCG32 increment.
+    pub pcg32_increment: Option<u64>,
 }
 
 /// The runtime data, resolved.
@@ -27,12 +62,12 @@ pub struct RuntimeModel {
     pub wired: Vec<WiredBody>,
     /// The file's note on the set.
     pub note: String,
-    /// Model overrides as read (values checked when emitted).
-    pub overrides: crate::read::runtime::ModelOverrides,
+    /// Model overrides.
+    pub overrides: ModelOverrides,
 }
 
 /// C name of the algorithm enum.
-pub const RAND_ALGORITHM: &str = "NEURON_ISA_TPB_RAND_ALGORITHM";
+pub const RAND_ALGORITHM: &str = Algorithm::VENDOR_ENUM;
 
 impl RuntimeModel {
     /// Whether `opcode` on engine member `engine` has a body for algorithm member `algorithm`,
@@ -56,36 +91,57 @@ fn entry_lines(text: &str) -> Vec<u32> {
     while let Some(k) = text[at..].find("\"instruction\"") {
         at += k + "\"instruction\"".len();
         if text[at..].trim_start().starts_with(':') {
-            lines.push(text[..at].matches('\n').count() as u32 + 1);
+            lines.push(line_at(text, at));
         }
     }
     lines
 }
 
-/// `name` as a member of enum `e` that rng-core also models (`known` is rng-core's list of
-/// names); otherwise a message naming what is allowed.
-fn member(
-    model: &Model,
-    e: Option<usize>,
-    name: &str,
-    what: &str,
-    known: &[&str],
-) -> Result<usize, String> {
-    let e = e.ok_or(format!("the tree has no {what} enum"))?;
+/// The 1-based line of byte offset `at`.
+fn line_at(text: &str, at: usize) -> u32 {
+    text[..at].matches('\n').count() as u32 + 1
+}
+
+/// `name` as a member of the tree's enum of `V` that rng-core also models: its index and its
+/// vocabulary value; otherwise a message naming what is allowed.
+fn member<V: VendorNames>(model: &Model, name: &str, what: &str) -> Result<(usize, V), String> {
+    let e = model
+        .enum_named(V::VENDOR_ENUM)
+        .ok_or(format!("the tree has no {what} enum"))?;
     let members = &model.enums[e].members;
-    let allowed: Vec<&str> = members
-        .iter()
-        .filter(|m| m.alias_of.is_none() && known.contains(&m.short.as_str()))
-        .map(|m| m.short.as_str())
-        .collect();
+    let modelled = |short: &str| V::from_name(short);
     members
         .iter()
-        .position(|m| m.short == name && m.alias_of.is_none() && known.contains(&name))
-        .ok_or(format!(
-            "{what} `{name}` is not one with a firmware body: one of {} (members of {} that rng-core models)",
-            allowed.join(", "),
-            model.enums[e].c_name
-        ))
+        .position(|m| m.short == name && m.alias_of.is_none())
+        .and_then(|k| Some((k, modelled(name)?)))
+        .ok_or_else(|| {
+            let allowed: Vec<&str> = members
+                .iter()
+                .filter(|m| m.alias_of.is_none() && modelled(&m.short).is_some())
+                .map(|m| m.short.as_str())
+                .collect();
+            format!(
+                "{what} `{name}` is not one with a firmware body: one of {} (members of {} that rng-core models)",
+                allowed.join(", "),
+                model.enums[e].c_name
+            )
+        })
+}
+
+/// The opcode `name` names, if it is one of the tree's and a checkpoint instruction.
+fn checkpoint(model: &Model, name: &str) -> Result<(usize, CheckpointKind), String> {
+    let kinds: Vec<&str> = CheckpointKind::names().collect();
+    match (model.opcode_named(name), CheckpointKind::from_name(name)) {
+        (Some(op), Some(kind)) => Ok((op, kind)),
+        (Some(_), None) => Err(format!(
+            "instruction `{name}` has no firmware body: one of {}",
+            kinds.join(", ")
+        )),
+        (None, _) => Err(format!(
+            "instruction `{name}` is not an opcode of this tree (one of {})",
+            kinds.join(", ")
+        )),
+    }
 }
 
 /// Resolves the file against the model. Every name must be one the generated code can use: an
@@ -93,46 +149,33 @@ fn member(
 /// but kept in the legality tables' firmware answers, so it is an error, never skipped.
 pub fn resolve(model: &Model, runtime: &Runtime, sink: &mut Sink) -> RuntimeModel {
     let mut wired = Vec::new();
-    let engine_enum = model.engine_enum;
-    let algo_enum = model.enum_named(RAND_ALGORITHM);
     let lines = entry_lines(&runtime.text);
-    let engines: Vec<&str> = rng_core::Engine::ALL.iter().map(|x| x.name()).collect();
-    let algorithms: Vec<&str> = rng_core::Algorithm::ALL.iter().map(|x| x.name()).collect();
-    let kinds: Vec<&str> = rng_core::CheckpointKind::ALL
-        .iter()
-        .map(|x| x.name())
-        .collect();
     for (k, w) in runtime.firmware.iter().enumerate() {
         let loc = Loc::new(RUNTIME_FILE, lines.get(k).copied().unwrap_or(0));
-        let opcode = match model.opcode_named(&w.instruction) {
-            Some(op) if kinds.contains(&w.instruction.as_str()) => Ok(op),
-            Some(_) => Err(format!(
-                "instruction `{}` has no firmware body: one of {}",
-                w.instruction,
-                kinds.join(", ")
-            )),
-            None => Err(format!(
-                "instruction `{}` is not an opcode of this tree (one of {})",
-                w.instruction,
-                kinds.join(", ")
-            )),
-        };
         let evidence = isa_core::Evidence::from_name(&w.evidence).ok_or(format!(
             "evidence `{}` is not a level: one of observed, inferred, assumed (headers/PROVENANCE.md)",
             w.evidence
         ));
         match (
-            opcode,
-            member(model, engine_enum, &w.engine, "engine", &engines),
-            member(model, algo_enum, &w.algorithm, "algorithm", &algorithms),
+            checkpoint(model, &w.instruction),
+            member::<Engine>(model, &w.engine, "engine"),
+            member::<Algorithm>(model, &w.algorithm, "algorithm"),
             evidence,
         ) {
-            (Ok(opcode), Ok(engine), Ok(algorithm), Ok(evidence)) => wired.push(WiredBody {
+            (
+                Ok((opcode, kind)),
+                Ok((engine, rng_engine)),
+                Ok((algorithm, rng_algorithm)),
+                Ok(evidence),
+            ) => wired.push(WiredBody {
                 opcode,
                 engine,
                 algorithm,
                 evidence,
                 source: w.source.clone(),
+                kind,
+                rng_engine,
+                rng_algorithm,
             }),
             (opcode, engine, algorithm, evidence) => {
                 for e in [opcode.err(), engine.err(), algorithm.err(), evidence.err()]
@@ -144,43 +187,70 @@ pub fn resolve(model: &Model, runtime: &Runtime, sink: &mut Sink) -> RuntimeMode
             }
         }
     }
-    check_overrides(runtime, sink);
     RuntimeModel {
         wired,
         note: runtime.firmware_note.clone(),
-        overrides: runtime.model.clone(),
+        overrides: overrides(runtime, sink),
     }
 }
 
-/// The string-valued model overrides must be names rng-core has (otherwise the crate would be
-/// generated without its `rng_core::Generation` impl, with a note): an error at the key's line.
-fn check_overrides(runtime: &Runtime, sink: &mut Sink) {
-    use crate::read::runtime::{zero_guard, DVE_XORWOW_LAYOUTS, LANE_INTERLEAVES, PHILOX_OFFSETS};
+/// The model overrides as rng-core's values. A string that names none (the crate would have no
+/// `rng_core::Generation` impl) is an error at the key's line, and the override is dropped.
+fn overrides(runtime: &Runtime, sink: &mut Sink) -> ModelOverrides {
     let m = &runtime.model;
-    let guard = ["disabled", "force_word_to_one:<0..4>"];
-    for (key, choice, allowed) in [
-        (
-            "dve_xorwow_layout",
-            &m.dve_xorwow_layout,
-            &DVE_XORWOW_LAYOUTS[..],
+    let mut named = Named { runtime, sink };
+    ModelOverrides {
+        xorwow_default_seed: value(&m.xorwow_default_seed),
+        zero_guard: named.parse(
+            "zero_guard",
+            &m.zero_guard,
+            ZeroGuard::from_name,
+            &ZeroGuard::FORMS,
         ),
-        ("lane_interleave", &m.lane_interleave, &LANE_INTERLEAVES[..]),
-        ("philox_offset", &m.philox_offset, &PHILOX_OFFSETS[..]),
-        ("zero_guard", &m.zero_guard, &guard[..]),
-    ] {
-        let Some(c) = choice else { continue };
-        let known = if key == "zero_guard" {
-            zero_guard(&c.value).is_some()
-        } else {
-            allowed.contains(&c.value.as_str())
-        };
-        if !known {
-            let quoted = format!("\"{key}\"");
-            let line = runtime
-                .text
-                .find(&quoted)
-                .map_or(0, |k| runtime.text[..k].matches('\n').count() as u32 + 1);
-            sink.push(
+        dve_xorwow_layout: named.choice("dve_xorwow_layout", &m.dve_xorwow_layout),
+        lane_interleave: named.choice("lane_interleave", &m.lane_interleave),
+        philox_offset: named.choice("philox_offset", &m.philox_offset),
+        lfsr_taps: value(&m.lfsr_taps),
+        pcg32_low_word: value(&m.pcg32_low_word),
+        pcg32_increment: value(&m.pcg32_increment),
+    }
+}
+
+/// The value of a numeric override.
+fn value<T: Copy>(choice: &Option<Choice<T>>) -> Option<T> {
+    choice.as_ref().map(|c| c.value)
+}
+
+/// Parses the string-valued overrides, reporting each unknown one at its key's line.
+struct Named<'a> {
+    runtime: &'a Runtime,
+    sink: &'a mut Sink,
+}
+
+impl Named<'_> {
+    /// The override of `key` as a member of the vocabulary `V`.
+    fn choice<V: Vocabulary>(&mut self, key: &str, choice: &Option<Choice<String>>) -> Option<V> {
+        let allowed: Vec<&str> = V::names().collect();
+        self.parse(key, choice, V::from_name, &allowed)
+    }
+
+    /// The override of `key` through `parse`; `allowed` lists the spellings for the message.
+    fn parse<T>(
+        &mut self,
+        key: &str,
+        choice: &Option<Choice<String>>,
+        parse: impl Fn(&str) -> Option<T>,
+        allowed: &[&str],
+    ) -> Option<T> {
+        let c = choice.as_ref()?;
+        let parsed = parse(&c.value);
+        if parsed.is_none() {
+            let text = &self.runtime.text;
+            let model = text.find("\"model\"").unwrap_or(0);
+            let line = text[model..]
+                .find(&format!("\"{key}\""))
+                .map_or(0, |k| line_at(text, model + k));
+            self.sink.push(
                 Loc::new(RUNTIME_FILE, line),
                 format!(
                     "model override `{key}` is `{}`: one of {}",
@@ -189,5 +259,6 @@ fn check_overrides(runtime: &Runtime, sink: &mut Sink) {
                 ),
             );
         }
+        parsed
     }
 }

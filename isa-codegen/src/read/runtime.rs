@@ -37,19 +37,20 @@ pub struct Choice<T> {
     pub source: String,
 }
 
-/// Model overrides (each optional; absent fields keep `ModelChoices::RECONSTRUCTED`).
+/// Model overrides as written (each optional; absent fields keep
+/// `ModelChoices::RECONSTRUCTED`); `model::runtime` turns the strings into rng-core's values.
 #[derive(Clone, Debug, Default, Deserialize, PartialEq, Eq)]
 #[serde(deny_unknown_fields)]
 pub struct ModelOverrides {
     /// XORWOW power-on state, x..d.
     pub xorwow_default_seed: Option<Choice<[u32; 6]>>,
-    /// `"force_word_to_one:<k>"` or `"disabled"`.
+    /// The restore zero-guard, spelt as `isa_core::vocab::ZeroGuard::from_name` reads it.
     pub zero_guard: Option<Choice<String>>,
-    /// `"sub_generator_major"` or `"word_major"`.
+    /// A name of `isa_core::vocab::SubGeneratorLayout` (`"word_major"`).
     pub dve_xorwow_layout: Option<Choice<String>>,
-    /// `"round_robin"` or `"lockstep"`.
+    /// A name of `isa_core::vocab::LaneInterleave` (`"lockstep"`).
     pub lane_interleave: Option<Choice<String>>,
-    /// `"word_in_block"` or `"words_from_start"`.
+    /// A name of `isa_core::vocab::PhiloxOffset` (`"words_from_start"`).
     pub philox_offset: Option<Choice<String>>,
     /// LFSR taps, width first.
     pub lfsr_taps: Option<Choice<[u8; 4]>>,
@@ -57,26 +58,6 @@ pub struct ModelOverrides {
     pub pcg32_low_word: Option<Choice<u8>>,
     /// The PCG32 increment.
     pub pcg32_increment: Option<Choice<u64>>,
-}
-
-/// What `dve_xorwow_layout` may be (the emitter maps each to rng-core's variant).
-pub const DVE_XORWOW_LAYOUTS: [&str; 2] = ["sub_generator_major", "word_major"];
-/// What `lane_interleave` may be.
-pub const LANE_INTERLEAVES: [&str; 2] = ["round_robin", "lockstep"];
-/// What `philox_offset` may be.
-pub const PHILOX_OFFSETS: [&str; 2] = ["word_in_block", "words_from_start"];
-
-/// `zero_guard`: `Some(None)` for `disabled`, `Some(Some(k))` for `force_word_to_one:<k>` with
-/// `k` in 0..=4, `None` for anything else.
-pub fn zero_guard(value: &str) -> Option<Option<u8>> {
-    if value == "disabled" {
-        return Some(None);
-    }
-    let k = value
-        .strip_prefix("force_word_to_one:")?
-        .parse::<u8>()
-        .ok()?;
-    (k <= 4).then_some(Some(k))
 }
 
 /// The file.

@@ -15,6 +15,7 @@ mod header_drop;
 mod header_trees;
 mod model_fixture;
 mod padding;
+mod runtime_data;
 mod spec_fuzz;
 mod spec_rejection;
 mod vendor_root;
