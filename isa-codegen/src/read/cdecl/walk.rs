@@ -194,13 +194,12 @@ impl Walk {
         }
     }
 
-    /// `pub use ...;`: bindgen's form of a typedef of an enum.
+    /// `pub use ...;`: bindgen's form of a typedef of an enum, or of a typedef of one.
     fn use_item(&mut self, u: &syn::ItemUse) {
-        match enum_typedef(&u.tree) {
-            // `typedef NEURON_ISA_TPB_X NEURON_ISA_TPB_Y;` of an enum X.
-            Some((name, enum_name)) => self.decls.push(CDecl::Typedef {
+        match typedef_use(&u.tree) {
+            Some((name, ty)) => self.decls.push(CDecl::Typedef {
                 name,
-                ty: CType::Enum(enum_name),
+                ty,
                 doc: doc_of(&u.attrs),
             }),
             None => self.untranslatable.push((
@@ -280,22 +279,26 @@ fn apply_layout(r: &mut CRecord, layouts: &[(String, u64)]) {
     }
 }
 
-/// `use self::NEURON_ISA_TPB_X::Type as NEURON_ISA_TPB_Y;`, bindgen's form of a typedef of an
-/// enum (enums are modules of constants): `(Y, X)`.
-fn enum_typedef(tree: &syn::UseTree) -> Option<(String, String)> {
+/// bindgen's `use` forms of a typedef, as `(name, aliased type)`: `use self::X::Type as Y;` for
+/// `typedef X Y;` of an enum X (enums are modules of constants), and `use self::X as Y;` for a
+/// typedef of such a typedef (X names the typedef, which the model resolves).
+fn typedef_use(tree: &syn::UseTree) -> Option<(String, CType)> {
     let syn::UseTree::Path(s) = tree else {
         return None;
     };
     if s.ident != "self" {
         return None;
     }
-    let syn::UseTree::Path(e) = &*s.tree else {
-        return None;
-    };
-    let syn::UseTree::Rename(r) = &*e.tree else {
-        return None;
-    };
-    (r.ident == "Type").then(|| (r.rename.to_string(), e.ident.to_string()))
+    match &*s.tree {
+        syn::UseTree::Rename(r) => Some((r.rename.to_string(), CType::Named(r.ident.to_string()))),
+        syn::UseTree::Path(e) => match &*e.tree {
+            syn::UseTree::Rename(r) if r.ident == "Type" => {
+                Some((r.rename.to_string(), CType::Enum(e.ident.to_string())))
+            }
+            _ => None,
+        },
+        _ => None,
+    }
 }
 
 /// `["label"][<expr> - 64usize];` statements of bindgen's layout tests.
@@ -375,4 +378,37 @@ fn bitfield_accessors(imp: &syn::ItemImpl) -> Vec<CBitfield> {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn typedef_of(text: &str) -> Option<(String, CType)> {
+        typedef_use(&syn::parse_str::<syn::ItemUse>(text).unwrap().tree)
+    }
+
+    #[test]
+    fn typedefs_of_enums_and_of_their_typedefs_are_read_from_uses() {
+        assert_eq!(
+            typedef_of("pub use self::NEURON_ISA_TPB_X::Type as NEURON_ISA_TPB_Y;"),
+            Some((
+                "NEURON_ISA_TPB_Y".into(),
+                CType::Enum("NEURON_ISA_TPB_X".into())
+            ))
+        );
+        assert_eq!(
+            typedef_of("pub use self::NEURON_ISA_TPB_Y as NEURON_ISA_TPB_Z;"),
+            Some((
+                "NEURON_ISA_TPB_Z".into(),
+                CType::Named("NEURON_ISA_TPB_Y".into())
+            ))
+        );
+        assert_eq!(
+            typedef_of("pub use self::NEURON_ISA_TPB_X::Other as Y;"),
+            None
+        );
+        assert_eq!(typedef_of("pub use core::ffi::c_int as Y;"), None);
+        assert_eq!(typedef_of("pub use self::NEURON_ISA_TPB_X;"), None);
+    }
 }
