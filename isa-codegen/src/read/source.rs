@@ -48,7 +48,7 @@ fn read_dir_headers(
         Ok(e) => e,
         Err(e) => {
             problems.push(Diagnostic::new(
-                Loc::new(rel_dir, 0),
+                Loc::whole(rel_dir),
                 format!("cannot list: {e}"),
             ));
             return;
@@ -59,7 +59,7 @@ fn read_dir_headers(
             Ok(entry) => entry.path(),
             Err(e) => {
                 problems.push(Diagnostic::new(
-                    Loc::new(rel_dir, 0),
+                    Loc::whole(rel_dir),
                     format!("cannot list: {e}"),
                 ));
                 continue;
@@ -84,7 +84,7 @@ fn read_dir_headers(
 /// diagnostic naming it, text that is not UTF-8 one at the line and column of the first bad byte.
 pub fn read_text(path: &Path, rel: &str) -> Result<String, Diagnostic> {
     let bytes = std::fs::read(path)
-        .map_err(|e| Diagnostic::new(Loc::new(rel, 0), format!("cannot read: {e}")))?;
+        .map_err(|e| Diagnostic::new(Loc::whole(rel), format!("cannot read: {e}")))?;
     String::from_utf8(bytes).map_err(|e| {
         let bytes = e.as_bytes();
         let at = e.utf8_error().valid_up_to();
@@ -345,6 +345,12 @@ impl LineIndex {
         Loc::new(self.rel.clone(), line)
     }
 
+    /// Where what the file lacks is reported: its last line (line 1 of an empty file), as rustc
+    /// points at the end of a file that lacks `main`.
+    pub fn end_loc(&self) -> Loc {
+        self.loc((self.code.len() as u32).max(1))
+    }
+
     /// Line of the declaration of a top-level name: a typedef, tag, constant, macro or
     /// enumerator. Prefers lines that define it (`NAME =`, `} ... NAME;`, `struct NAME {`).
     pub fn decl_line(&self, name: &str) -> Option<u32> {
@@ -423,6 +429,19 @@ mod tests {
         assert_eq!(idx.decl_line("NEURON_ISA_TPB_X_A"), Some(5));
         assert_eq!(idx.member_line(4, "NEURON_ISA_TPB_X_A"), Some(5));
         assert_eq!(idx.decl_line("MISSING"), None);
+    }
+
+    #[test]
+    fn what_a_file_lacks_is_placed_at_its_last_line() {
+        assert_eq!(
+            LineIndex::new(&file("a\nb\nc\n")).end_loc(),
+            Loc::new("tpb/x.h", 3)
+        );
+        assert_eq!(
+            LineIndex::new(&file("a\nb")).end_loc(),
+            Loc::new("tpb/x.h", 2)
+        );
+        assert_eq!(LineIndex::new(&file("")).end_loc(), Loc::new("tpb/x.h", 1));
     }
 
     #[test]

@@ -42,7 +42,7 @@ pub fn ensure_libclang() -> Result<(), Diagnostic> {
             Ok(())
         }
         Err(e) => Err(Diagnostic::new(
-            Loc::new("(libclang)", 0),
+            Loc::whole("(libclang)"),
             format!(
                 "cannot load libclang, which reading C headers needs ({e}); install it with `apt-get install -y libclang-dev` or point LIBCLANG_PATH at it"
             ),
@@ -274,13 +274,14 @@ fn clang_diagnostics(
         }
     }
     if out.is_empty() {
+        // Clang (or bindgen) failed without naming a place in the header: the header as a whole.
         let first = text
             .lines()
             .next()
             .unwrap_or(text)
             .replace(&root_prefix, "");
         out.push(Diagnostic::new(
-            Loc::new(header.rel.clone(), 0),
+            Loc::whole(header.rel.clone()),
             format!(
                 "clang {}: {}",
                 if warnings { "warned" } else { "failed" },

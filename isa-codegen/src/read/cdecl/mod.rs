@@ -111,9 +111,10 @@ type Parsed = Result<(FileDecls, Vec<Diagnostic>), Vec<Diagnostic>>;
 /// One header: its declarations and its clang warnings, or its errors.
 fn read_one(root: &Path, header: &SourceFile, includes: &[PathBuf]) -> Parsed {
     let (text, warnings) = clang::header_text(root, header, includes)?;
+    // bindgen's text is not the header's: no line of the header to name.
     let file = syn::parse_file(&text).map_err(|e| {
         vec![Diagnostic::new(
-            Loc::new(header.rel.clone(), 0),
+            Loc::whole(header.rel.clone()),
             format!("bindgen output does not parse as Rust: {e}"),
         )]
     })?;
