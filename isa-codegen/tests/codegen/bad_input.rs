@@ -1286,3 +1286,96 @@ fn every_warning_and_note_of_the_normal_trees_names_a_line() {
     // The vendor-scale tree's mapping quirks and the committed trees' notes at least.
     assert!(seen >= 8, "only {seen} diagnostics seen");
 }
+
+/// What the model cannot represent (a function, an extern variable, pointer and function
+/// typedefs, a float and a string constant) is noted, each at its line, and is an error under
+/// `--strict`; the members of an anonymous enum are constants at their lines (C gives such an
+/// enum no type name, so nothing of bindgen's name for it is left).
+#[test]
+fn declarations_the_model_cannot_represent_are_noted_at_their_line() {
+    let ws = Workspace::tiny("untranslated");
+    let rel = "tpb/aws_neuron_isa_tpb_zz_extra.h";
+    let f = ws.file(rel);
+    fs::write(
+        &f,
+        "#ifndef ZZ_EXTRA_H\n#define ZZ_EXTRA_H\n#include \"aws_neuron_isa_tpb_common.h\"\n\
+         uint32_t neuron_isa_tpb_helper(uint32_t x);\n\
+         extern uint32_t neuron_isa_tpb_counter;\n\
+         typedef uint8_t *NEURON_ISA_TPB_PTR;\n\
+         typedef void (*NEURON_ISA_TPB_CALLBACK)(void);\n\
+         static const float NEURON_ISA_TPB_SCALE = 1.5f;\n\
+         #define NEURON_ISA_TPB_NAME \"tiny\"\n\
+         enum {\n    NEURON_ISA_TPB_ANON_A = 1,\n    NEURON_ISA_TPB_ANON_B = 2,\n};\n\
+         #endif\n",
+    )
+    .unwrap();
+    let noted = [
+        (
+            "neuron_isa_tpb_helper(",
+            "`neuron_isa_tpb_helper`",
+            "functions and extern variables",
+        ),
+        (
+            "neuron_isa_tpb_counter;",
+            "`neuron_isa_tpb_counter`",
+            "functions and extern variables",
+        ),
+        (
+            "*NEURON_ISA_TPB_PTR;",
+            "typedef `NEURON_ISA_TPB_PTR`",
+            "has no ISA meaning",
+        ),
+        (
+            "NEURON_ISA_TPB_CALLBACK)",
+            "typedef `NEURON_ISA_TPB_CALLBACK`",
+            "has no ISA meaning",
+        ),
+        (
+            "NEURON_ISA_TPB_SCALE =",
+            "`NEURON_ISA_TPB_SCALE`",
+            "not an integer literal",
+        ),
+        (
+            "NEURON_ISA_TPB_NAME \"",
+            "`NEURON_ISA_TPB_NAME`",
+            "constant of type",
+        ),
+    ];
+    let g = generate_ok(&ws.tree, &Default::default());
+    let m = &g.model;
+    assert_eq!(m.untranslated.len(), noted.len(), "{:#?}", m.untranslated);
+    for (needle, name, why) in noted {
+        let line = line_of(&f, needle);
+        assert!(
+            m.untranslated
+                .iter()
+                .any(|d| d.loc == isa_codegen::diag::Loc::new(rel, line)
+                    && d.message.contains(name)
+                    && d.message.contains(why)),
+            "no note at {rel}:{line} on {name}: {:#?}",
+            m.untranslated
+        );
+    }
+    for (member, value) in [("ANON_A", 1), ("ANON_B", 2)] {
+        let c = m
+            .constant(member)
+            .unwrap_or_else(|| panic!("no constant {member}"));
+        assert_eq!(c.value, value);
+        assert_eq!(
+            c.loc.line,
+            line_of(&f, &format!("NEURON_ISA_TPB_{member} ="))
+        );
+    }
+    assert!(m.enums.iter().all(|e| !e.c_name.contains("bindgen")));
+    assert!(!g.files["src/generated/raw.rs"].contains("bindgen"));
+    // --strict refuses the tree naming them; without it the report prints each at its place
+    // (`--check`: the scratch crates are stale, so it exits 1 and writes nothing).
+    let helper = line_of(&f, "neuron_isa_tpb_helper(");
+    let err = generate_err_with(&ws.tree, &isa_codegen::Options::STRICT);
+    assert_reports(&err, rel, helper, &["`neuron_isa_tpb_helper`", "--strict"]);
+    assert_nothing_written_with(ws_strict(&ws), &format!("{TREE}/{rel}:{helper}"));
+    let (code, stdout, stderr) = run_binary(&ws, &["--check"]);
+    assert_eq!(code, Some(1), "{stderr}");
+    let shown = format!("not translated: {TREE}/{rel}:{helper}: `neuron_isa_tpb_helper`");
+    assert!(stdout.contains(&shown), "`{shown}` not in:\n{stdout}");
+}

@@ -10,6 +10,9 @@ use super::syntax::{
 use crate::ctype::{CType, RecordKind};
 use std::collections::BTreeMap;
 
+/// The prefix of bindgen's names for an anonymous enum at the top level (`_bindgen_ty_1`).
+const BINDGEN_ANON_ENUM: &str = "_bindgen_ty_";
+
 /// The declarations of the header `rel` in bindgen's text `file`.
 pub(super) fn walk(rel: &str, file: &syn::File) -> FileDecls {
     let mut walk = Walk::default();
@@ -51,7 +54,7 @@ struct Walk {
 
 impl Walk {
     /// `pub mod E { pub type Type = u8; pub const E_A: Type = 0; ... }`: an enum, bindgen's
-    /// module-of-constants form.
+    /// module-of-constants form, or the constants of an anonymous enum.
     fn enum_module(&mut self, m: &syn::ItemMod) {
         let name = m.ident.to_string();
         let Some((_, items)) = &m.content else {
@@ -81,6 +84,15 @@ impl Walk {
             }
         }
         match underlying {
+            // `enum { A = 1 };` declares constants and no type (bindgen names it `_bindgen_ty_N`).
+            Some(underlying) if name.starts_with(BINDGEN_ANON_ENUM) => {
+                self.decls.extend(members.into_iter().map(|m| CDecl::Const {
+                    name: m.name,
+                    ty: underlying,
+                    value: m.value,
+                    doc: m.doc,
+                }))
+            }
             Some(underlying) => self.decls.push(CDecl::Enum(CEnum {
                 doc: doc_of(&m.attrs).or_else(|| {
                     items.iter().find_map(|i| match i {
