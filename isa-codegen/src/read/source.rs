@@ -15,6 +15,16 @@ pub struct SourceFile {
     pub text: String,
 }
 
+impl SourceFile {
+    /// The header at `rel` (tree-relative, `/`-separated) with `text`.
+    pub fn new(rel: impl Into<String>, text: impl Into<String>) -> Self {
+        SourceFile {
+            rel: rel.into(),
+            text: text.into(),
+        }
+    }
+}
+
 /// Directories of a tree whose `*.h` files are read, in this order: the vendor's `tpb/` and,
 /// when the tree has it, `common/` (types some `tpb/` headers use).
 pub const HEADER_DIRS: [&str; 2] = ["common", "tpb"];
@@ -74,7 +84,7 @@ fn read_dir_headers(
             .to_string_lossy()
             .replace('\\', "/");
         match read_text(&path, &rel) {
-            Ok(text) => files.push(SourceFile { rel, text }),
+            Ok(text) => files.push(SourceFile::new(rel, text)),
             Err(d) => problems.push(d),
         }
     }
@@ -413,10 +423,7 @@ mod tests {
     use super::*;
 
     fn file(text: &str) -> SourceFile {
-        SourceFile {
-            rel: "tpb/x.h".into(),
-            text: text.into(),
-        }
+        SourceFile::new("tpb/x.h", text)
     }
 
     #[test]

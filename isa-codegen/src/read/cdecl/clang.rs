@@ -100,7 +100,7 @@ fn clang_args(root: &Path, abs: &Path, includes: &[PathBuf], werror: bool) -> Ve
 /// bindgen creates it; so each header is parsed here first, with display off, and bindgen only
 /// gets a header whose parse has no error (under `-Werror`: no diagnostic at all). Nothing of
 /// clang's reaches stderr; its diagnostics go into ours.
-fn clang_errors(abs: &Path, args: &[String]) -> Result<Option<String>, String> {
+fn silent_parse_errors(abs: &Path, args: &[String]) -> Result<Option<String>, String> {
     use clang_sys::*;
     use std::ffi::{CStr, CString};
     let cstr = |s: &str| CString::new(s).map_err(|_| format!("a NUL byte in `{s}`"));
@@ -189,8 +189,8 @@ fn builder_with_args(abs: &Path, args: Vec<String>) -> bindgen::Builder {
 }
 
 /// bindgen's Rust text of one header ([`bindgen_builder`]). The error is clang's text (see
-/// [`clang_errors`]): the header is parsed once without printing first, so that bindgen, which
-/// prints clang's diagnostics, only sees a header that parses.
+/// [`silent_parse_errors`]): the header is parsed once without printing first, so that bindgen,
+/// which prints clang's diagnostics, only sees a header that parses.
 fn bindgen_text(
     root: &Path,
     header: &SourceFile,
@@ -199,7 +199,7 @@ fn bindgen_text(
 ) -> Result<String, String> {
     let abs = absolute(&root.join(&header.rel));
     let args = clang_args(root, &abs, includes, werror);
-    if let Some(errors) = clang_errors(&abs, &args)? {
+    if let Some(errors) = silent_parse_errors(&abs, &args)? {
         return Err(errors);
     }
     builder_with_args(&abs, args)
@@ -221,10 +221,13 @@ pub(super) fn header_text(
             // With -Werror it failed: without it, either it parses (everything was a warning)
             // or it does not (a real error).
             match bindgen_text(root, header, includes, false) {
-                Ok(text) => Ok((text, clang_diagnostics(root, header, &first, true))),
+                Ok(text) => Ok((
+                    text,
+                    diagnostics_from_clang_text(root, header, &first, true),
+                )),
                 Err(e) => {
                     // One line: the first error, and how many more clang gave.
-                    let mut errors = clang_diagnostics(root, header, &e, false);
+                    let mut errors = diagnostics_from_clang_text(root, header, &e, false);
                     let more = errors.len().saturating_sub(1);
                     errors.truncate(1);
                     if more > 0 {
@@ -239,7 +242,7 @@ pub(super) fn header_text(
 
 /// Clang's diagnostics in bindgen's error text as tree-relative `file:line` diagnostics: the
 /// errors (`C error: ...`), or, for a parse that failed only under `-Werror`, the warnings.
-fn clang_diagnostics(
+fn diagnostics_from_clang_text(
     root: &Path,
     header: &SourceFile,
     message: &str,
