@@ -31,10 +31,7 @@ pub(super) fn walk(rel: &str, file: &syn::File) -> FileDecls {
             syn::Item::Impl(imp) => walk.bitfield_impl(imp),
             syn::Item::ForeignMod(f) => walk.extern_block(f),
             syn::Item::Use(u) => walk.use_item(u),
-            other => walk.untranslatable.push((
-                quote::quote!(#other).to_string().chars().take(60).collect(),
-                "item kind not understood".into(),
-            )),
+            other => walk.not_understood(other, "item kind not understood"),
         }
     }
     walk.finish(rel)
@@ -214,10 +211,19 @@ impl Walk {
                 ty,
                 doc: doc_of(&u.attrs),
             }),
-            None => self.untranslatable.push((
-                quote::quote!(#u).to_string().chars().take(60).collect(),
-                "`use` item not understood".into(),
-            )),
+            None => self.not_understood(&syn::Item::Use(u.clone()), "`use` item not understood"),
+        }
+    }
+
+    /// An item none of the walkers reads, under the name it declares (which the line index finds
+    /// in the header), its text in the reason.
+    fn not_understood(&mut self, item: &syn::Item, what: &str) {
+        let text: String = quote::quote!(#item).to_string().chars().take(60).collect();
+        match declared_name(item) {
+            Some(name) => self
+                .untranslatable
+                .push((name, format!("{what} (`{text}`)"))),
+            None => self.untranslatable.push((text, what.to_string())),
         }
     }
 
@@ -237,6 +243,29 @@ impl Walk {
             untranslatable: self.untranslatable,
         }
     }
+}
+
+/// The name an item declares: its identifier, or the last name a `use` brings in.
+fn declared_name(item: &syn::Item) -> Option<String> {
+    fn use_name(tree: &syn::UseTree) -> Option<String> {
+        match tree {
+            syn::UseTree::Path(p) => use_name(&p.tree),
+            syn::UseTree::Name(n) => Some(n.ident.to_string()),
+            syn::UseTree::Rename(r) => Some(r.rename.to_string()),
+            syn::UseTree::Glob(_) | syn::UseTree::Group(_) => None,
+        }
+    }
+    let ident = match item {
+        syn::Item::Use(u) => return use_name(&u.tree),
+        syn::Item::Fn(f) => &f.sig.ident,
+        syn::Item::Static(s) => &s.ident,
+        syn::Item::Enum(e) => &e.ident,
+        syn::Item::Trait(t) => &t.ident,
+        syn::Item::Macro(m) => m.ident.as_ref()?,
+        syn::Item::ExternCrate(e) => &e.ident,
+        _ => return None,
+    };
+    Some(ident.to_string())
 }
 
 /// A named field as bindgen emits it (bindgen's keyword escapes undone).
@@ -398,6 +427,30 @@ mod tests {
 
     fn typedef_of(text: &str) -> Option<(String, CType)> {
         typedef_use(&syn::parse_str::<syn::ItemUse>(text).unwrap().tree)
+    }
+
+    #[test]
+    fn items_not_understood_are_named_by_what_they_declare() {
+        let file: syn::File = syn::parse_str(concat!(
+            "pub use self::NEURON_ISA_TPB_X::Other as NEURON_ISA_TPB_Y;\n",
+            "pub fn neuron_isa_tpb_f() {}\n",
+            "pub use self::{A, B};\n",
+        ))
+        .unwrap();
+        let decls = walk("tpb/x.h", &file);
+        let names: Vec<&str> = decls
+            .untranslatable
+            .iter()
+            .map(|(n, _)| n.as_str())
+            .collect();
+        assert_eq!(names[..2], ["NEURON_ISA_TPB_Y", "neuron_isa_tpb_f"]);
+        let (_, why) = &decls.untranslatable[0];
+        assert!(
+            why.starts_with("`use` item not understood (`pub use self"),
+            "{why}"
+        );
+        // A `use` of several names declares none of them alone: named by its text.
+        assert!(names[2].starts_with("pub use self"), "{names:?}");
     }
 
     #[test]
