@@ -1,5 +1,6 @@
-//! Diagnostics: every problem the generator finds names a file, a line when it
-//! has one, and what is wrong.
+//! Diagnostics: every problem the generator finds names a file, the line it concerns, and what
+//! is wrong. Only a place that has no lines (a directory, a missing or unreadable file, the
+//! libclang library) is named without one ([`Loc::whole`]).
 
 use std::fmt;
 
@@ -10,17 +11,23 @@ use std::fmt;
 pub struct Loc {
     /// Path relative to the tree directory (`tpb/aws_neuron_isa_tpb_s1_rand.h`).
     pub file: String,
-    /// 1-based line, 0 when the problem concerns the whole file.
+    /// 1-based line; 0 for a place without lines ([`Loc::whole`]).
     pub line: u32,
 }
 
 impl Loc {
-    /// A location at `line` of `file`.
+    /// A location at `line` (1-based) of `file`.
     pub fn new(file: impl Into<String>, line: u32) -> Self {
         Loc {
             file: file.into(),
             line,
         }
+    }
+
+    /// A place that has no line to name: a directory, a file that is missing or cannot be read,
+    /// or what is not a file of the tree (`(libclang)`). Printed as the path alone.
+    pub fn whole(file: impl Into<String>) -> Self {
+        Loc::new(file, 0)
     }
 }
 

@@ -268,7 +268,9 @@ pub fn build(input: &TreeInput) -> Result<Model, crate::diag::Error> {
         Some(c) => c.value as u64,
         None => {
             sink.push(
-                Loc::new(COMMON_HEADER, 0),
+                indexes
+                    .get(COMMON_HEADER)
+                    .map_or_else(|| Loc::whole(COMMON_HEADER), LineIndex::end_loc),
                 format!("missing constant {INST_NBYTES} (the instruction size)"),
             );
             64
@@ -280,7 +282,9 @@ pub fn build(input: &TreeInput) -> Result<Model, crate::diag::Error> {
         Some(k) => *k,
         None => {
             sink.push(
-                Loc::new(COMMON_HEADER, 0),
+                indexes
+                    .get(COMMON_HEADER)
+                    .map_or_else(|| Loc::whole(COMMON_HEADER), LineIndex::end_loc),
                 format!("missing enum {OPCODE_ENUM}"),
             );
             return sink.finish(&input.tree_name, unreachable_model());

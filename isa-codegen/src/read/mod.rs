@@ -68,22 +68,22 @@ pub fn read_tree(root: &Path) -> Result<TreeInput, Error> {
     if !root.is_dir() {
         return Err(Error::single(
             "",
-            Loc::new(root.display().to_string(), 0),
+            Loc::whole(root.display().to_string()),
             "header tree not found (expected a neuron_<gen>_arch_isa directory)",
         ));
     }
     let generation = generation_of(&tree_name).ok_or_else(|| {
         fail(
-            Loc::new(".", 0),
+            Loc::whole("."),
             format!("directory name `{tree_name}` is not of the form neuron_<gen>_arch_isa"),
         )
     })?;
     let fingerprint = TreeFingerprint::of_dir(root)
-        .map_err(|e| fail(Loc::new(".", 0), format!("cannot read the tree: {e}")))?;
+        .map_err(|e| fail(Loc::whole("."), format!("cannot read the tree: {e}")))?;
     let tpb = root.join("tpb");
     if !tpb.is_dir() {
         return Err(fail(
-            Loc::new("tpb", 0),
+            Loc::whole("tpb"),
             "the tree has no tpb/ directory".into(),
         ));
     }
@@ -93,7 +93,7 @@ pub fn read_tree(root: &Path) -> Result<TreeInput, Error> {
     })?;
     if !headers.iter().any(|h| h.rel == source::COMMON_HEADER) {
         return Err(fail(
-            Loc::new(source::COMMON_HEADER, 0),
+            Loc::whole(source::COMMON_HEADER),
             "missing: every tree has aws_neuron_isa_tpb_common.h".into(),
         ));
     }

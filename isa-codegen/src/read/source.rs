@@ -15,6 +15,16 @@ pub struct SourceFile {
     pub text: String,
 }
 
+impl SourceFile {
+    /// The header at `rel` (tree-relative, `/`-separated) with `text`.
+    pub fn new(rel: impl Into<String>, text: impl Into<String>) -> Self {
+        SourceFile {
+            rel: rel.into(),
+            text: text.into(),
+        }
+    }
+}
+
 /// Directories of a tree whose `*.h` files are read, in this order: the vendor's `tpb/` and,
 /// when the tree has it, `common/` (types some `tpb/` headers use).
 pub const HEADER_DIRS: [&str; 2] = ["common", "tpb"];
@@ -48,7 +58,7 @@ fn read_dir_headers(
         Ok(e) => e,
         Err(e) => {
             problems.push(Diagnostic::new(
-                Loc::new(rel_dir, 0),
+                Loc::whole(rel_dir),
                 format!("cannot list: {e}"),
             ));
             return;
@@ -59,7 +69,7 @@ fn read_dir_headers(
             Ok(entry) => entry.path(),
             Err(e) => {
                 problems.push(Diagnostic::new(
-                    Loc::new(rel_dir, 0),
+                    Loc::whole(rel_dir),
                     format!("cannot list: {e}"),
                 ));
                 continue;
@@ -74,7 +84,7 @@ fn read_dir_headers(
             .to_string_lossy()
             .replace('\\', "/");
         match read_text(&path, &rel) {
-            Ok(text) => files.push(SourceFile { rel, text }),
+            Ok(text) => files.push(SourceFile::new(rel, text)),
             Err(d) => problems.push(d),
         }
     }
@@ -84,7 +94,7 @@ fn read_dir_headers(
 /// diagnostic naming it, text that is not UTF-8 one at the line and column of the first bad byte.
 pub fn read_text(path: &Path, rel: &str) -> Result<String, Diagnostic> {
     let bytes = std::fs::read(path)
-        .map_err(|e| Diagnostic::new(Loc::new(rel, 0), format!("cannot read: {e}")))?;
+        .map_err(|e| Diagnostic::new(Loc::whole(rel), format!("cannot read: {e}")))?;
     String::from_utf8(bytes).map_err(|e| {
         let bytes = e.as_bytes();
         let at = e.utf8_error().valid_up_to();
@@ -345,6 +355,12 @@ impl LineIndex {
         Loc::new(self.rel.clone(), line)
     }
 
+    /// Where what the file lacks is reported: its last line (line 1 of an empty file), as rustc
+    /// points at the end of a file that lacks `main`.
+    pub fn end_loc(&self) -> Loc {
+        self.loc((self.code.len() as u32).max(1))
+    }
+
     /// Line of the declaration of a top-level name: a typedef, tag, constant, macro or
     /// enumerator. Prefers lines that define it (`NAME =`, `} ... NAME;`, `struct NAME {`).
     pub fn decl_line(&self, name: &str) -> Option<u32> {
@@ -407,10 +423,7 @@ mod tests {
     use super::*;
 
     fn file(text: &str) -> SourceFile {
-        SourceFile {
-            rel: "tpb/x.h".into(),
-            text: text.into(),
-        }
+        SourceFile::new("tpb/x.h", text)
     }
 
     #[test]
@@ -423,6 +436,19 @@ mod tests {
         assert_eq!(idx.decl_line("NEURON_ISA_TPB_X_A"), Some(5));
         assert_eq!(idx.member_line(4, "NEURON_ISA_TPB_X_A"), Some(5));
         assert_eq!(idx.decl_line("MISSING"), None);
+    }
+
+    #[test]
+    fn what_a_file_lacks_is_placed_at_its_last_line() {
+        assert_eq!(
+            LineIndex::new(&file("a\nb\nc\n")).end_loc(),
+            Loc::new("tpb/x.h", 3)
+        );
+        assert_eq!(
+            LineIndex::new(&file("a\nb")).end_loc(),
+            Loc::new("tpb/x.h", 2)
+        );
+        assert_eq!(LineIndex::new(&file("")).end_loc(), Loc::new("tpb/x.h", 1));
     }
 
     #[test]

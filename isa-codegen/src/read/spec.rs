@@ -288,10 +288,7 @@ mod tests {
     use super::*;
 
     fn file(text: &str) -> SourceFile {
-        SourceFile {
-            rel: "tpb/x.h".into(),
-            text: text.into(),
-        }
+        SourceFile::new("tpb/x.h", text)
     }
 
     #[test]

@@ -10,11 +10,17 @@
 //!   diagnostic and "nothing was written", and leaves every file of the workspace as it was,
 //!   including the stale crate of a second, good tree next to the broken one (a failure in any
 //!   tree writes nothing at all).
+//!
+//! Every diagnostic any of these runs produces, errors and warnings alike, is also checked to
+//! name its place as `file:line` ([`assert_places_have_lines`]): the helpers every test here goes
+//! through (`generate_err`, `generate_ok`, `assert_nothing_written`) check them all, and
+//! [`every_warning_and_note_of_the_normal_trees_names_a_line`] does the same for the trees that
+//! generate.
 
 use crate::common;
 
 use common::{copy_tree, edit, edit_line, line_of, real_tree, snapshot, tiny_tree, Scratch};
-use isa_codegen::diag::Error;
+use isa_codegen::diag::{Diagnostic, Error};
 use std::fs;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
@@ -73,24 +79,91 @@ impl Workspace {
     }
 }
 
-/// Runs `generate` on a tree that must be rejected; a panic or a success fails the test.
-fn generate_err(tree: &Path) -> Error {
-    match catch_unwind(AssertUnwindSafe(|| {
-        isa_codegen::generate(tree, &Default::default())
-    })) {
-        Err(_) => panic!("generate panicked on {}", tree.display()),
-        Ok(Ok(_)) => panic!("generate accepted the broken tree {}", tree.display()),
-        Ok(Err(e)) => e,
+/// Every diagnostic of `diagnostics` (of the tree at `tree`) names a line of its file, between 1
+/// and the file's last line, and prints as `file:line: message`.
+///
+/// The one exception is a place that has no line to name, and there the diagnostic names the path
+/// alone: a directory (the tree, its `tpb/`, a runtime file that is a directory), a file that does
+/// not exist (a missing tree or common header) or cannot be read, and what is not a file of the
+/// tree at all (`(libclang)`, the library that reads the C headers). Which places those are is
+/// decided here by the file system, not by the message: a diagnostic about a readable file
+/// without a line fails.
+#[track_caller]
+fn assert_places_have_lines(tree: &Path, diagnostics: &[Diagnostic]) {
+    for d in diagnostics {
+        let path = tree.join(&d.loc.file);
+        let text = if path.is_file() {
+            fs::read(&path).ok()
+        } else {
+            None
+        };
+        match text {
+            Some(text) => {
+                let last = String::from_utf8_lossy(&text).lines().count() as u32;
+                assert!(
+                    (1..=last).contains(&d.loc.line),
+                    "`{d}` names no line of {} (lines 1 to {last})",
+                    path.display()
+                );
+                let place = format!("{}:{}: ", d.loc.file, d.loc.line);
+                assert!(
+                    d.to_string().starts_with(&place),
+                    "`{d}` is not printed at `{place}`"
+                );
+            }
+            None => assert_eq!(
+                d.loc.line,
+                0,
+                "`{d}` names a line of {}, which has no lines",
+                path.display()
+            ),
+        }
     }
 }
 
+/// [`assert_places_have_lines`] for errors of trees under `headers` (an error without a tree name
+/// names its place by its full path).
+#[track_caller]
+fn assert_errors_have_lines(headers: &Path, errors: &[Error]) {
+    for e in errors {
+        assert_places_have_lines(&headers.join(&e.tree), &e.diagnostics);
+    }
+}
+
+/// [`assert_places_have_lines`] for the warnings, untranslated items and notes of a model.
+#[track_caller]
+fn assert_model_places_have_lines(tree: &Path, model: &isa_codegen::model::Model) {
+    for diagnostics in [&model.warnings, &model.untranslated, &model.notes] {
+        assert_places_have_lines(tree, diagnostics);
+    }
+}
+
+/// Runs `generate` on a tree that must be rejected; a panic or a success fails the test.
+fn generate_err(tree: &Path) -> Error {
+    generate_err_with(tree, &Default::default())
+}
+
 /// As [`generate_err`], with `options`.
+#[track_caller]
 fn generate_err_with(tree: &Path, options: &isa_codegen::Options) -> Error {
     match catch_unwind(AssertUnwindSafe(|| isa_codegen::generate(tree, options))) {
         Err(_) => panic!("generate panicked on {}", tree.display()),
         Ok(Ok(_)) => panic!("generate accepted {} under {options:?}", tree.display()),
-        Ok(Err(e)) => e,
+        Ok(Err(e)) => {
+            assert_places_have_lines(tree, &e.diagnostics);
+            e
+        }
     }
+}
+
+/// Runs `generate` on a tree that must generate (with warnings, say); every warning and note
+/// names its line.
+#[track_caller]
+fn generate_ok(tree: &Path, options: &isa_codegen::Options) -> isa_codegen::Generated {
+    let g = isa_codegen::generate(tree, options)
+        .unwrap_or_else(|e| panic!("{} does not generate:\n{e}", tree.display()));
+    assert_model_places_have_lines(tree, &g.model);
+    g
 }
 
 /// `model` carries a warning at `file:line` whose message contains every one of `words`.
@@ -200,6 +273,7 @@ fn assert_nothing_written_with((ws, strict): (&Workspace, bool), shown: &str) {
     }))
     .expect("workspace::plan panicked");
     let errors = planned.expect_err("workspace::plan accepted a workspace with a broken tree");
+    assert_errors_have_lines(&headers, &errors);
     let all: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
     assert!(
         all.iter().any(|e| e.contains(shown)),
@@ -213,6 +287,10 @@ fn assert_nothing_written_with((ws, strict): (&Workspace, bool), shown: &str) {
     let (code, _, stderr) = run_binary(ws, if strict { &["--strict"] } else { &[] });
     assert_eq!(code, Some(2), "isa-codegen exit status; stderr:\n{stderr}");
     assert!(stderr.contains(shown), "stderr lacks `{shown}`:\n{stderr}");
+    // What the binary prints is those diagnostics, with the places checked above.
+    for e in &all {
+        assert!(stderr.contains(e.as_str()), "stderr lacks `{e}`:\n{stderr}");
+    }
     assert!(stderr.contains("nothing was written"), "{stderr}");
     assert!(
         before == snapshot(ws.root()),
@@ -241,8 +319,7 @@ fn check(ws: &Workspace, file: &str, line: u32, words: &[&str]) -> Error {
 fn the_tiny_fixture_itself_generates() {
     // The baseline every broken copy starts from.
     let ws = Workspace::tiny("baseline");
-    isa_codegen::generate(&ws.tree, &isa_codegen::Options::STRICT)
-        .expect("the pristine fixture generates");
+    generate_ok(&ws.tree, &isa_codegen::Options::STRICT);
 }
 
 #[test]
@@ -368,7 +445,7 @@ fn mapping_entry_naming_an_unknown_opcode_is_skipped_with_a_warning() {
         "NEURON_ISA_TPB_S1_FILL_STRUCT",
         "OPCODE enum lacks",
     ];
-    let generated = isa_codegen::generate(&ws.tree, &Default::default()).expect("a warning only");
+    let generated = generate_ok(&ws.tree, &Default::default());
     assert_warns(&generated.model, MAPPING, line, &words);
     let m = &generated.model;
     assert_eq!(m.shapes[0].opcodes, [m.opcode_named("FILL").unwrap()]);
@@ -403,7 +480,7 @@ fn mapping_alias_is_resolved_with_a_warning_and_an_ambiguous_one_is_skipped() {
         "\"NEURON_ISA_TPB_OPCODE_FILL_OLD\"",
         "\"NEURON_ISA_TPB_OPCODE_FILLOLD\"",
     );
-    let generated = isa_codegen::generate(&ws.tree, &Default::default()).expect("a warning only");
+    let generated = generate_ok(&ws.tree, &Default::default());
     let m = &generated.model;
     assert_warns(
         m,
@@ -430,7 +507,7 @@ fn mapping_alias_is_resolved_with_a_warning_and_an_ambiguous_one_is_skipped() {
         "    NEURON_ISA_TPB_OPCODE_PSEUDO_X  = 0xc1,\n",
         "    NEURON_ISA_TPB_OPCODE_PSEUDO_X  = 0xc1,\n    NEURON_ISA_TPB_OPCODE_FI_LLOLD  = 0xc2,\n",
     );
-    let generated = isa_codegen::generate(&ws.tree, &Default::default()).expect("a warning only");
+    let generated = generate_ok(&ws.tree, &Default::default());
     assert_warns(
         &generated.model,
         MAPPING,
@@ -518,7 +595,7 @@ fn unparsable_spec_block_names_its_line() {
     let f = ws.file(FILL);
     let line = line_of(&f, "(i.s1_fill.count >= 1)");
     edit(&f, "(i.s1_fill.count >= 1)", "(i.s1_fill.count >= )");
-    let g = isa_codegen::generate(&ws.tree, &Default::default()).expect("a warning only");
+    let g = generate_ok(&ws.tree, &Default::default());
     assert_warns(
         &g.model,
         FILL,
@@ -540,7 +617,7 @@ fn unclosed_spec_block_names_its_first_line() {
     let f = ws.file(FILL);
     let line = line_of(&f, "// fn fill_lanes_ok(");
     edit(&f, "(n <= MAX_LANES)\n// }\n", "(n <= MAX_LANES)\n\n");
-    let g = isa_codegen::generate(&ws.tree, &Default::default()).expect("a warning only");
+    let g = generate_ok(&ws.tree, &Default::default());
     assert_warns(
         &g.model,
         FILL,
@@ -602,6 +679,7 @@ fn missing_tree() {
     let headers = scratch.path().join("headers");
     let errors = isa_codegen::workspace::plan(scratch.path(), &headers, &[], &Default::default())
         .unwrap_err();
+    assert_errors_have_lines(&headers, &errors);
     assert!(
         errors[0]
             .to_string()
@@ -631,6 +709,49 @@ fn tree_without_common_header() {
     let ws = Workspace::tiny("no-common");
     fs::remove_file(ws.file(COMMON)).unwrap();
     check(&ws, COMMON, 0, &["missing", "aws_neuron_isa_tpb_common.h"]);
+}
+
+/// The last line of `file`: where what a file lacks is reported.
+fn last_line(file: &Path) -> u32 {
+    fs::read_to_string(file).unwrap().lines().count() as u32
+}
+
+/// What common.h must declare and does not is reported at its last line, where it would go (as
+/// rustc points at the end of a file that lacks `main`).
+#[test]
+fn common_header_without_the_instruction_size() {
+    let ws = Workspace::tiny("no-inst-nbytes");
+    let f = ws.file(COMMON);
+    edit(
+        &f,
+        "NEURON_ISA_TPB_INST_NBYTES = 64U",
+        "NEURON_ISA_TPB_INST_BYTES = 64U",
+    );
+    check(
+        &ws,
+        COMMON,
+        last_line(&f),
+        &["missing constant NEURON_ISA_TPB_INST_NBYTES"],
+    );
+}
+
+#[test]
+fn common_header_without_the_opcode_enum() {
+    let ws = Workspace::tiny("no-opcode-enum");
+    let f = ws.file(COMMON);
+    let text = fs::read_to_string(&f).unwrap();
+    fs::write(
+        &f,
+        text.replace("NEURON_ISA_TPB_OPCODE ", "NEURON_ISA_TPB_OPCODES ")
+            .replace("NEURON_ISA_TPB_OPCODE;", "NEURON_ISA_TPB_OPCODES;"),
+    )
+    .unwrap();
+    check(
+        &ws,
+        COMMON,
+        last_line(&f),
+        &["missing enum NEURON_ISA_TPB_OPCODE"],
+    );
 }
 
 #[test]
@@ -694,11 +815,13 @@ fn tree_directory_not_named_neuron_gen_arch_isa() {
     let run =
         isa_codegen::workspace::plan(scratch.path(), &headers, &[], &Default::default()).unwrap();
     assert!(run.plans.is_empty() && run.missing.is_empty(), "{run:?}");
-    let generated =
-        isa_codegen::generate(&headers.join("neuron_Tiny_arch_isa"), &Default::default());
-    assert!(
-        generated.is_err(),
-        "an upper-case generation name is not a tree name"
+    // An upper-case generation name is not a tree name.
+    let err = generate_err(&headers.join("neuron_Tiny_arch_isa"));
+    assert_reports(
+        &err,
+        ".",
+        0,
+        &["`neuron_Tiny_arch_isa`", "neuron_<gen>_arch_isa"],
     );
 }
 
@@ -766,6 +889,17 @@ fn missing_libclang_is_one_clear_error_not_a_panic() {
         "{stderr}"
     );
     assert!(!stderr.contains("panicked"), "{stderr}");
+    // The one diagnostic of each tree names the library, which has no lines (the exception of
+    // `assert_places_have_lines`), so it is printed without one.
+    let diagnostics: Vec<&str> = stderr
+        .lines()
+        .filter(|l| !l.starts_with("isa-codegen:"))
+        .collect();
+    assert!(!diagnostics.is_empty(), "{stderr}");
+    for d in diagnostics {
+        let (place, _) = d.split_once(": ").unwrap();
+        assert!(place.ends_with("_arch_isa/(libclang)"), "{d}");
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1038,8 +1172,7 @@ fn spec_blocks_at_the_nesting_limit_generate() {
     ] {
         let n = largest_within_limit(make);
         let (ws, _) = tiny_with_validator(tag, &make(n));
-        let g = isa_codegen::generate(&ws.tree, &isa_codegen::Options::STRICT)
-            .unwrap_or_else(|e| panic!("{tag} at n = {n}: {e}"));
+        let g = generate_ok(&ws.tree, &isa_codegen::Options::STRICT);
         assert!(g.files["src/generated/spec.rs"].contains("is_valid_s1_fill"));
     }
 }
@@ -1056,8 +1189,7 @@ fn legality_function_at_the_nesting_limit_generates() {
     let n = largest_within_limit(legal);
     let ws = Workspace::tiny("deep-legal");
     edit(&ws.file(FILL), "#endif", &format!("{}\n#endif", legal(n)));
-    let g = isa_codegen::generate(&ws.tree, &isa_codegen::Options::STRICT)
-        .unwrap_or_else(|e| panic!("n = {n}: {e}"));
+    let g = generate_ok(&ws.tree, &isa_codegen::Options::STRICT);
     let t = &g.model.tables[0];
     assert_eq!((t.arms.len(), t.arms[0].words), (1, 6), "{t:?}");
 }
@@ -1126,4 +1258,124 @@ fn spec_depth_counts_through_calls_and_recursion_is_an_error() {
             "is_valid_s1_fill -> is_valid_s1_fill",
         ],
     );
+}
+
+/// The trees that generate, the committed ones, the fixtures and the vendor-scale tree (the one
+/// with warnings), read and modelled: every warning, untranslated item and note names its line.
+#[test]
+fn every_warning_and_note_of_the_normal_trees_names_a_line() {
+    let root = common::workspace_root();
+    let mut trees: Vec<PathBuf> = fs::read_dir(root.join("headers"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.join("tpb").is_dir())
+        .collect();
+    trees.sort();
+    assert_eq!(trees.len(), 4, "{trees:?}");
+    trees.push(tiny_tree());
+    trees.push(common::quirks_tree());
+    trees.push(root.join("fixtures/vendor-scale/neuron_maverick_arch_isa"));
+    let mut seen = 0;
+    for tree in &trees {
+        let input = isa_codegen::read::read_tree(tree).unwrap_or_else(|e| panic!("{e}"));
+        let model = isa_codegen::model::build::build(&input).unwrap_or_else(|e| panic!("{e}"));
+        assert_model_places_have_lines(tree, &model);
+        seen += model.warnings.len() + model.untranslated.len() + model.notes.len();
+    }
+    // The vendor-scale tree's mapping quirks and the committed trees' notes at least.
+    assert!(seen >= 8, "only {seen} diagnostics seen");
+}
+
+/// What the model cannot represent (a function, an extern variable, pointer and function
+/// typedefs, a float and a string constant) is noted, each at its line, and is an error under
+/// `--strict`; the members of an anonymous enum are constants at their lines (C gives such an
+/// enum no type name, so nothing of bindgen's name for it is left).
+#[test]
+fn declarations_the_model_cannot_represent_are_noted_at_their_line() {
+    let ws = Workspace::tiny("untranslated");
+    let rel = "tpb/aws_neuron_isa_tpb_zz_extra.h";
+    let f = ws.file(rel);
+    fs::write(
+        &f,
+        "#ifndef ZZ_EXTRA_H\n#define ZZ_EXTRA_H\n#include \"aws_neuron_isa_tpb_common.h\"\n\
+         uint32_t neuron_isa_tpb_helper(uint32_t x);\n\
+         extern uint32_t neuron_isa_tpb_counter;\n\
+         typedef uint8_t *NEURON_ISA_TPB_PTR;\n\
+         typedef void (*NEURON_ISA_TPB_CALLBACK)(void);\n\
+         static const float NEURON_ISA_TPB_SCALE = 1.5f;\n\
+         #define NEURON_ISA_TPB_NAME \"tiny\"\n\
+         enum {\n    NEURON_ISA_TPB_ANON_A = 1,\n    NEURON_ISA_TPB_ANON_B = 2,\n};\n\
+         #endif\n",
+    )
+    .unwrap();
+    let noted = [
+        (
+            "neuron_isa_tpb_helper(",
+            "`neuron_isa_tpb_helper`",
+            "functions and extern variables",
+        ),
+        (
+            "neuron_isa_tpb_counter;",
+            "`neuron_isa_tpb_counter`",
+            "functions and extern variables",
+        ),
+        (
+            "*NEURON_ISA_TPB_PTR;",
+            "typedef `NEURON_ISA_TPB_PTR`",
+            "has no ISA meaning",
+        ),
+        (
+            "NEURON_ISA_TPB_CALLBACK)",
+            "typedef `NEURON_ISA_TPB_CALLBACK`",
+            "has no ISA meaning",
+        ),
+        (
+            "NEURON_ISA_TPB_SCALE =",
+            "`NEURON_ISA_TPB_SCALE`",
+            "not an integer literal",
+        ),
+        (
+            "NEURON_ISA_TPB_NAME \"",
+            "`NEURON_ISA_TPB_NAME`",
+            "constant of type",
+        ),
+    ];
+    let g = generate_ok(&ws.tree, &Default::default());
+    let m = &g.model;
+    assert_eq!(m.untranslated.len(), noted.len(), "{:#?}", m.untranslated);
+    for (needle, name, why) in noted {
+        let line = line_of(&f, needle);
+        assert!(
+            m.untranslated
+                .iter()
+                .any(|d| d.loc == isa_codegen::diag::Loc::new(rel, line)
+                    && d.message.contains(name)
+                    && d.message.contains(why)),
+            "no note at {rel}:{line} on {name}: {:#?}",
+            m.untranslated
+        );
+    }
+    for (member, value) in [("ANON_A", 1), ("ANON_B", 2)] {
+        let c = m
+            .constant(member)
+            .unwrap_or_else(|| panic!("no constant {member}"));
+        assert_eq!(c.value, value);
+        assert_eq!(
+            c.loc.line,
+            line_of(&f, &format!("NEURON_ISA_TPB_{member} ="))
+        );
+    }
+    assert!(m.enums.iter().all(|e| !e.c_name.contains("bindgen")));
+    assert!(!g.files["src/generated/raw.rs"].contains("bindgen"));
+    // --strict refuses the tree naming them; without it the report prints each at its place
+    // (`--check`: the scratch crates are stale, so it exits 1 and writes nothing).
+    let helper = line_of(&f, "neuron_isa_tpb_helper(");
+    let err = generate_err_with(&ws.tree, &isa_codegen::Options::STRICT);
+    assert_reports(&err, rel, helper, &["`neuron_isa_tpb_helper`", "--strict"]);
+    assert_nothing_written_with(ws_strict(&ws), &format!("{TREE}/{rel}:{helper}"));
+    let (code, stdout, stderr) = run_binary(&ws, &["--check"]);
+    assert_eq!(code, Some(1), "{stderr}");
+    let shown = format!("not translated: {TREE}/{rel}:{helper}: `neuron_isa_tpb_helper`");
+    assert!(stdout.contains(&shown), "`{shown}` not in:\n{stdout}");
 }

@@ -1,25 +1,24 @@
 //! The quirks of a real vendor tree (issue 9, item 2), one fixture test per construct: the
 //! `neuron_quirks_arch_isa` fixture holds one of each (a `common/` header, generated C function
-//! bodies, a typedef of an enum, anonymous records, keyword-named fields), and generates without
-//! a single warning; the tests that need a warning break a copy of it in a scratch directory.
+//! bodies, a typedef of an enum and one of that typedef, anonymous records, keyword-named fields),
+//! and generates without a single warning; the tests that need a warning break a copy of it in a
+//! scratch directory.
 
 use crate::common;
 
-use common::{copy_tree, edit, line_of, strict_reports, warning, Scratch};
+use common::{
+    copy_tree, edit, gcc_for_tree, line_of, quirks_tree, strict_reports, warning, Scratch,
+};
 use isa_codegen::model::{Model, Ty};
 use isa_codegen::Options;
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::OnceLock;
 
 const GRID: &str = "tpb/aws_neuron_isa_tpb_s1_grid.h";
 const COMMON: &str = "tpb/aws_neuron_isa_tpb_common.h";
 const DEFS: &str = "common/aws_neuron_isa_common_defs.h";
 const ASSERT: &str = "tpb/aws_neuron_isa_tpb_assert.h";
-
-fn quirks_tree() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/neuron_quirks_arch_isa")
-}
 
 /// The pristine fixture, generated once under `--strict` (so it produces no warning at all).
 fn quirks() -> &'static isa_codegen::Generated {
@@ -69,6 +68,13 @@ fn record<'m>(m: &'m Model, name: &str) -> &'m isa_codegen::model::Record {
     &m.records[m
         .record_named(name)
         .unwrap_or_else(|| panic!("no record {name}"))]
+}
+
+fn typedef<'m>(m: &'m Model, name: &str) -> &'m isa_codegen::model::Typedef {
+    m.typedefs
+        .iter()
+        .find(|t| t.c_name == name)
+        .unwrap_or_else(|| panic!("no typedef {name}"))
 }
 
 fn field<'m>(r: &'m isa_codegen::model::Record, name: &str) -> &'m isa_codegen::model::Field {
@@ -235,11 +241,7 @@ fn c_function_bodies_are_read_as_nothing_but_text() {
 fn a_typedef_of_an_enum_is_that_enum() {
     let m = &quirks().model;
     let mode = m.enum_named("NEURON_ISA_TPB_MODE").unwrap();
-    let alias = m
-        .typedefs
-        .iter()
-        .find(|t| t.c_name == "NEURON_ISA_TPB_MODE_ALIAS")
-        .expect("the typedef is modelled");
+    let alias = typedef(m, "NEURON_ISA_TPB_MODE_ALIAS");
     assert_eq!(alias.target, Ty::Enum(mode));
     assert_eq!(alias.loc.file, COMMON);
     assert_eq!(
@@ -254,6 +256,110 @@ fn a_typedef_of_an_enum_is_that_enum() {
     // The raw layer keeps the vendor's name for it.
     assert!(quirks().files["src/generated/raw.rs"]
         .contains("pub type NEURON_ISA_TPB_MODE_ALIAS = NEURON_ISA_TPB_MODE;"));
+}
+
+#[test]
+fn a_typedef_of_a_typedef_of_an_enum_is_that_enum() {
+    let m = &quirks().model;
+    let mode = m.enum_named("NEURON_ISA_TPB_MODE").unwrap();
+    let chained = typedef(m, "NEURON_ISA_TPB_GRID_MODE");
+    assert_eq!(chained.target, Ty::Enum(mode));
+    assert_eq!(
+        chained.loc.line,
+        line_of(&quirks_tree().join(COMMON), "NEURON_ISA_TPB_GRID_MODE;")
+    );
+    let grid = record(m, "NEURON_ISA_TPB_S1_GRID_STRUCT");
+    let grid_mode = field(grid, "grid_mode");
+    assert_eq!(grid_mode.ty, Ty::Enum(mode));
+    assert_eq!((grid_mode.offset, grid_mode.size), (35, 1));
+    // Its name in the spec (`GridMode::Off`) is the enum's too.
+    let spec = &quirks().files["src/generated/spec.rs"];
+    assert!(spec.contains("i.grid_mode != Mode::Off"), "{spec}");
+    assert!(quirks().files["src/generated/raw.rs"]
+        .contains("pub type NEURON_ISA_TPB_GRID_MODE = NEURON_ISA_TPB_MODE_ALIAS;"));
+}
+
+/// `offsetof(R, path) == N` for every byte-aligned field of `rec` and, through anonymous
+/// members (C names their members as members of `R`) and named record fields (`span.lo`), of
+/// the records inside it; bit-fields have no offset in C.
+fn offset_asserts(
+    m: &Model,
+    top: &str,
+    rec: &isa_codegen::model::Record,
+    path: &str,
+    base: u64,
+    out: &mut String,
+) {
+    for f in rec.fields.iter().filter(|f| f.bits.is_none()) {
+        let inner = if f.anonymous {
+            path.to_string()
+        } else {
+            format!("{path}{}", f.name)
+        };
+        if !f.anonymous {
+            out.push_str(&format!(
+                "_Static_assert(offsetof({top}, {inner}) == {}, \"{top}.{inner}\");\n",
+                base + f.offset
+            ));
+        }
+        if let Ty::Record(r) = f.ty {
+            let prefix = if f.anonymous {
+                inner
+            } else {
+                format!("{inner}.")
+            };
+            offset_asserts(m, top, &m.records[r], &prefix, base + f.offset, out);
+        }
+    }
+}
+
+/// The layout the model computed for every record the fixture's headers name is the layout gcc
+/// gives them: a C file of `_Static_assert`s on `sizeof` and `offsetof`, compiled by gcc.
+#[test]
+fn every_record_of_the_quirks_fixture_is_laid_out_as_gcc_lays_it_out() {
+    let m = &quirks().model;
+    let tree = quirks_tree();
+    let texts: Vec<String> = m
+        .headers
+        .iter()
+        .map(|h| fs::read_to_string(tree.join(h)).unwrap())
+        .collect();
+    let mut probe = String::from("#include <stddef.h>\n");
+    for h in &m.headers {
+        probe.push_str(&format!("#include \"{h}\"\n"));
+    }
+    let mut records = 0;
+    for rec in &m.records {
+        // The anonymous ones (`P_span`, `P_anon1`) have no C name; they are checked through `P`.
+        if !texts.iter().any(|t| t.contains(&rec.c_name)) {
+            continue;
+        }
+        let name = &rec.c_name;
+        probe.push_str(&format!(
+            "_Static_assert(sizeof({name}) == {}, \"sizeof {name}\");\n",
+            rec.size
+        ));
+        offset_asserts(m, name, rec, "", 0, &mut probe);
+        records += 1;
+    }
+    assert!(records >= 8, "{records} records probed:\n{probe}");
+    assert!(
+        probe.contains("offsetof(NEURON_ISA_TPB_S1_GRID_STRUCT, grid_mode) == 35"),
+        "{probe}"
+    );
+    let scratch = Scratch::new("vendor-gcc-layout");
+    let src = scratch.path().join("layout.c");
+    fs::write(&src, &probe).unwrap();
+    let out = gcc_for_tree(&tree)
+        .arg("-fsyntax-only")
+        .arg(&src)
+        .output()
+        .expect("gcc runs");
+    assert!(
+        out.status.success(),
+        "gcc disagrees with the model:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
 
 // ---- anonymous records ----

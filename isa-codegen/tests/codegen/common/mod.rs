@@ -20,6 +20,22 @@ pub fn tiny_tree() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/neuron_tiny_arch_isa")
 }
 
+/// The fixture tree with one of each vendor quirk.
+pub fn quirks_tree() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/neuron_quirks_arch_isa")
+}
+
+/// `gcc -std=c11` with the include directories of the header tree `tree` (its root, `tpb/` and
+/// `common/`), as the vendor's headers expect them.
+pub fn gcc_for_tree(tree: &Path) -> Command {
+    let mut gcc = Command::new("gcc");
+    gcc.arg("-std=c11");
+    for dir in ["", "tpb", "common"] {
+        gcc.arg(format!("-I{}", tree.join(dir).display()));
+    }
+    gcc
+}
+
 /// A real tree under `headers/` (`"mariana"` → `headers/neuron_mariana_arch_isa`).
 pub fn real_tree(gen: &str) -> PathBuf {
     workspace_root().join(format!("headers/neuron_{gen}_arch_isa"))
