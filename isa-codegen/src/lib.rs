@@ -12,6 +12,7 @@ pub mod emit;
 pub mod model;
 pub mod read;
 pub mod report;
+pub mod vendor;
 pub mod workspace;
 
 use std::path::Path;

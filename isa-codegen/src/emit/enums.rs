@@ -7,7 +7,7 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 fn value_lit(e: &Enum, v: i128) -> TokenStream {
-    if e.c_name == crate::model::build::OPCODE_ENUM {
+    if e.c_name == crate::vendor::OPCODE_ENUM {
         hex(v, 2)
     } else {
         lit(v)
@@ -326,7 +326,7 @@ fn placement_fns(model: &Model) -> TokenStream {
     });
     let doc = format!(
         " The engines that run this opcode, in engine order, as the tree's engine placement says (`{}`, {}). Empty for an opcode the placement puts on no engine: the tree does not place it, and `validate` does not check its engine.",
-        crate::model::placement::PLACEMENT_FN,
+        crate::vendor::PLACEMENT_FN,
         p.loc
     );
     quote! {

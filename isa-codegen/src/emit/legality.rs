@@ -314,7 +314,7 @@ fn firmware_match(model: &Model, t: &Table, scrutinee: TokenStream) -> TokenStre
         &model.runtime,
         model.engine_enum.and_then(|e| t.column_of(e)),
         model
-            .enum_named(crate::model::runtime::RAND_ALGORITHM)
+            .enum_named(crate::vendor::RAND_ALGORITHM)
             .and_then(|a| t.column_of(a)),
     ) else {
         return quote!({
@@ -361,7 +361,7 @@ fn firmware_fn(model: &Model, t: &Table) -> TokenStream {
     let columns = (
         model.engine_enum.and_then(|e| t.column_of(e)),
         model
-            .enum_named(crate::model::runtime::RAND_ALGORITHM)
+            .enum_named(crate::vendor::RAND_ALGORITHM)
             .and_then(|a| t.column_of(a)),
     );
     let row_scrutinee = match columns {

@@ -527,7 +527,7 @@ impl PrefixField {
 /// `NEURON_ISA_TPB_INST_COMMON` the prefix is the header alone (the field holding the opcode),
 /// when every operand struct begins with it.
 pub(crate) fn prefix_fields(model: &Model) -> Vec<PrefixField> {
-    match model.record_named(crate::model::build::INST_COMMON) {
+    match model.record_named(crate::vendor::INST_COMMON) {
         Some(common) => model.records[common]
             .fields
             .iter()

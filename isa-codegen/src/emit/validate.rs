@@ -678,7 +678,7 @@ fn placement_gate(model: &Model, op: usize) -> TokenStream {
     let t = ident(&e.rust);
     let o = &model.opcodes[op];
     let v = ident(&o.rust);
-    let rule = crate::model::placement::PLACEMENT_FN;
+    let rule = crate::vendor::PLACEMENT_FN;
     let names: Vec<&str> = engines
         .iter()
         .map(|m| e.members[*m].short.as_str())
@@ -841,7 +841,7 @@ pub fn emit(model: &Model) -> Source {
         let placed_doc = match (&model.placement, model.engine_enum) {
             (Some(p), Some(_)) if !placed.is_empty() => format!(
                 " An engine that the tree's placement (`{}`, {}) does not run {} on is rejected first.",
-                crate::model::placement::PLACEMENT_FN,
+                crate::vendor::PLACEMENT_FN,
                 p.loc,
                 o.short
             ),

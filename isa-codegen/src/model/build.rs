@@ -9,22 +9,10 @@ use crate::read::cdecl::{CBitfield, CDecl, CEnum, CField, CRecord};
 use crate::read::mapping::MAPPING_FILE;
 use crate::read::source::{banner_nc_version, LineIndex, COMMON_HEADER};
 use crate::read::TreeInput;
+use crate::vendor::{
+    INST_COMMON, INST_NBYTES, INST_UNION, NEURON_CORE_VERSION, NEURON_ENGINE, OPCODE_ENUM,
+};
 use std::collections::BTreeMap;
-
-/// C name of the opcode enum.
-pub const OPCODE_ENUM: &str = "NEURON_ISA_TPB_OPCODE";
-/// C name of the instruction union (`aws_neuron_isa_tpb_util.h`).
-pub const INST_UNION: &str = "NEURON_ISA_TPB_INST_UNION";
-/// C name of the common instruction header.
-pub const HEADER: &str = "NEURON_ISA_TPB_HEADER";
-/// C name of the common-prefix view of an instruction (`i.common`).
-pub const INST_COMMON: &str = "NEURON_ISA_TPB_INST_COMMON";
-/// C name of the engine enum.
-pub const NEURON_ENGINE: &str = "NEURON_ISA_TPB_NEURON_ENGINE";
-/// C name of the core-version enum.
-pub const NEURON_CORE_VERSION: &str = "NEURON_ISA_TPB_NEURON_CORE_VERSION";
-/// C name of the instruction-size constant.
-pub const INST_NBYTES: &str = "NEURON_ISA_TPB_INST_NBYTES";
 
 struct Decls<'a> {
     enums: BTreeMap<&'a str, (&'a CEnum, &'a str)>,
@@ -106,7 +94,7 @@ pub fn build(input: &TreeInput) -> Result<Model, crate::diag::Error> {
                 let short_name = m
                     .name
                     .strip_prefix(&prefix)
-                    .or_else(|| m.name.strip_prefix(super::names::VENDOR_PREFIX))
+                    .or_else(|| m.name.strip_prefix(crate::vendor::VENDOR_PREFIX))
                     .unwrap_or(&m.name)
                     .to_string();
                 let rust = camel(&short_name);

@@ -44,17 +44,7 @@ use super::eval::{Env, Evaluator, Formula, Path, Root, Step, Sym, Val};
 use super::spec::{BinOp, SpecTy};
 use super::{EnumId, Model, RecordId, Ty};
 use crate::read::cdecl::{Prim, RecordKind};
-
-/// C name of the data-type enum.
-pub const DTYPE: &str = "NEURON_ISA_TPB_DTYPE";
-/// C name of the immediate-source enum.
-pub const IMM_SRC: &str = "NEURON_ISA_TPB_IMM_SRC";
-/// C name of the immediate-operand union.
-pub const IMM_VAL: &str = "NEURON_ISA_TPB_IMM_VAL_INST_FIELD";
-/// The lane-count field.
-pub const LANES: &str = "num_active_channels";
-/// The member of a choice that takes the `params` bounds.
-pub const UNIFORM_IN_RANGE: &str = "UNIFORM_IN_RANGE";
+use crate::vendor::{DTYPE, IMM_SRC, IMM_VAL, LANES, UNIFORM_IN_RANGE};
 
 /// The constructors of one instruction.
 #[derive(Clone, Debug)]
@@ -427,15 +417,18 @@ impl Deriver<'_> {
 
     fn is_prefix(&self, k: usize) -> bool {
         let f = &self.fields()[k];
-        let common = self.model.record_named(super::build::INST_COMMON).map(|r| {
-            self.model.records[r]
-                .fields
-                .iter()
-                .any(|c| c.name == f.name)
-        });
+        let common = self
+            .model
+            .record_named(crate::vendor::INST_COMMON)
+            .map(|r| {
+                self.model.records[r]
+                    .fields
+                    .iter()
+                    .any(|c| c.name == f.name)
+            });
         let header = self
             .model
-            .record_named(super::build::HEADER)
+            .record_named(crate::vendor::HEADER)
             .is_some_and(|h| f.ty == Ty::Record(h));
         header || common == Some(true)
     }

@@ -99,7 +99,7 @@ pub fn validator_args(model: &Model, func: usize, engine: Option<usize>) -> Vec<
                 Some(m) => Val::Num(Sym::Int(model.enums[*e].members[m].value)),
                 None => Val::Num(Sym::Param(k)),
             },
-            SpecTy::Enum(e) if model.enums[*e].c_name == super::build::NEURON_CORE_VERSION => {
+            SpecTy::Enum(e) if model.enums[*e].c_name == crate::vendor::NEURON_CORE_VERSION => {
                 Val::Num(Sym::Int(i128::from(model.nc_version)))
             }
             _ => Val::Num(Sym::Param(k)),

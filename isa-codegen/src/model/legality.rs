@@ -74,7 +74,7 @@ fn column_name(model: &Model, shape_record: RecordId, c: &ColumnSource, fns: &Sp
         ColumnSource::Param(k) => {
             let (name, ty) = &fns.params[*k];
             match ty {
-                SpecTy::Enum(e) if model.enums[*e].c_name == super::build::NEURON_ENGINE => {
+                SpecTy::Enum(e) if model.enums[*e].c_name == crate::vendor::NEURON_ENGINE => {
                     "engine".into()
                 }
                 _ => name.clone(),
@@ -125,7 +125,7 @@ pub fn derive(
             continue;
         };
         if let (Some(common), Some(j)) = (
-            model.record_named(super::build::INST_COMMON),
+            model.record_named(crate::vendor::INST_COMMON),
             super::spec::uncarried_common_field(model, shape, &f.common_reads),
         ) {
             sink.push(
@@ -433,7 +433,7 @@ fn pinned(
     }
     for (k, (_, t)) in f.params.iter().enumerate() {
         if let SpecTy::Enum(e) = t {
-            if model.enums[*e].c_name == super::build::NEURON_CORE_VERSION {
+            if model.enums[*e].c_name == crate::vendor::NEURON_CORE_VERSION {
                 args[k] = Val::Num(Sym::Int(i128::from(model.nc_version)));
             }
         }

@@ -902,8 +902,8 @@ impl Resolver<'_> {
                 };
                 let text = format!("{}.{name}", base.text);
                 if name == "header" {
-                    let Some(r) = self.model.record_named(super::build::HEADER) else {
-                        self.err(loc, format!("`i.header` needs {}", super::build::HEADER));
+                    let Some(r) = self.model.record_named(crate::vendor::HEADER) else {
+                        self.err(loc, format!("`i.header` needs {}", crate::vendor::HEADER));
                         return None;
                     };
                     return Some(Expr {
@@ -914,10 +914,10 @@ impl Resolver<'_> {
                     });
                 }
                 if name == "common" {
-                    let Some(r) = self.model.record_named(super::build::INST_COMMON) else {
+                    let Some(r) = self.model.record_named(crate::vendor::INST_COMMON) else {
                         self.err(
                             loc,
-                            format!("`i.common` needs {} in util.h", super::build::INST_COMMON),
+                            format!("`i.common` needs {} in util.h", crate::vendor::INST_COMMON),
                         );
                         return None;
                     };
@@ -940,7 +940,7 @@ impl Resolver<'_> {
                             loc,
                             format!(
                                 "`{name}` is not a member of {} bound to an operand struct",
-                                super::build::INST_UNION
+                                crate::vendor::INST_UNION
                             ),
                         );
                         None
@@ -1483,7 +1483,7 @@ fn inst_calls(e: &Expr) -> Vec<(usize, u32)> {
 /// The first field of `reads` (of `NEURON_ISA_TPB_INST_COMMON`) that shape `shape` does not
 /// carry ([`Model::shape_carries_common`]).
 pub fn uncarried_common_field(model: &Model, shape: usize, reads: &[usize]) -> Option<usize> {
-    let common = model.record_named(super::build::INST_COMMON)?;
+    let common = model.record_named(crate::vendor::INST_COMMON)?;
     reads
         .iter()
         .copied()
@@ -1496,7 +1496,7 @@ pub fn uncarried_common_field(model: &Model, shape: usize, reads: &[usize]) -> O
 /// bytes of the union; the generated code reads fields by name, so such a function is not
 /// translated. Returns (function index, where, what), as [`infer_inst_kinds`] does.
 fn common_field_conflicts(model: &Model, fns: &[SpecFn]) -> Vec<(usize, Loc, String)> {
-    let Some(common) = model.record_named(super::build::INST_COMMON) else {
+    let Some(common) = model.record_named(crate::vendor::INST_COMMON) else {
         return Vec::new();
     };
     let reads = common_reads(fns);
