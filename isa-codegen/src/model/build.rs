@@ -6,11 +6,12 @@ use super::names::{camel, short};
 use super::*;
 use crate::diag::Sink;
 use crate::read::cdecl::{CBitfield, CDecl, CEnum, CField, CRecord};
-use crate::read::mapping::MAPPING_FILE;
-use crate::read::source::{banner_nc_version, LineIndex, COMMON_HEADER};
+use crate::read::source::{banner_nc_version, LineIndex};
 use crate::read::TreeInput;
 use crate::vendor::{
-    INST_COMMON, INST_NBYTES, INST_UNION, NEURON_CORE_VERSION, NEURON_ENGINE, OPCODE_ENUM,
+    COMMON_HEADER, INST_COMMON, INST_NBYTES, INST_UNION, LEGALITY_SUFFIX, MAPPING_FILE,
+    NEURON_CORE_VERSION, NEURON_ENGINE, OPCODE_ENUM, OPCODE_PREFIX, PSEUDO_PREFIX, STRUCT_SUFFIX,
+    VALIDATOR_PREFIX,
 };
 use std::collections::BTreeMap;
 
@@ -301,7 +302,7 @@ pub fn build(input: &TreeInput) -> Result<Model, crate::diag::Error> {
             rust: m.rust.clone(),
             value,
             status: parse_status(m.comment.as_deref()),
-            pseudo: m.short.starts_with("PSEUDO_"),
+            pseudo: m.short.starts_with(PSEUDO_PREFIX),
             comment: m.comment.clone(),
             shape: None,
             loc: m.loc.clone(),
@@ -343,7 +344,7 @@ pub fn build(input: &TreeInput) -> Result<Model, crate::diag::Error> {
             );
         }
         let code = short(&entry.struct_name)
-            .strip_suffix("_STRUCT")
+            .strip_suffix(STRUCT_SUFFIX)
             .unwrap_or(short(&entry.struct_name))
             .to_string();
         let mut ops = Vec::new();
@@ -351,7 +352,7 @@ pub fn build(input: &TreeInput) -> Result<Model, crate::diag::Error> {
         let mut listed: BTreeMap<usize, u32> = BTreeMap::new();
         for (name, &op_line) in entry.opcodes.iter().zip(&entry.opcode_lines) {
             let op_loc = || Loc::new(MAPPING_FILE, op_line);
-            let suffix = name.strip_prefix("NEURON_ISA_TPB_OPCODE_").unwrap_or(name);
+            let suffix = name.strip_prefix(OPCODE_PREFIX).unwrap_or(name);
             let k = match resolve_opcode_token(&opcodes, name) {
                 Token::Exact(k) => k,
                 Token::Alias(k) => {
@@ -533,9 +534,12 @@ fn find_validators(
         if let Some(v) = by_debug.get(o.c_name.as_str()) {
             tried.push(v.to_string());
         }
-        tried.push(format!("is_valid_{}", o.short.to_ascii_lowercase()));
         tried.push(format!(
-            "is_valid_{}",
+            "{VALIDATOR_PREFIX}{}",
+            o.short.to_ascii_lowercase()
+        ));
+        tried.push(format!(
+            "{VALIDATOR_PREFIX}{}",
             model.shapes[shape].code.to_ascii_lowercase()
         ));
         tried.dedup();
@@ -695,8 +699,8 @@ fn warn_unused_specs(
                 .filter_map(|o| {
                     let shape = &model.shapes[o.shape?];
                     Some([
-                        format!("is_valid_{}", o.short.to_ascii_lowercase()),
-                        format!("is_valid_{}", shape.code.to_ascii_lowercase()),
+                        format!("{VALIDATOR_PREFIX}{}", o.short.to_ascii_lowercase()),
+                        format!("{VALIDATOR_PREFIX}{}", shape.code.to_ascii_lowercase()),
                     ])
                 })
                 .flatten(),
@@ -713,7 +717,7 @@ fn warn_unused_specs(
                 .specs
                 .iter()
                 .map(|b| b.name())
-                .filter(|n| n.ends_with("_legal_combinations")),
+                .filter(|n| n.ends_with(LEGALITY_SUFFIX)),
         )
         .collect();
     while let Some(name) = todo.pop() {
@@ -894,7 +898,7 @@ fn placeholder(r: &CRecord, loc: &Loc) -> Record {
 
 fn record_rust_name(c_name: &str) -> String {
     let s = short(c_name);
-    camel(s.strip_suffix("_STRUCT").unwrap_or(s))
+    camel(s.strip_suffix(STRUCT_SUFFIX).unwrap_or(s))
 }
 
 fn size_align(ty: &Ty, enums: &[Enum], records: &[Option<Record>]) -> (u64, u64) {

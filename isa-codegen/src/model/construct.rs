@@ -44,7 +44,12 @@ use super::eval::{Env, Evaluator, Formula, Path, Root, Step, Sym, Val};
 use super::spec::{BinOp, SpecTy};
 use super::{EnumId, Model, RecordId, Ty};
 use crate::read::cdecl::{Prim, RecordKind};
-use crate::vendor::{DTYPE, IMM_SRC, IMM_VAL, LANES, UNIFORM_IN_RANGE};
+use crate::vendor::{
+    ADDR_IMMEDIATE, DTYPE, EXAMPLE_DTYPES, IMM_PTR, IMM_REG, IMM_SRC, IMM_SRC_SUFFIX, IMM_VAL,
+    IMM_WORD, INSTRUCTION_IMMEDIATE, LANES, NUM_ELEM, NUM_PARTITIONS, PARAMS, POINTER_IMMEDIATE,
+    REGNUM, REG_PTR_IMMEDIATE, START_ADDR, STATE_BUF_OFFSET, STEP_ELEM, TENSOR_SUFFIX,
+    UNIFORM_IN_RANGE,
+};
 
 /// The constructors of one instruction.
 #[derive(Clone, Debug)]
@@ -443,7 +448,7 @@ impl Deriver<'_> {
         if !self.enum_named(&f.ty, IMM_SRC) {
             return None;
         }
-        let base = f.name.strip_suffix("_src")?;
+        let base = f.name.strip_suffix(IMM_SRC_SUFFIX)?;
         let forms = immediate_forms(self.model)?;
         if f.ty != Ty::Enum(forms.src_enum) {
             return None;
@@ -693,7 +698,7 @@ impl Deriver<'_> {
                         f.name
                     ));
                 }
-                let name = f.name.strip_suffix("_mem_pattern").unwrap_or(&f.name);
+                let name = f.name.strip_suffix(TENSOR_SUFFIX).unwrap_or(&f.name);
                 tensors.push(param(
                     crate::model::names::rust_field(name),
                     ParamKind::Tensor {
@@ -778,8 +783,7 @@ impl Deriver<'_> {
     fn tensor_pinned(&self, env: &Env, k: usize, record: RecordId, rank: u64) -> bool {
         let rec = &self.model.records[record];
         let sub = |name: &str| rec.fields.iter().position(|f| f.name == name);
-        let (Some(start), Some(step), Some(num)) =
-            (sub("start_addr"), sub("step_elem"), sub("num_elem"))
+        let (Some(start), Some(step), Some(num)) = (sub(START_ADDR), sub(STEP_ELEM), sub(NUM_ELEM))
         else {
             return false;
         };
@@ -811,7 +815,7 @@ impl Deriver<'_> {
     /// elements of a union with an `f32` member takes `min` and `max` in elements 0 and 1.
     fn params_convention(&self, k: usize, uniform: bool) -> Option<Vec<Param>> {
         let f = &self.fields()[k];
-        if !uniform || f.name != "params" {
+        if !uniform || f.name != PARAMS {
             return None;
         }
         let Ty::Array(inner, n) = &f.ty else {
@@ -908,10 +912,7 @@ impl Deriver<'_> {
     /// reads it: a seed is no fp32 number).
     fn preferences(&self, params: &[Param], read: &[usize]) -> Vec<(Path, Vec<i128>)> {
         let mut out = Vec::new();
-        let sbuf = self
-            .model
-            .constant("STATE_BUF_OFFSET")
-            .map_or(0, |c| c.value);
+        let sbuf = self.model.constant(STATE_BUF_OFFSET).map_or(0, |c| c.value);
         let field = |k: usize, rest: &[Step]| {
             let mut steps = vec![Step::Field(self.shape_record, k)];
             steps.extend_from_slice(rest);
@@ -931,12 +932,12 @@ impl Deriver<'_> {
                     nth_tensor += 1;
                     let rec = &self.model.records[*record];
                     let sub = |n: &str| rec.fields.iter().position(|f| f.name == n);
-                    if let Some(start) = sub("start_addr") {
+                    if let Some(start) = sub(START_ADDR) {
                         if let Ty::Record(a) = rec.fields[start].ty {
                             if let Some(m) = self.model.records[a]
                                 .fields
                                 .iter()
-                                .position(|f| f.name == "addr_immediate")
+                                .position(|f| f.name == ADDR_IMMEDIATE)
                             {
                                 out.push((
                                     field(*k, &[Step::Field(*record, start), Step::Field(a, m)]),
@@ -945,7 +946,7 @@ impl Deriver<'_> {
                             }
                         }
                     }
-                    if let Some(num) = sub("num_elem") {
+                    if let Some(num) = sub(NUM_ELEM) {
                         for i in 0..*rank {
                             let n = if i == 0 { 4 } else { 1 };
                             out.push((
@@ -956,14 +957,11 @@ impl Deriver<'_> {
                     }
                 }
                 ParamKind::Lanes { field: k } => {
-                    let lanes = self
-                        .model
-                        .constant("NUM_PARTITIONS")
-                        .map_or(128, |c| c.value);
+                    let lanes = self.model.constant(NUM_PARTITIONS).map_or(128, |c| c.value);
                     out.push((field(*k, &[]), vec![lanes, 1]));
                 }
                 ParamKind::Dtype { field: k, enum_id } => {
-                    let values = ["FP32", "UINT32", "INT32", "BFLOAT16"]
+                    let values = EXAMPLE_DTYPES
                         .iter()
                         .filter_map(|n| self.member_value(*enum_id, n))
                         .collect();
@@ -971,16 +969,18 @@ impl Deriver<'_> {
                 }
                 ParamKind::Immediate { src, value } => {
                     if let Ty::Enum(e) = self.fields()[*src].ty {
-                        if let Some(v) = self.member_value(e, "INSTRUCTION_IMMEDIATE") {
+                        if let Some(v) = self.member_value(e, INSTRUCTION_IMMEDIATE) {
                             out.push((field(*src, &[]), vec![v]));
                         }
                     }
                     if let (Ty::Record(u), true) = (&self.fields()[*value].ty, read.contains(value))
                     {
                         let u = *u;
-                        if let Some(m) = self.model.records[u].fields.iter().position(|f| {
-                            f.name == "imm_bitvec_uint32" && f.ty == Ty::Prim(Prim::U32)
-                        }) {
+                        if let Some(m) = self.model.records[u]
+                            .fields
+                            .iter()
+                            .position(|f| f.name == IMM_WORD && f.ty == Ty::Prim(Prim::U32))
+                        {
                             out.push((
                                 field(*value, &[Step::Field(u, m)]),
                                 vec![i128::from(0.5f32.to_bits()), i128::from(1.0f32.to_bits())],
@@ -1001,12 +1001,12 @@ pub fn tensor_record(model: &Model, ty: &Ty) -> Option<(RecordId, u64)> {
     let Ty::Record(r) = ty else { return None };
     let rec = &model.records[*r];
     let field = |n: &str| rec.fields.iter().find(|f| f.name == n);
-    let start = field("start_addr")?;
+    let start = field(START_ADDR)?;
     let Ty::Record(a) = start.ty else { return None };
     if model.records[a].kind != RecordKind::Union || model.records[a].size != 4 {
         return None;
     }
-    match (&field("step_elem")?.ty, &field("num_elem")?.ty) {
+    match (&field(STEP_ELEM)?.ty, &field(NUM_ELEM)?.ty) {
         (Ty::Array(s, a), Ty::Array(n, b))
             if a == b && **s == Ty::Prim(Prim::I16) && **n == Ty::Prim(Prim::U16) =>
         {
@@ -1041,9 +1041,9 @@ pub fn immediate_forms(model: &Model) -> Option<ImmediateForms> {
             .position(|m| m.short == short && m.alias_of.is_none())
     };
     let members = [
-        member("INSTRUCTION_IMMEDIATE")?,
-        member("POINTER_IMMEDIATE")?,
-        member("REG_PTR_IMMEDIATE")?,
+        member(INSTRUCTION_IMMEDIATE)?,
+        member(POINTER_IMMEDIATE)?,
+        member(REG_PTR_IMMEDIATE)?,
     ];
     let union = model.record_named(IMM_VAL)?;
     let u = &model.records[union];
@@ -1055,15 +1055,15 @@ pub fn immediate_forms(model: &Model) -> Option<ImmediateForms> {
             .iter()
             .any(|f| f.name == name && f.ty == Ty::Prim(Prim::U32))
     };
-    if !word("imm_ptr") || !word("imm_bitvec_uint32") {
+    if !word(IMM_PTR) || !word(IMM_WORD) {
         return None;
     }
-    let reg = u.fields.iter().find(|f| f.name == "imm_reg")?;
+    let reg = u.fields.iter().find(|f| f.name == IMM_REG)?;
     let Ty::Record(r) = reg.ty else { return None };
     let regnum = model.records[r]
         .fields
         .iter()
-        .find(|f| f.name == "regnum" && f.ty == Ty::Prim(Prim::U8))?;
+        .find(|f| f.name == REGNUM && f.ty == Ty::Prim(Prim::U8))?;
     Some(ImmediateForms {
         src_enum,
         members,

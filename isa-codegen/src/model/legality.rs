@@ -96,7 +96,7 @@ pub fn derive(
 ) -> Vec<Table> {
     let mut tables = Vec::new();
     for (fk, f) in fns.iter().enumerate() {
-        let Some(prefix) = f.name.strip_suffix("_legal_combinations") else {
+        let Some(prefix) = f.name.strip_suffix(crate::vendor::LEGALITY_SUFFIX) else {
             continue;
         };
         let Some(op) = model
@@ -307,7 +307,7 @@ fn table(
     arms.sort_by_key(|a| a.disjunct);
     // The type-level layer keys arms by every input but the state element type; two arms
     // with one key and one width would be the same trait impl.
-    let dtype = model.enum_named("NEURON_ISA_TPB_DTYPE");
+    let dtype = model.enum_named(crate::vendor::DTYPE);
     for (k, a) in arms.iter().enumerate() {
         for b in &arms[..k] {
             let same_key = columns

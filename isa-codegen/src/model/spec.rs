@@ -818,7 +818,13 @@ impl Resolver<'_> {
                         text: name.clone(),
                     }),
                     None => {
-                        self.err(loc, format!("`{name}` is neither a parameter nor a constant (NEURON_ISA_TPB_{name})"));
+                        self.err(
+                            loc,
+                            format!(
+                                "`{name}` is neither a parameter nor a constant ({}{name})",
+                                crate::vendor::VENDOR_PREFIX
+                            ),
+                        );
                         None
                     }
                 }
@@ -901,7 +907,7 @@ impl Resolver<'_> {
                     return None;
                 };
                 let text = format!("{}.{name}", base.text);
-                if name == "header" {
+                if name == crate::vendor::HEADER_MEMBER {
                     let Some(r) = self.model.record_named(crate::vendor::HEADER) else {
                         self.err(loc, format!("`i.header` needs {}", crate::vendor::HEADER));
                         return None;
@@ -913,7 +919,7 @@ impl Resolver<'_> {
                         text,
                     });
                 }
-                if name == "common" {
+                if name == crate::vendor::COMMON_MEMBER {
                     let Some(r) = self.model.record_named(crate::vendor::INST_COMMON) else {
                         self.err(
                             loc,
@@ -1311,7 +1317,7 @@ fn declaration_index(model: &Model) -> BTreeMap<String, Vec<(String, Decl)>> {
         let s = super::names::short(&r.c_name);
         let (full, bare) = (
             spec_key(s),
-            spec_key(s.strip_suffix("_STRUCT").unwrap_or(s)),
+            spec_key(s.strip_suffix(crate::vendor::STRUCT_SUFFIX).unwrap_or(s)),
         );
         index
             .entry(full.clone())
