@@ -169,7 +169,7 @@ pub(crate) fn generate_here(
     crate_dir: Option<&Path>,
 ) -> Result<Generated, diag::Error> {
     let input = read::read_tree(tree)?;
-    let model = model::build::build(&input)?;
+    let model = model::build(&input)?;
     options.check(&model)?;
     let (sources, notes) = emit::emit_sources(&model);
     let mut files = emit::format_reusing(sources, crate_dir, |files| emit::rustfmt_all(files))
@@ -192,7 +192,7 @@ pub fn summarize(tree: &Path, options: &Options) -> Result<report::Summary, diag
 
 fn summarize_here(tree: &Path, options: &Options) -> Result<report::Summary, diag::Error> {
     let input = read::read_tree(tree)?;
-    let model = model::build::build(&input)?;
+    let model = model::build(&input)?;
     options.check(&model)?;
     Ok(report::Summary::of(&model, spec_names(&model)))
 }

@@ -1,17 +1,19 @@
 //! Stage 2, model: the generator's own description of one generation.
 //!
-//! Built from the read stage only ([`build::build`]); the emitters and the
+//! Built from the read stage only ([`build`], a driver over named passes); the emitters and the
 //! report read only this. Items refer to each other by index.
 
-pub mod build;
 pub mod construct;
 pub mod eval;
 pub mod instance;
 pub mod legality;
 pub mod names;
+pub mod passes;
 pub mod placement;
 pub mod runtime;
 pub mod spec;
+
+pub use passes::build;
 
 use crate::diag::{Diagnostic, Loc};
 use crate::read::cdecl::{CType, Prim, RecordKind};
@@ -226,7 +228,7 @@ pub struct Shape {
 }
 
 /// Where the opcode byte sits in every operand struct: `header.opcode` at byte 0.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct Discriminator {
     /// Record holding the opcode field (`NEURON_ISA_TPB_HEADER`).
     pub record: RecordId,
@@ -247,7 +249,7 @@ pub struct Validator {
 }
 
 /// A generation, modelled.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct Model {
     /// Directory name of the tree.
     pub tree_name: String,

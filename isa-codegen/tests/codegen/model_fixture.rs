@@ -1,4 +1,4 @@
-use isa_codegen::model::{build::build, Status, Ty};
+use isa_codegen::model::{build, Status, Ty};
 use isa_codegen::read::read_tree;
 use std::path::Path;
 

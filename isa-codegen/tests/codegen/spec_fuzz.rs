@@ -174,7 +174,7 @@ fn run() {
                     input.spec_unparsed = unparsed;
                 }
             }
-            let built = isa_codegen::model::build::build(&input);
+            let built = isa_codegen::model::build(&input);
             match built {
                 Err(e) => {
                     prop_assert!(e.diagnostics.iter().all(line_ok), "{e}");
