@@ -399,7 +399,7 @@ fn computed_stmt(model: &Model, shape_record: usize, p: &Path, e: &Sym) -> Optio
 
 /// The name the instruction of opcode `op` has, and its operand struct.
 fn names(model: &Model, op: usize) -> Option<(String, usize, String)> {
-    let name = super::inst::instruction_names(model)[op].clone()?;
+    let name = model.instruction_names[op].clone()?;
     let shape = &model.shapes[model.opcodes[op].shape?];
     Some((name, shape.record, shape.rust.clone()))
 }

@@ -588,7 +588,7 @@ const DRAW_FAMILY: [&str; 4] = ["RAND", "RAND2", "DROPOUT", "PSEUDO_SET_RNG_SEED
 /// `decode_instruction`'s arms for the draw family present in the tree, the `to_*` mappings
 /// they use, and a note for each present instruction whose conventions do not hold.
 fn draw_family(model: &Model) -> (Vec<TokenStream>, TokenStream, Vec<String>) {
-    let names = super::inst::instruction_names(model);
+    let names = &model.instruction_names;
     let mut arms = Vec::new();
     let mut notes = Vec::new();
     for short in DRAW_FAMILY {
@@ -744,7 +744,7 @@ fn generation_impl(model: &Model) -> Result<(TokenStream, Vec<String>), String> 
         })
         .ok_or("RAND_SET_STATE has no imm_state[8] field")?;
     let _ = imm;
-    let names = super::inst::instruction_names(model);
+    let names = &model.instruction_names;
     let set_inst = ident(
         names[set.opcode]
             .as_ref()

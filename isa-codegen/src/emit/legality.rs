@@ -375,7 +375,7 @@ fn firmware_fn(model: &Model, t: &Table) -> TokenStream {
     let row_doc = format!(
         " Whether the firmware ships a body for this arm's (engine, algorithm), and how strongly that is known (the runtime-wired set, distinct from validator legality), from {source}."
     );
-    let names = super::inst::instruction_names(model);
+    let names = &model.instruction_names;
     let shape_record = model.shapes[t.shape].record;
     let inst_fn = match (&names[t.opcode], columns, model.engine_enum) {
         (Some(name), (Some(_), Some(a)), Some(engine_enum)) => {
@@ -618,7 +618,7 @@ pub fn emit(model: &Model, firmware: &dyn Fn(&Table, usize) -> Firmware) -> (Sou
             " One legal arm of `{}` on {gen}: the inputs of `{fname}` and the state width in u32 words (`{}`).",
             o.short, t.count_text
         );
-        let names_inst = super::inst::instruction_names(model);
+        let names_inst = &model.instruction_names;
         let konst_doc = match &names_inst[t.opcode] {
             // The table is shown once, on the instruction.
             Some(inst) => format!(
@@ -900,7 +900,7 @@ pub(crate) fn ctors(model: &Model, t: &Table) -> Vec<Ctor> {
         .fields
         .iter()
         .any(|f| f.name == "num_active_channels" && f.ty == Ty::Prim(crate::read::cdecl::Prim::U8));
-    if super::inst::instruction_names(model)[t.opcode].is_none()
+    if model.instruction_names[t.opcode].is_none()
         || tensor_binding(model, t).is_none()
         || !has_channels
         || !super::ty::zero_decodable(model, &Ty::Record(shape_record))
@@ -943,7 +943,7 @@ fn constructors(model: &Model, t: &Table, key: &[usize], clashes: &[String]) -> 
     let o = &model.opcodes[t.opcode];
     let shape = &model.shapes[t.shape];
     let shape_record = shape.record;
-    let names = super::inst::instruction_names(model);
+    let names = &model.instruction_names;
     let (Some(inst_name), Some(binding)) = (&names[t.opcode], tensor_binding(model, t)) else {
         return quote!();
     };

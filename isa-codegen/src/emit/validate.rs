@@ -693,7 +693,7 @@ fn placement_gate(model: &Model, op: usize) -> TokenStream {
 }
 
 pub fn emit(model: &Model) -> Source {
-    let names = super::inst::instruction_names(model);
+    let names = &model.instruction_names;
     let engine_ty = model.engine_enum.map(|e| ident(&model.enums[e].rust));
     let engine_param = match &engine_ty {
         Some(t) => quote!(engine: #t),

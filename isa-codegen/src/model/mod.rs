@@ -275,6 +275,9 @@ pub struct Model {
     pub opcodes: Vec<Opcode>,
     /// Mapped operand structs.
     pub shapes: Vec<Shape>,
+    /// Per opcode (index into [`Model::opcodes`]) the Rust name of its typed instruction, `None`
+    /// when it is unmapped (pass `instruction_names`, after the declarations).
+    pub instruction_names: Vec<Option<String>>,
     /// The opcode field.
     pub discriminator: Discriminator,
     /// Size every operand struct has (`NEURON_ISA_TPB_INST_NBYTES`).

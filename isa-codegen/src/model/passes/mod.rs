@@ -11,6 +11,7 @@
 mod constants;
 mod decls;
 mod enums;
+mod instruction_names;
 mod locate;
 mod opcode_field;
 mod opcodes;
@@ -30,6 +31,7 @@ use crate::vendor::{COMMON_HEADER, NEURON_CORE_VERSION, NEURON_ENGINE, OPCODE_EN
 pub fn build(input: &TreeInput) -> Result<Model, Error> {
     let mut sink = Sink::default();
     let mut model = declarations(input, &mut sink);
+    model.instruction_names = instruction_names::derive(&model);
     if !sink.is_empty() {
         return sink.finish(&input.tree_name, model);
     }
