@@ -11,6 +11,7 @@
 //! `marker`) members; the parameter conventions of the model.
 
 use super::{ident, lit, unprinted, Source};
+use crate::model::address::AddressForms;
 use crate::model::construct::{
     immediate_forms, tensor_record, Construction, Ctor, ImmediateForms, ParamKind,
 };
@@ -20,86 +21,6 @@ use crate::model::{Model, RecordId, Ty};
 use crate::read::cdecl::Prim;
 use proc_macro2::TokenStream;
 use quote::quote;
-
-/// The `ADDR4` union of the tensor records and what `TensorAddress` can do with it.
-pub(crate) struct AddressForms {
-    /// The union.
-    pub union: RecordId,
-    /// SBUF helpers (`sbuf`): the constants exist.
-    pub sbuf: bool,
-    /// PSUM helpers (`psum`).
-    pub psum: bool,
-    /// The register form: (byte of `regnum`, byte of `marker`) when `register` exists.
-    pub register: Option<(u64, u64)>,
-}
-
-fn u32_const(model: &Model, name: &str) -> Option<i128> {
-    model
-        .constant(name)
-        .filter(|c| c.ty == Prim::U32)
-        .map(|c| c.value)
-}
-
-/// The address forms, when the tensor records' start address is a 4-byte union with a u32
-/// `addr_immediate` member.
-pub(crate) fn address_forms(model: &Model) -> Option<AddressForms> {
-    let union = model.records.iter().enumerate().find_map(|(r, _)| {
-        let (rec, _) = tensor_record(model, &Ty::Record(r))?;
-        let start = model.records[rec]
-            .fields
-            .iter()
-            .find(|f| f.name == "start_addr")?;
-        match start.ty {
-            Ty::Record(a) => Some(a),
-            _ => None,
-        }
-    })?;
-    let u = &model.records[union];
-    if !u
-        .fields
-        .iter()
-        .any(|f| f.name == "addr_immediate" && f.ty == Ty::Prim(Prim::U32) && f.offset == 0)
-    {
-        return None;
-    }
-    let has = |names: &[&str]| names.iter().all(|n| u32_const(model, n).is_some());
-    let sbuf = has(&[
-        "STATE_BUF_OFFSET",
-        "STATE_BUF_PARTITION_SIZE",
-        "NUM_PARTITIONS",
-    ]);
-    // A generation that sizes PSUM out (partition size 0) has no `psum`.
-    let psum = has(&[
-        "PSUM_BUF_OFFSET",
-        "PSUM_BUF_PARTITION_SIZE",
-        "NUM_PARTITIONS",
-    ]) && u32_const(model, "PSUM_BUF_PARTITION_SIZE") != Some(0);
-    let register = u
-        .fields
-        .iter()
-        .find(|f| f.name == "addr_reg")
-        .and_then(|f| match f.ty {
-            Ty::Record(r) => Some((f.offset, r)),
-            _ => None,
-        })
-        .and_then(|(base, r)| {
-            let byte = |n: &str| {
-                model.records[r]
-                    .fields
-                    .iter()
-                    .find(|f| f.name == n && f.ty == Ty::Prim(Prim::U8))
-                    .map(|f| base + f.offset)
-            };
-            Some((byte("regnum")?, byte("marker")?))
-        })
-        .filter(|_| has(&["ADDR4_MARKER_ADDR_REG", "NUM_ADDR_REGISTERS"]));
-    Some(AddressForms {
-        union,
-        sbuf,
-        psum,
-        register,
-    })
-}
 
 fn tensor_address(model: &Model, a: &AddressForms) -> TokenStream {
     let addr4 = ident(&model.records[a.union].rust);
@@ -197,7 +118,7 @@ fn tensor_address(model: &Model, a: &AddressForms) -> TokenStream {
         " A tensor's start address on {}: the `{}` union, built from a memory, a partition and a byte offset with this generation's address map (or from an address register).",
         model.generation, model.records[a.union].c_name
     );
-    if !a.psum && u32_const(model, "PSUM_BUF_PARTITION_SIZE") == Some(0) {
+    if !a.psum && model.u32_constant("PSUM_BUF_PARTITION_SIZE") == Some(0) {
         doc.push_str(
             " There is no `psum`: this generation sizes PSUM out (`PSUM_BUF_PARTITION_SIZE` is 0).",
         );
@@ -631,7 +552,7 @@ fn union_bytes(model: &Model, shape_record: usize, ctor: &Ctor, prefix: &[Step])
 
 /// How an example spells an address.
 fn address_text(model: &Model, forms: Option<&AddressForms>, raw: u32) -> String {
-    let c = |n: &str| u32_const(model, n).unwrap_or(0);
+    let c = |n: &str| model.u32_constant(n).unwrap_or(0);
     if let Some(a) = forms {
         if let Some((rn, mk)) = a.register {
             let b = raw.to_le_bytes();
@@ -716,7 +637,7 @@ fn arg_text(model: &Model, c: &Construction, ctor: &Ctor, k: usize) -> ArgText {
                             Step::Field(*record, step),
                         ]
             });
-            let forms = address_forms(model);
+            let forms = &model.address_forms;
             let addr = address_text(model, forms.as_ref(), raw);
             let list = |v: &[i128]| {
                 v.iter()
@@ -1453,7 +1374,7 @@ pub fn notes(model: &Model) -> Vec<String> {
 
 /// The `construct.rs` file.
 pub fn emit(model: &Model) -> Source {
-    let forms = address_forms(model);
+    let forms = &model.address_forms;
     let address = forms
         .as_ref()
         .map(|a| tensor_address(model, a))

@@ -484,7 +484,7 @@ fn state_tensor(model: &Model) -> TokenStream {
     } else {
         quote!()
     };
-    let from_address = match super::construct::address_forms(model) {
+    let from_address = match &model.address_forms {
         Some(a) if a.union == addr => quote! {
             impl<const N: usize> From<crate::TensorAddress> for StateTensor<N> {
                 /// The state tensor at a checked address, words contiguous.

@@ -3,6 +3,7 @@
 //! Built from the read stage only ([`build`], a driver over named passes); the emitters and the
 //! report read only this. Items refer to each other by index.
 
+pub mod address;
 pub mod construct;
 pub mod eval;
 pub mod instance;
@@ -320,6 +321,9 @@ pub struct Model {
     pub runtime: Option<runtime::RuntimeModel>,
     /// The typed constructors derived from the validators ([`construct`]).
     pub constructions: construct::Constructions,
+    /// What the generated `TensorAddress` can build, when the tree's tensor records have an
+    /// `ADDR4` start address ([`address`], after the declarations).
+    pub address_forms: Option<address::AddressForms>,
 }
 
 impl Model {
@@ -331,6 +335,13 @@ impl Model {
     /// The record named `c_name`.
     pub fn record_named(&self, c_name: &str) -> Option<RecordId> {
         self.records.iter().position(|r| r.c_name == c_name)
+    }
+
+    /// The value of the `u32` constant named `NEURON_ISA_TPB_<short>` (or exactly `short`).
+    pub fn u32_constant(&self, short: &str) -> Option<i128> {
+        self.constant(short)
+            .filter(|c| c.ty == Prim::U32)
+            .map(|c| c.value)
     }
 
     /// The constant named `NEURON_ISA_TPB_<short>` (or exactly `short`).

@@ -32,6 +32,7 @@ pub fn build(input: &TreeInput) -> Result<Model, Error> {
     let mut sink = Sink::default();
     let mut model = declarations(input, &mut sink);
     model.instruction_names = instruction_names::derive(&model);
+    model.address_forms = super::address::derive(&model);
     if !sink.is_empty() {
         return sink.finish(&input.tree_name, model);
     }
