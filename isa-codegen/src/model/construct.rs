@@ -338,7 +338,7 @@ impl Deriver<'_> {
     fn representable(&self, p: &Path, x: i128) -> Result<(), String> {
         let ok = match p.ty(self.model, self.shape_record) {
             Ty::Enum(e) => self.model.enums[e].by_value(x).is_some(),
-            Ty::Prim(prim) => in_range(prim, x),
+            Ty::Prim(prim) => prim.holds(x),
             _ => false,
         };
         if ok {
@@ -1100,20 +1100,4 @@ pub fn computable(s: &Sym, reads: &mut Vec<Path>) -> bool {
         Sym::Neg(a) => computable(a, reads),
         Sym::Opcode | Sym::Param(_) | Sym::Ite(..) => false,
     }
-}
-
-fn in_range(p: Prim, v: i128) -> bool {
-    let (lo, hi): (i128, i128) = match p {
-        Prim::Bool => (0, 1),
-        Prim::U8 => (0, u8::MAX.into()),
-        Prim::U16 => (0, u16::MAX.into()),
-        Prim::U32 => (0, u32::MAX.into()),
-        Prim::U64 => (0, u64::MAX.into()),
-        Prim::I8 => (i8::MIN.into(), i8::MAX.into()),
-        Prim::I16 => (i16::MIN.into(), i16::MAX.into()),
-        Prim::I32 => (i32::MIN.into(), i32::MAX.into()),
-        Prim::I64 => (i64::MIN.into(), i64::MAX.into()),
-        Prim::F32 | Prim::F64 => return false,
-    };
-    (lo..=hi).contains(&v)
 }

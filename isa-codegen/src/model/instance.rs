@@ -12,7 +12,7 @@
 use super::eval::{compare, Env, Evaluator, Formula, Path, Root, Step, Sym, Val};
 use super::spec::{BinOp, SpecTy};
 use super::{Model, RecordId, Ty};
-use crate::read::cdecl::{Prim, RecordKind};
+use crate::read::cdecl::RecordKind;
 
 /// Evaluations one search may spend. A search that succeeds takes few: at most 55 on the shipped
 /// trees and the vendor-scale tree (2026-12-03). One that fails spends all of them, and the
@@ -206,7 +206,7 @@ impl Search<'_> {
                 pool.extend(preferred.iter().filter(|v| members.contains(v)));
                 pool.extend(members);
             }
-            Ty::Prim(prim) => pool.extend(preferred.iter().filter(|v| in_range(*prim, **v))),
+            Ty::Prim(prim) => pool.extend(preferred.iter().filter(|v| prim.holds(**v))),
             _ => {}
         }
         let mut out: Vec<i128> = Vec::new();
@@ -291,22 +291,6 @@ fn sym_reads(s: &Sym, out: &mut Vec<Path>) {
         }
         _ => {}
     }
-}
-
-fn in_range(p: Prim, v: i128) -> bool {
-    let (lo, hi): (i128, i128) = match p {
-        Prim::Bool => (0, 1),
-        Prim::U8 => (0, u8::MAX.into()),
-        Prim::U16 => (0, u16::MAX.into()),
-        Prim::U32 => (0, u32::MAX.into()),
-        Prim::U64 => (0, u64::MAX.into()),
-        Prim::I8 => (i8::MIN.into(), i8::MAX.into()),
-        Prim::I16 => (i16::MIN.into(), i16::MAX.into()),
-        Prim::I32 => (i32::MIN.into(), i32::MAX.into()),
-        Prim::I64 => (i64::MIN.into(), i64::MAX.into()),
-        Prim::F32 | Prim::F64 => return false,
-    };
-    (lo..=hi).contains(&v)
 }
 
 /// `x op y` as `y op' x`.
