@@ -59,18 +59,7 @@ impl Code {
 }
 
 fn prim_fits(p: Prim, v: i128) -> bool {
-    let (lo, hi): (i128, i128) = match p {
-        Prim::U8 => (0, u8::MAX.into()),
-        Prim::U16 => (0, u16::MAX.into()),
-        Prim::U32 => (0, u32::MAX.into()),
-        Prim::U64 => (0, u64::MAX.into()),
-        Prim::I8 => (i8::MIN.into(), i8::MAX.into()),
-        Prim::I16 => (i16::MIN.into(), i16::MAX.into()),
-        Prim::I32 => (i32::MIN.into(), i32::MAX.into()),
-        Prim::I64 => (i64::MIN.into(), i64::MAX.into()),
-        _ => return false,
-    };
-    (lo..=hi).contains(&v)
+    p.is_int() && p.holds(v)
 }
 
 /// Translation of the expressions of one function (or of an inlined chain rooted at one).
