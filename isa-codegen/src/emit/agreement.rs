@@ -16,7 +16,8 @@
 //! Tables with the same layout (columns, operand-struct places) share one `macro_rules!` that
 //! holds the test body; each table is one invocation listing its arms.
 
-use super::legality::{key_columns, marker_name, place, table_const, tensor_path, trait_name};
+use super::legality::{key_columns, marker_name, table_const, tensor_path, trait_name};
+use super::place::place;
 use super::{ident, lit};
 use crate::model::legality::{ColumnSource, Table};
 use crate::model::Model;

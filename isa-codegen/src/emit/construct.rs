@@ -248,7 +248,7 @@ fn field_place(model: &Model, shape_record: usize, k: usize) -> TokenStream {
 
 /// `i128` value of a field read in a computed expression (`None`: not a plain field).
 fn read_expr(model: &Model, shape_record: usize, p: &Path) -> Option<TokenStream> {
-    let (place, union) = super::legality::place(model, shape_record, p);
+    let (place, union) = super::place::place(model, shape_record, p);
     if union.is_some() {
         return None;
     }
@@ -299,14 +299,14 @@ fn sym_expr(model: &Model, shape_record: usize, s: &Sym) -> Option<TokenStream> 
 
 /// The statement computing a field, or `None` when it cannot be written.
 fn computed_stmt(model: &Model, shape_record: usize, p: &Path, e: &Sym) -> Option<TokenStream> {
-    let (place, union) = super::legality::place(model, shape_record, p);
+    let (place, union) = super::place::place(model, shape_record, p);
     if union.is_some() {
         return None;
     }
     match p.ty(model, shape_record) {
         Ty::Enum(_) => {
             let Sym::Read(q) = e else { return None };
-            let (from, union) = super::legality::place(model, shape_record, q);
+            let (from, union) = super::place::place(model, shape_record, q);
             union.is_none().then(|| quote!(#place = #from;))
         }
         Ty::Prim(prim) => {
@@ -333,8 +333,7 @@ pub(crate) fn writable(model: &Model, c: &Construction, ctor: &Ctor) -> Result<(
         return Err("its operand struct has no all-zero value to start from".into());
     }
     for (p, v) in &ctor.pins {
-        if *v != 0
-            && super::legality::assign_in(model, shape_record, p, *v, &quote!(crate)).is_none()
+        if *v != 0 && super::place::assign_in(model, shape_record, p, *v, &quote!(crate)).is_none()
         {
             return Err(format!(
                 "the pin `{}` cannot be written",
@@ -901,7 +900,7 @@ fn constructor_fn(model: &Model, c: &Construction, ctor: &Ctor) -> TokenStream {
         .pins
         .iter()
         .filter(|(_, v)| *v != 0)
-        .filter_map(|(p, v)| super::legality::assign_in(model, shape_record, p, *v, &quote!(crate)))
+        .filter_map(|(p, v)| super::place::assign_in(model, shape_record, p, *v, &quote!(crate)))
         .collect();
     let computed: Vec<TokenStream> = ctor
         .computed
@@ -954,7 +953,7 @@ fn default_impl(model: &Model, op: usize) -> TokenStream {
         pins.iter()
             .filter(|(_, v)| *v != 0)
             .filter_map(|(p, v)| {
-                super::legality::assign_in(model, shape_record, p, *v, &quote!(crate))
+                super::place::assign_in(model, shape_record, p, *v, &quote!(crate))
             })
             .collect()
     });
@@ -1271,7 +1270,7 @@ pub fn test_file(model: &Model) -> Option<String> {
             .iter()
             .filter(|(_, v)| *v != 0)
             .filter_map(|(p, v)| {
-                let (place, union) = super::legality::place(model, shape_record, p);
+                let (place, union) = super::place::place(model, shape_record, p);
                 if union.is_some() {
                     return None;
                 }

@@ -47,7 +47,7 @@ pub fn instruction_example(model: &Model, op: usize, name: &str) -> String {
             .fields
             .iter()
             .filter(|(_, v)| *v != 0)
-            .map(|(p, v)| legality::assign_in(model, shape.record, p, *v, &root))
+            .map(|(p, v)| super::place::assign_in(model, shape.record, p, *v, &root))
             .collect::<Option<Vec<_>>>()?;
         Some((stmts, found.engine))
     };

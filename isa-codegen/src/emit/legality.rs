@@ -12,10 +12,10 @@
 //! `start_addr` / `step_elem` / `num_elem`; a tree without them gets the tables
 //! but no constructors.
 
+use super::place::{assign, place, place_from};
 use super::{banner, doc, ident, lit, unprinted, Source};
-use crate::model::eval::{Path, Root, Step, Sym};
+use crate::model::eval::{Path, Root, Sym};
 use crate::model::legality::{ColumnSource, Table};
-use crate::model::names::rust_field;
 use crate::model::{Model, Ty};
 use isa_core::Firmware;
 use proc_macro2::TokenStream;
@@ -120,116 +120,6 @@ pub fn markdown(model: &Model, t: &Table, firmware: &dyn Fn(&Table, usize) -> Fi
         out.push_str(&format!("| {} |\n", cells.join(" | ")));
     }
     out
-}
-
-/// Rust place of a shape field path on a typed value `f`, and the union-member step if it ends in one.
-pub(crate) fn place(
-    model: &Model,
-    shape_record: usize,
-    p: &Path,
-) -> (TokenStream, Option<(usize, usize)>) {
-    place_from(model, shape_record, p, quote!(f))
-}
-
-fn place_from(
-    model: &Model,
-    shape_record: usize,
-    p: &Path,
-    root: TokenStream,
-) -> (TokenStream, Option<(usize, usize)>) {
-    let mut toks = root;
-    let mut union_member = None;
-    let mut parent_union: Option<usize> = None;
-    let _ = shape_record;
-    for s in &p.steps {
-        match s {
-            Step::Field(r, k) => {
-                if model.records[*r].kind == crate::read::cdecl::RecordKind::Union {
-                    union_member = Some((*r, *k));
-                    parent_union = Some(*r);
-                    break;
-                }
-                let id = ident(&rust_field(&model.records[*r].fields[*k].name));
-                toks = quote!(#toks.#id);
-            }
-            Step::Index(i) => {
-                let i = lit(*i);
-                toks = quote!(#toks[#i]);
-            }
-        }
-    }
-    let _ = parent_union;
-    (toks, union_member)
-}
-
-/// A literal of Rust type `p`.
-fn typed_lit(v: i128, p: crate::read::cdecl::Prim) -> Option<TokenStream> {
-    use crate::read::cdecl::Prim;
-    use proc_macro2::Literal;
-    let l = match p {
-        Prim::U8 => Literal::u8_suffixed(u8::try_from(v).ok()?),
-        Prim::U16 => Literal::u16_suffixed(u16::try_from(v).ok()?),
-        Prim::U32 => Literal::u32_suffixed(u32::try_from(v).ok()?),
-        Prim::U64 => Literal::u64_suffixed(u64::try_from(v).ok()?),
-        Prim::I8 => Literal::i8_suffixed(i8::try_from(v).ok()?),
-        Prim::I16 => Literal::i16_suffixed(i16::try_from(v).ok()?),
-        Prim::I32 => Literal::i32_suffixed(i32::try_from(v).ok()?),
-        Prim::I64 => Literal::i64_suffixed(i64::try_from(v).ok()?),
-        _ => return None,
-    };
-    Some(quote!(#l))
-}
-
-/// Statement assigning `value` to the field at `p` of the typed shape `f`.
-fn assign(model: &Model, shape_record: usize, p: &Path, value: i128) -> Option<TokenStream> {
-    assign_in(model, shape_record, p, value, &quote!(crate))
-}
-
-/// [`assign`], naming the generated crate's types through `krate` (`crate`, or the crate's
-/// name in a doc example).
-pub(crate) fn assign_in(
-    model: &Model,
-    shape_record: usize,
-    p: &Path,
-    value: i128,
-    krate: &TokenStream,
-) -> Option<TokenStream> {
-    let canonical = p.canonical(model, shape_record);
-    // The opcode is supplied by the instruction type.
-    if let Some(Step::Field(r, k)) = canonical.steps.get(1) {
-        if model.is_discriminator(*r, *k) {
-            return None;
-        }
-    }
-    let (place, union_member) = place(model, shape_record, &canonical);
-    let ty = canonical.ty(model, shape_record);
-    if let Some((u, k)) = union_member {
-        // Only a whole-union write through a scalar member is supported.
-        let member = &model.records[u].fields[k];
-        let Ty::Prim(p) = member.ty else { return None };
-        let un = ident(&model.records[u].rust);
-        let ctor = ident(&format!("from_{}", member.name));
-        let v = typed_lit(value, p)?;
-        return Some(quote!(#place = #krate::#un::#ctor(#v);));
-    }
-    Some(match ty {
-        Ty::Enum(e) => {
-            let en = &model.enums[e];
-            let m = en.by_value(value)?;
-            let t = ident(&en.rust);
-            let v = ident(&m.rust);
-            quote!(#place = #krate::#t::#v;)
-        }
-        Ty::Prim(crate::read::cdecl::Prim::Bool) => {
-            let b = value != 0;
-            quote!(#place = #b;)
-        }
-        Ty::Prim(_) => {
-            let v = lit(value);
-            quote!(#place = #v;)
-        }
-        _ => return None,
-    })
 }
 
 /// The state tensor a table's element count constrains, and the paths of its counts.

@@ -17,6 +17,7 @@ mod generation;
 mod inst;
 mod legality;
 mod lib_rs;
+mod place;
 mod raw;
 mod records;
 mod spec;

@@ -10,6 +10,7 @@ pub mod instance;
 pub mod legality;
 pub mod names;
 pub mod passes;
+pub mod place;
 pub mod placement;
 pub mod runtime;
 pub mod spec;
