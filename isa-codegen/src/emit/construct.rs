@@ -17,8 +17,8 @@ use crate::model::construct::{
 };
 use crate::model::eval::{Path, Step, Sym};
 use crate::model::spec::BinOp;
+use crate::model::Prim;
 use crate::model::{Model, RecordId, Ty};
-use crate::read::cdecl::Prim;
 use proc_macro2::TokenStream;
 use quote::quote;
 

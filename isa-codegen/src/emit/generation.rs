@@ -394,14 +394,14 @@ impl Fields<'_> {
     /// `inst.<name>`, a `uint8_t`.
     fn u8_field(&self, name: &str) -> Result<TokenStream, String> {
         match self.field(name)?.ty {
-            Ty::Prim(crate::read::cdecl::Prim::U8) => Ok(self.access(name)),
+            Ty::Prim(crate::model::Prim::U8) => Ok(self.access(name)),
             _ => Err(format!("{}: field `{name}` is not a uint8_t", self.op)),
         }
     }
 
     fn is_word_union(&self, ty: &Ty) -> bool {
         matches!(ty, Ty::Record(r)
-            if self.model.records[*r].kind == crate::read::cdecl::RecordKind::Union
+            if self.model.records[*r].kind == crate::model::RecordKind::Union
                 && self.model.records[*r].size == 4)
     }
 
@@ -440,7 +440,7 @@ impl Fields<'_> {
     /// A `rng_core::TensorPattern` from a TENSORnD field (`start_addr` 4-byte union, `step_elem`
     /// `int16_t[n]`, `num_elem` `uint16_t[n]`, n in 1..=4).
     fn tensor(&self, name: &str) -> Result<TokenStream, String> {
-        use crate::read::cdecl::Prim;
+        use crate::model::Prim;
         let bad = || format!("{}: field `{name}` is not a TENSOR1D..TENSOR4D", self.op);
         let Ty::Record(r) = self.field(name)?.ty else {
             return Err(bad());
@@ -740,7 +740,7 @@ fn generation_impl(model: &Model) -> Result<(TokenStream, Vec<String>), String> 
         .iter()
         .find(|f| {
             f.name == "imm_state"
-                && f.ty == Ty::Array(Box::new(Ty::Prim(crate::read::cdecl::Prim::U32)), 8)
+                && f.ty == Ty::Array(Box::new(Ty::Prim(crate::model::Prim::U32)), 8)
         })
         .ok_or("RAND_SET_STATE has no imm_state[8] field")?;
     let _ = imm;

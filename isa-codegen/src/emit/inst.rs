@@ -5,7 +5,7 @@
 use super::records::typed_struct;
 use super::{banner, doc, ident, lit, unprinted, Source};
 use crate::model::{Model, Opcode, RecordId, Shape, Status, Ty};
-use crate::read::cdecl::{Prim, RecordKind};
+use crate::model::{Prim, RecordKind};
 use proc_macro2::TokenStream;
 use quote::quote;
 

@@ -301,23 +301,25 @@ fn firmware_fn(model: &Model, t: &Table) -> TokenStream {
 /// Which helpers `StateTensor` has: `at(addr)` (its start address is a union with a `u32`
 /// `addr_immediate` member) and `sbuf(partition, byte_offset)` (also the SBUF constants).
 pub(crate) fn state_tensor_helpers(model: &Model) -> (bool, bool) {
-    let at =
-        model.tables.iter().find_map(|t| {
-            let b = tensor_binding(model, t)?;
-            let Ty::Record(r) = b.tensor.ty(model, model.shapes[t.shape].record) else {
-                return None;
-            };
-            let start = model.records[r]
+    let at = model.tables.iter().find_map(|t| {
+        let b = tensor_binding(model, t)?;
+        let Ty::Record(r) = b.tensor.ty(model, model.shapes[t.shape].record) else {
+            return None;
+        };
+        let start = model.records[r]
+            .fields
+            .iter()
+            .find(|f| f.name == "start_addr")?;
+        let Ty::Record(addr) = start.ty else {
+            return None;
+        };
+        Some(
+            model.records[addr]
                 .fields
                 .iter()
-                .find(|f| f.name == "start_addr")?;
-            let Ty::Record(addr) = start.ty else {
-                return None;
-            };
-            Some(model.records[addr].fields.iter().any(|f| {
-                f.name == "addr_immediate" && f.ty == Ty::Prim(crate::read::cdecl::Prim::U32)
-            }))
-        }) == Some(true);
+                .any(|f| f.name == "addr_immediate" && f.ty == Ty::Prim(crate::model::Prim::U32)),
+        )
+    }) == Some(true);
     let consts = model.constant("STATE_BUF_OFFSET").is_some()
         && model.constant("STATE_BUF_PARTITION_SIZE").is_some();
     (at, at && consts)
@@ -779,7 +781,7 @@ pub(crate) fn update_member(model: &Model, t: &Table, uc: usize, short: &str) ->
 fn imm_state_field(model: &Model, shape_record: usize) -> Option<&crate::model::Field> {
     model.records[shape_record].fields.iter().find(|f| {
         f.name == "imm_state"
-            && matches!(&f.ty, Ty::Array(inner, _) if **inner == Ty::Prim(crate::read::cdecl::Prim::U32))
+            && matches!(&f.ty, Ty::Array(inner, _) if **inner == Ty::Prim(crate::model::Prim::U32))
     })
 }
 
@@ -789,7 +791,7 @@ pub(crate) fn ctors(model: &Model, t: &Table) -> Vec<Ctor> {
     let has_channels = model.records[shape_record]
         .fields
         .iter()
-        .any(|f| f.name == "num_active_channels" && f.ty == Ty::Prim(crate::read::cdecl::Prim::U8));
+        .any(|f| f.name == "num_active_channels" && f.ty == Ty::Prim(crate::model::Prim::U8));
     if model.instruction_names[t.opcode].is_none()
         || tensor_binding(model, t).is_none()
         || !has_channels

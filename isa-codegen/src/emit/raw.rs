@@ -10,7 +10,7 @@ use super::{
     banner, doc, hex, ident, index_var, item_var, lit, plus, plus_elem_at, unprinted, Source,
 };
 use crate::model::{Field, Model, Record, Ty};
-use crate::read::cdecl::{Prim, RecordKind};
+use crate::model::{Prim, RecordKind};
 use proc_macro2::TokenStream;
 use quote::quote;
 

@@ -6,7 +6,7 @@ use super::{banner, doc, ident, lit, unprinted, Source};
 use crate::model::names::rust_field;
 use crate::model::spec::{children, BinOp, Expr, ExprKind, InstKind, InstRoot, SpecFn, SpecTy};
 use crate::model::{Model, RecordId, Ty};
-use crate::read::cdecl::{Prim, RecordKind};
+use crate::model::{Prim, RecordKind};
 use proc_macro2::TokenStream;
 use quote::quote;
 

@@ -1,8 +1,8 @@
 //! Rust spellings of model types, in the raw and the typed layer.
 
 use super::ident;
+use crate::model::{CType, Prim};
 use crate::model::{Model, Ty};
-use crate::read::cdecl::{CType, Prim};
 use proc_macro2::TokenStream;
 use quote::quote;
 
@@ -75,7 +75,7 @@ pub fn has_float(model: &Model, t: &Ty) -> bool {
         Ty::Enum(_) => false,
         Ty::Record(r) => {
             let rec = &model.records[*r];
-            rec.kind == crate::read::cdecl::RecordKind::Struct
+            rec.kind == crate::model::RecordKind::Struct
                 && rec.fields.iter().any(|f| has_float(model, &f.ty))
         }
         Ty::Array(inner, _) => has_float(model, inner),
@@ -89,7 +89,7 @@ pub fn fallible(model: &Model, t: &Ty) -> bool {
         Ty::Enum(_) => true,
         Ty::Record(r) => {
             let rec = &model.records[*r];
-            rec.kind == crate::read::cdecl::RecordKind::Struct
+            rec.kind == crate::model::RecordKind::Struct
                 && rec
                     .fields
                     .iter()
@@ -107,7 +107,7 @@ pub fn zero_decodable(model: &Model, t: &Ty) -> bool {
         Ty::Enum(e) => model.enums[*e].by_value(0).is_some(),
         Ty::Record(r) => {
             let rec = &model.records[*r];
-            rec.kind == crate::read::cdecl::RecordKind::Union
+            rec.kind == crate::model::RecordKind::Union
                 || rec
                     .fields
                     .iter()

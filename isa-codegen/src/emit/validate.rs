@@ -27,7 +27,7 @@ use super::{banner, ident, lit, unprinted, Source};
 use crate::model::eval::Step;
 use crate::model::spec::{conjuncts, Expr, ExprKind, InstRoot, SpecFn, SpecTy};
 use crate::model::{Model, RecordId, Ty, Validator};
-use crate::read::cdecl::{Prim, RecordKind};
+use crate::model::{Prim, RecordKind};
 use proc_macro2::TokenStream;
 use quote::quote;
 use std::collections::BTreeMap;

@@ -43,7 +43,7 @@
 use super::eval::{Env, Evaluator, Formula, Path, Root, Step, Sym, Val};
 use super::spec::{BinOp, SpecTy};
 use super::{EnumId, Model, RecordId, Ty};
-use crate::read::cdecl::{Prim, RecordKind};
+use crate::ctype::{Prim, RecordKind};
 use crate::vendor::{
     ADDR_IMMEDIATE, DTYPE, EXAMPLE_DTYPES, IMM_PTR, IMM_REG, IMM_SRC, IMM_SRC_SUFFIX, IMM_VAL,
     IMM_WORD, INSTRUCTION_IMMEDIATE, LANES, NUM_ELEM, NUM_PARTITIONS, PARAMS, POINTER_IMMEDIATE,

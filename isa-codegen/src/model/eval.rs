@@ -381,7 +381,7 @@ impl<'a> Evaluator<'a> {
         }
         match ty {
             Ty::Record(_) | Ty::Array(..) => Val::Ref(path),
-            Ty::Prim(crate::read::cdecl::Prim::Bool) => match env.fields.get(&canonical) {
+            Ty::Prim(crate::ctype::Prim::Bool) => match env.fields.get(&canonical) {
                 Some(v) => Val::Bool(Formula::Const(*v != 0)),
                 None => Val::Bool(Formula::Cmp(BinOp::Ne, Sym::Read(canonical), Sym::Int(0))),
             },
@@ -579,8 +579,8 @@ impl<'a> Evaluator<'a> {
 }
 
 /// A function's integer result narrowed to its declared type (saturating, as translated).
-fn saturate(p: crate::read::cdecl::Prim, v: i128) -> i128 {
-    use crate::read::cdecl::Prim::*;
+fn saturate(p: crate::ctype::Prim, v: i128) -> i128 {
+    use crate::ctype::Prim::*;
     use isa_core::spec;
     match p {
         U8 => spec::to_u8(v).into(),

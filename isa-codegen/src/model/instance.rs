@@ -12,7 +12,7 @@
 use super::eval::{compare, Env, Evaluator, Formula, Path, Root, Step, Sym, Val};
 use super::spec::{BinOp, SpecTy};
 use super::{Model, RecordId, Ty};
-use crate::read::cdecl::RecordKind;
+use crate::ctype::RecordKind;
 
 /// Evaluations one search may spend. A search that succeeds takes few: at most 55 on the shipped
 /// trees and the vendor-scale tree (2026-12-03). One that fails spends all of them, and the

@@ -17,8 +17,8 @@ pub mod spec;
 
 pub use passes::build;
 
+pub use crate::ctype::{CType, Prim, RecordKind};
 use crate::diag::{Diagnostic, Loc};
-use crate::read::cdecl::{CType, Prim, RecordKind};
 use isa_core::fingerprint::TreeFingerprint;
 
 /// Index of an enum in [`Model::enums`].

@@ -5,8 +5,9 @@
 
 use super::names::spec_key;
 use super::{EnumId, Model, RecordId, Ty};
+use crate::ctype::{Prim, RecordKind};
 use crate::diag::{Diagnostic, Loc, Sink};
-use crate::read::cdecl::{path_idents, path_last, Prim, RecordKind};
+use crate::read::cdecl::{path_idents, path_last};
 use crate::read::spec::{SpecBlock, Unparsed};
 use std::collections::BTreeMap;
 
