@@ -30,7 +30,11 @@ fn tensor_address(model: &Model, a: &AddressForms) -> TokenStream {
     };
     let memory_fn = |name: &str, memory: TokenStream, base: &str, size: &str, what: &str| {
         let f = ident(name);
-        let (base, size, parts) = (consts(base), consts(size), consts("NUM_PARTITIONS"));
+        let (base, size, parts) = (
+            consts(base),
+            consts(size),
+            consts(crate::vendor::NUM_PARTITIONS),
+        );
         let d = format!(
             " Byte `byte_offset` of {what} partition `partition`: the immediate address `{}_OFFSET + partition * {}_PARTITION_SIZE + byte_offset`. A partition past `NUM_PARTITIONS` or an offset past the partition size is an error (this generation's constants, `consts`).",
             if what == "SBUF" { "STATE_BUF" } else { "PSUM_BUF" },
@@ -53,8 +57,8 @@ fn tensor_address(model: &Model, a: &AddressForms) -> TokenStream {
         memory_fn(
             "sbuf",
             quote!(isa_core::Memory::Sbuf),
-            "STATE_BUF_OFFSET",
-            "STATE_BUF_PARTITION_SIZE",
+            crate::vendor::STATE_BUF_OFFSET,
+            crate::vendor::STATE_BUF_PARTITION_SIZE,
             "SBUF",
         )
     } else {
@@ -64,8 +68,8 @@ fn tensor_address(model: &Model, a: &AddressForms) -> TokenStream {
         memory_fn(
             "psum",
             quote!(isa_core::Memory::Psum),
-            "PSUM_BUF_OFFSET",
-            "PSUM_BUF_PARTITION_SIZE",
+            crate::vendor::PSUM_BUF_OFFSET,
+            crate::vendor::PSUM_BUF_PARTITION_SIZE,
             "PSUM",
         )
     } else {
@@ -75,8 +79,8 @@ fn tensor_address(model: &Model, a: &AddressForms) -> TokenStream {
         Some((regnum, marker)) => {
             let (rn, mk) = (lit(regnum), lit(marker));
             let (regs, mark) = (
-                consts("NUM_ADDR_REGISTERS"),
-                consts("ADDR4_MARKER_ADDR_REG"),
+                consts(crate::vendor::NUM_ADDR_REGISTERS),
+                consts(crate::vendor::ADDR4_MARKER_ADDR_REG),
             );
             (
                 quote! {
@@ -118,7 +122,7 @@ fn tensor_address(model: &Model, a: &AddressForms) -> TokenStream {
         " A tensor's start address on {}: the `{}` union, built from a memory, a partition and a byte offset with this generation's address map (or from an address register).",
         model.generation, model.records[a.union].c_name
     );
-    if !a.psum && model.u32_constant("PSUM_BUF_PARTITION_SIZE") == Some(0) {
+    if !a.psum && model.u32_constant(crate::vendor::PSUM_BUF_PARTITION_SIZE) == Some(0) {
         doc.push_str(
             " There is no `psum`: this generation sizes PSUM out (`PSUM_BUF_PARTITION_SIZE` is 0).",
         );
@@ -555,24 +559,24 @@ fn address_text(model: &Model, forms: Option<&AddressForms>, raw: u32) -> String
     if let Some(a) = forms {
         if let Some((rn, mk)) = a.register {
             let b = raw.to_le_bytes();
-            if i128::from(b[mk as usize]) == c("ADDR4_MARKER_ADDR_REG") {
+            if i128::from(b[mk as usize]) == c(crate::vendor::ADDR4_MARKER_ADDR_REG) {
                 return format!("TensorAddress::register({})?", b[rn as usize]);
             }
         }
         let raw = i128::from(raw);
-        let parts = c("NUM_PARTITIONS");
+        let parts = c(crate::vendor::NUM_PARTITIONS);
         for (ok, f, base, size) in [
             (
                 a.sbuf,
                 "sbuf",
-                c("STATE_BUF_OFFSET"),
-                c("STATE_BUF_PARTITION_SIZE"),
+                c(crate::vendor::STATE_BUF_OFFSET),
+                c(crate::vendor::STATE_BUF_PARTITION_SIZE),
             ),
             (
                 a.psum,
                 "psum",
-                c("PSUM_BUF_OFFSET"),
-                c("PSUM_BUF_PARTITION_SIZE"),
+                c(crate::vendor::PSUM_BUF_OFFSET),
+                c(crate::vendor::PSUM_BUF_PARTITION_SIZE),
             ),
         ] {
             if ok && size > 0 && raw >= base && raw < base + parts * size {
@@ -609,7 +613,11 @@ fn arg_text(model: &Model, c: &Construction, ctor: &Ctor, k: usize) -> ArgText {
         } => {
             let rec = &model.records[*record];
             let sub = |n: &str| rec.fields.iter().position(|f| f.name == n).unwrap_or(0);
-            let (start, step, num) = (sub("start_addr"), sub("step_elem"), sub("num_elem"));
+            let (start, step, num) = (
+                sub(crate::vendor::START_ADDR),
+                sub(crate::vendor::STEP_ELEM),
+                sub(crate::vendor::NUM_ELEM),
+            );
             let raw = union_bytes(
                 model,
                 shape_record,
@@ -1131,7 +1139,7 @@ fn dispatch(model: &Model, emitted: &[(&Construction, Vec<&Ctor>)]) -> TokenStre
         } else {
             quote!(..crate::#t::ZEROED)
         };
-        let addr = match &model.records[*r].fields.iter().find(|f| f.name == "start_addr").map(|f| f.ty.clone()) {
+        let addr = match &model.records[*r].fields.iter().find(|f| f.name == crate::vendor::START_ADDR).map(|f| f.ty.clone()) {
             Some(Ty::Record(a)) => ident(&model.records[*a].rust),
             _ => ident("Addr4"),
         };

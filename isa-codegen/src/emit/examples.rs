@@ -173,8 +173,8 @@ fn constructed(model: &Model, op: usize, name: &str) -> Option<Constructed> {
     let key = legality::key_columns(model, t);
     let update = legality::update_column(model, t, &key);
     let wanted = match kind {
-        Ctor::Restore => Some("SRC_TENSOR"),
-        Ctor::SeedImmediate => Some("IMM_SINGLE"),
+        Ctor::Restore => Some(crate::vendor::SRC_TENSOR),
+        Ctor::SeedImmediate => Some(crate::vendor::IMM_SINGLE),
         Ctor::Save => None,
     };
     let member = match (update, wanted) {

@@ -39,7 +39,7 @@ pub fn trait_name(model: &Model, t: &Table) -> String {
 /// Columns chosen by type (the arm key): every column but the state element type, which
 /// each arm fixes.
 pub fn key_columns(model: &Model, t: &Table) -> Vec<usize> {
-    let dtype = model.enum_named("NEURON_ISA_TPB_DTYPE");
+    let dtype = model.enum_named(crate::vendor::DTYPE);
     (0..t.columns.len())
         .filter(|k| Some(t.columns[*k].enum_id) != dtype)
         .collect()
@@ -161,9 +161,9 @@ fn tensor_binding(model: &Model, t: &Table) -> Option<TensorBinding> {
     let rec = &model.records[r];
     let field = |n: &str| rec.fields.iter().find(|f| f.name == n);
     let (start, step, num) = (
-        field("start_addr")?,
-        field("step_elem")?,
-        field("num_elem")?,
+        field(crate::vendor::START_ADDR)?,
+        field(crate::vendor::STEP_ELEM)?,
+        field(crate::vendor::NUM_ELEM)?,
     );
     let rank = match (&step.ty, &num.ty) {
         (Ty::Array(_, a), Ty::Array(_, b)) if a == b => *a,
@@ -190,7 +190,7 @@ pub fn tensor_path(model: &Model, t: &Table) -> Option<(TokenStream, usize, proc
     let start = model.records[r]
         .fields
         .iter()
-        .find(|f| f.name == "start_addr")?;
+        .find(|f| f.name == crate::vendor::START_ADDR)?;
     let Ty::Record(a) = start.ty else { return None };
     Some((place, b.rank as usize, ident(&model.records[a].rust)))
 }
@@ -309,19 +309,18 @@ pub(crate) fn state_tensor_helpers(model: &Model) -> (bool, bool) {
         let start = model.records[r]
             .fields
             .iter()
-            .find(|f| f.name == "start_addr")?;
+            .find(|f| f.name == crate::vendor::START_ADDR)?;
         let Ty::Record(addr) = start.ty else {
             return None;
         };
-        Some(
-            model.records[addr]
-                .fields
-                .iter()
-                .any(|f| f.name == "addr_immediate" && f.ty == Ty::Prim(crate::model::Prim::U32)),
-        )
+        Some(model.records[addr].fields.iter().any(|f| {
+            f.name == crate::vendor::ADDR_IMMEDIATE && f.ty == Ty::Prim(crate::model::Prim::U32)
+        }))
     }) == Some(true);
-    let consts = model.constant("STATE_BUF_OFFSET").is_some()
-        && model.constant("STATE_BUF_PARTITION_SIZE").is_some();
+    let consts = model.constant(crate::vendor::STATE_BUF_OFFSET).is_some()
+        && model
+            .constant(crate::vendor::STATE_BUF_PARTITION_SIZE)
+            .is_some();
     (at, at && consts)
 }
 
@@ -341,7 +340,7 @@ fn state_tensor(model: &Model) -> TokenStream {
     let Some(start) = model.records[r]
         .fields
         .iter()
-        .find(|f| f.name == "start_addr")
+        .find(|f| f.name == crate::vendor::START_ADDR)
     else {
         return quote!();
     };
@@ -765,7 +764,7 @@ pub(crate) enum Ctor {
 pub(crate) fn update_column(model: &Model, t: &Table, key: &[usize]) -> Option<usize> {
     key.iter()
         .copied()
-        .find(|k| model.enums[t.columns[*k].enum_id].c_name == "NEURON_ISA_TPB_RAND_STATE_UPDATE")
+        .find(|k| model.enums[t.columns[*k].enum_id].c_name == crate::vendor::RAND_STATE_UPDATE)
 }
 
 /// The member of the update column's enum named `short`, when some arm of the table uses it.
@@ -780,7 +779,7 @@ pub(crate) fn update_member(model: &Model, t: &Table, uc: usize, short: &str) ->
 /// The `imm_state` field (`u32` words) of a shape, if it has one.
 fn imm_state_field(model: &Model, shape_record: usize) -> Option<&crate::model::Field> {
     model.records[shape_record].fields.iter().find(|f| {
-        f.name == "imm_state"
+        f.name == crate::vendor::IMM_STATE
             && matches!(&f.ty, Ty::Array(inner, _) if **inner == Ty::Prim(crate::model::Prim::U32))
     })
 }
@@ -791,7 +790,7 @@ pub(crate) fn ctors(model: &Model, t: &Table) -> Vec<Ctor> {
     let has_channels = model.records[shape_record]
         .fields
         .iter()
-        .any(|f| f.name == "num_active_channels" && f.ty == Ty::Prim(crate::model::Prim::U8));
+        .any(|f| f.name == crate::vendor::LANES && f.ty == Ty::Prim(crate::model::Prim::U8));
     if model.instruction_names[t.opcode].is_none()
         || tensor_binding(model, t).is_none()
         || !has_channels
@@ -803,11 +802,11 @@ pub(crate) fn ctors(model: &Model, t: &Table) -> Vec<Ctor> {
         None => vec![Ctor::Save],
         Some(uc) => {
             let mut out = Vec::new();
-            if update_member(model, t, uc, "SRC_TENSOR").is_some() {
+            if update_member(model, t, uc, crate::vendor::SRC_TENSOR).is_some() {
                 out.push(Ctor::Restore);
             }
             // `seed_immediate` points the (unused) tensor at address 0 through `StateTensor::at`.
-            if update_member(model, t, uc, "IMM_SINGLE").is_some()
+            if update_member(model, t, uc, crate::vendor::IMM_SINGLE).is_some()
                 && imm_state_field(model, shape_record).is_some()
                 && state_tensor_helpers(model).0
             {
@@ -905,7 +904,7 @@ fn constructors(model: &Model, t: &Table, key: &[usize], clashes: &[String]) -> 
         }
         Some(uc) => {
             let en = t.columns[uc].enum_id;
-            if let Some(m) = update_member(model, t, uc, "SRC_TENSOR") {
+            if let Some(m) = update_member(model, t, uc, crate::vendor::SRC_TENSOR) {
                 if kinds.contains(&Ctor::Restore) {
                     let marker = ident(&marker_name(model, en, m, clashes));
                     let tuple = tuple_for(Some(quote!(crate::arm::#marker)));
@@ -929,7 +928,9 @@ fn constructors(model: &Model, t: &Table, key: &[usize], clashes: &[String]) -> 
                 }
             }
             let imm = imm_state_field(model, shape_record);
-            if let (Some(m), Some(imm)) = (update_member(model, t, uc, "IMM_SINGLE"), imm) {
+            if let (Some(m), Some(imm)) =
+                (update_member(model, t, uc, crate::vendor::IMM_SINGLE), imm)
+            {
                 if kinds.contains(&Ctor::SeedImmediate) {
                     let marker = ident(&marker_name(model, en, m, clashes));
                     let tuple = tuple_for(Some(quote!(crate::arm::#marker)));
