@@ -41,6 +41,7 @@
 //! generated `tests/constructors.rs`.
 
 use super::eval::{Env, Evaluator, Formula, Path, Root, Step, Sym, Val};
+use super::names::rust_field;
 use super::spec::{BinOp, SpecTy};
 use super::{EnumId, Model, RecordId, Ty};
 use crate::ctype::{Prim, RecordKind};
@@ -247,6 +248,28 @@ struct Deriver<'a> {
     op: usize,
     shape_record: RecordId,
     func: usize,
+}
+
+/// What a constructor does with the fields it neither pins nor computes.
+struct CtorFields {
+    /// Its parameters, in order.
+    params: Vec<Param>,
+    /// Fields left zero because the validator does not read them.
+    unread: Vec<usize>,
+    /// Fields of the common prefix the validator reads but the constructor leaves zero.
+    prefix_zero: Vec<usize>,
+}
+
+/// Where a parameter of each kind stands in a constructor's parameter list.
+fn param_order(kind: &ParamKind) -> u8 {
+    match kind {
+        ParamKind::Tensor { .. } => 0,
+        ParamKind::Lanes { .. } => 1,
+        ParamKind::Dtype { .. } => 2,
+        ParamKind::Immediate { .. } => 3,
+        ParamKind::Enum { .. } => 4,
+        ParamKind::Fp32 { .. } => 5,
+    }
 }
 
 /// A top-level field of the operand struct as a path.
@@ -578,6 +601,8 @@ impl Deriver<'_> {
         })
     }
 
+    /// The constructor of the choice members `chosen`, named `name`, from the construction's
+    /// settled fields `base`, with example arguments valid on the engines `placed`.
     fn ctor(
         &self,
         base: &Env,
@@ -596,9 +621,38 @@ impl Deriver<'_> {
             );
         }
         let residual = self.settle(&mut env)?;
-        let pinned_heads: Vec<usize> = env.fields.keys().filter_map(head).collect();
+        let computed = self.computed(&env, &residual)?;
+        let computed_heads: Vec<usize> = computed.iter().filter_map(|(p, _)| head(p)).collect();
+        // What the validator looks at under the choice (the computed fields' inputs included):
+        // every field its evaluation reaches, `is_valid_enum` checks too.
+        let (_, touched) = self.evaluate(&env)?;
+        let read_heads: Vec<usize> = touched
+            .iter()
+            .filter(|p| !env.fields.contains_key(*p))
+            .filter_map(head)
+            .filter(|h| !computed_heads.contains(h))
+            .collect();
+        let post_uniform = chosen.iter().any(|(k, m)| {
+            matches!(self.fields()[*k].ty, Ty::Enum(e)
+                if self.model.enums[e].members[*m].short == UNIFORM_IN_RANGE)
+        });
+        let fields = self.parameters(&env, post_uniform, &computed_heads, &read_heads)?;
+        let example = self.example(&env, &fields.params, placed, &read_heads)?;
+        Ok(Ctor {
+            name,
+            chosen: chosen.to_vec(),
+            pins: env.fields.into_iter().collect(),
+            computed,
+            params: fields.params,
+            unread: fields.unread,
+            prefix_zero: fields.prefix_zero,
+            example,
+        })
+    }
 
-        // Computed fields: `field == expr` with a lone top-level scalar field on one side.
+    /// The computed fields of a residual: `field == expr` with a lone top-level scalar field on
+    /// one side, not pinned under `env`; a computed field may not feed another.
+    fn computed(&self, env: &Env, residual: &Formula) -> Result<Vec<(Path, Sym)>, String> {
         let mut computed: Vec<(Path, Sym)> = Vec::new();
         for c in residual.conjuncts() {
             let Formula::Cmp(BinOp::Eq, a, b) = c else {
@@ -628,7 +682,6 @@ impl Deriver<'_> {
                 }
             }
         }
-        // A computed field may not feed another.
         let computed_heads: Vec<usize> = computed.iter().filter_map(|(p, _)| head(p)).collect();
         for (_, e) in &computed {
             let mut reads = Vec::new();
@@ -640,44 +693,39 @@ impl Deriver<'_> {
                 return Err("a computed field depends on another computed field".into());
             }
         }
+        Ok(computed)
+    }
 
-        // What the validator looks at under the choice (the computed fields' inputs included):
-        // every field its evaluation reaches, `is_valid_enum` checks too.
-        let (_, touched) = self.evaluate(&env)?;
-        let read_heads: Vec<usize> = touched
-            .iter()
-            .filter(|p| !env.fields.contains_key(*p))
-            .filter_map(head)
-            .filter(|h| !computed_heads.contains(h))
-            .collect();
-
-        let post_uniform = chosen.iter().any(|(k, m)| {
-            matches!(self.fields()[*k].ty, Ty::Enum(e)
-                if self.model.enums[e].members[*m].short == UNIFORM_IN_RANGE)
-        });
-        let mut tensors = Vec::new();
-        let mut lanes = Vec::new();
-        let mut dtypes = Vec::new();
-        let mut immediates = Vec::new();
-        let mut enums = Vec::new();
-        let mut fp32s = Vec::new();
-        let mut unread = Vec::new();
-        let mut prefix_zero = Vec::new();
-        let fields = self.fields();
-        for (k, f) in fields.iter().enumerate() {
+    /// What becomes of every top-level field neither pinned nor computed under `env`: a
+    /// parameter by its convention, left zero as unread, or (in the common prefix) left zero
+    /// though read. `read_heads` are the fields the validator reads.
+    fn parameters(
+        &self,
+        env: &Env,
+        post_uniform: bool,
+        computed_heads: &[usize],
+        read_heads: &[usize],
+    ) -> Result<CtorFields, String> {
+        let pinned_heads: Vec<usize> = env.fields.keys().filter_map(head).collect();
+        let mut out = CtorFields {
+            params: Vec::new(),
+            unread: Vec::new(),
+            prefix_zero: Vec::new(),
+        };
+        for (k, f) in self.fields().iter().enumerate() {
             if self.model.is_discriminator(self.shape_record, k) || computed_heads.contains(&k) {
                 continue;
             }
             let read = read_heads.contains(&k);
             if self.is_prefix(k) {
                 if read {
-                    prefix_zero.push(k);
+                    out.prefix_zero.push(k);
                 }
                 continue;
             }
             let tensor = self.tensor_rank(&f.ty);
             let fully_pinned = match tensor {
-                Some((r, rank)) => self.tensor_pinned(&env, k, r, rank),
+                Some((r, rank)) => self.tensor_pinned(env, k, r, rank),
                 None => false,
             };
             if fully_pinned || (pinned_heads.contains(&k) && !read) {
@@ -685,97 +733,81 @@ impl Deriver<'_> {
             }
             if !read {
                 match self.params_convention(k, post_uniform) {
-                    Some(params) => fp32s.extend(params),
-                    None => unread.push(k),
+                    Some(params) => out.params.extend(params),
+                    None => out.unread.push(k),
                 }
                 continue;
             }
-            let param = |name: String, kind: ParamKind| Param { name, kind };
-            if let Some((record, rank)) = tensor {
-                if pinned_heads.contains(&k) {
-                    return Err(format!(
-                        "the validator pins part of the tensor `{}`, which no constructor parameter can leave free",
-                        f.name
-                    ));
-                }
-                let name = f.name.strip_suffix(TENSOR_SUFFIX).unwrap_or(&f.name);
-                tensors.push(param(
-                    crate::model::names::rust_field(name),
-                    ParamKind::Tensor {
-                        field: k,
-                        record,
-                        rank,
-                    },
-                ));
-            } else if f.name == LANES && f.ty == Ty::Prim(Prim::U8) {
-                lanes.push(param(f.name.clone(), ParamKind::Lanes { field: k }));
-            } else if let (Ty::Enum(e), true) = (&f.ty, self.enum_named(&f.ty, DTYPE)) {
-                dtypes.push(param(
-                    crate::model::names::rust_field(&f.name),
-                    ParamKind::Dtype {
-                        field: k,
-                        enum_id: *e,
-                    },
-                ));
-            } else if let Some(value) = self.immediate_value(k) {
-                if !immediates
-                    .iter()
-                    .any(|p: &Param| p.kind == ParamKind::Immediate { src: k, value })
-                {
-                    immediates.push(param(
-                        crate::model::names::rust_field(&fields[value].name),
-                        ParamKind::Immediate { src: k, value },
-                    ));
-                }
-            } else if let Some(src) = self.immediate_source(k) {
-                if !immediates
-                    .iter()
-                    .any(|p: &Param| p.kind == ParamKind::Immediate { src, value: k })
-                {
-                    immediates.push(param(
-                        crate::model::names::rust_field(&f.name),
-                        ParamKind::Immediate { src, value: k },
-                    ));
-                }
-            } else if let Ty::Enum(e) = f.ty {
-                enums.push(param(
-                    crate::model::names::rust_field(&f.name),
-                    ParamKind::Enum {
-                        field: k,
-                        enum_id: e,
-                    },
-                ));
-            } else {
+            if tensor.is_some() && pinned_heads.contains(&k) {
                 return Err(format!(
-                    "the validator reads `{}`, which no parameter convention covers",
+                    "the validator pins part of the tensor `{}`, which no constructor parameter can leave free",
                     f.name
                 ));
             }
+            let param = self.read_param(k)?;
+            // An immediate's two fields make one parameter.
+            if !out.params.iter().any(|p| p.kind == param.kind) {
+                out.params.push(param);
+            }
         }
-        let mut params = tensors;
-        params.extend(lanes);
-        params.extend(dtypes);
-        params.extend(immediates);
-        params.extend(enums);
-        params.extend(fp32s);
+        // Tensors, lanes, data types, immediates, other enums, then the `params` bounds.
+        out.params.sort_by_key(|p| param_order(&p.kind));
         // Immediates keep both fields out of the unread list.
-        unread.retain(|k| {
-            !params.iter().any(|p| match p.kind {
+        out.unread.retain(|k| {
+            !out.params.iter().any(|p| match p.kind {
                 ParamKind::Immediate { src, value } => src == *k || value == *k,
                 _ => false,
             })
         });
-        let example = self.example(&env, &params, placed, &read_heads)?;
-        Ok(Ctor {
-            name,
-            chosen: chosen.to_vec(),
-            pins: env.fields.into_iter().collect(),
-            computed,
-            params,
-            unread,
-            prefix_zero,
-            example,
-        })
+        Ok(out)
+    }
+
+    /// The parameter of read field `k`, by the first convention that covers it.
+    fn read_param(&self, k: usize) -> Result<Param, String> {
+        let fields = self.fields();
+        let f = &fields[k];
+        let param = |name: String, kind: ParamKind| Ok(Param { name, kind });
+        if let Some((record, rank)) = self.tensor_rank(&f.ty) {
+            let name = f.name.strip_suffix(TENSOR_SUFFIX).unwrap_or(&f.name);
+            param(
+                rust_field(name),
+                ParamKind::Tensor {
+                    field: k,
+                    record,
+                    rank,
+                },
+            )
+        } else if f.name == LANES && f.ty == Ty::Prim(Prim::U8) {
+            param(f.name.clone(), ParamKind::Lanes { field: k })
+        } else if let (Ty::Enum(e), true) = (&f.ty, self.enum_named(&f.ty, DTYPE)) {
+            param(
+                rust_field(&f.name),
+                ParamKind::Dtype {
+                    field: k,
+                    enum_id: *e,
+                },
+            )
+        } else if let Some(value) = self.immediate_value(k) {
+            param(
+                rust_field(&fields[value].name),
+                ParamKind::Immediate { src: k, value },
+            )
+        } else if let Some(src) = self.immediate_source(k) {
+            param(rust_field(&f.name), ParamKind::Immediate { src, value: k })
+        } else if let Ty::Enum(e) = f.ty {
+            param(
+                rust_field(&f.name),
+                ParamKind::Enum {
+                    field: k,
+                    enum_id: e,
+                },
+            )
+        } else {
+            Err(format!(
+                "the validator reads `{}`, which no parameter convention covers",
+                f.name
+            ))
+        }
     }
 
     /// Every leaf of tensor field `k` is pinned (its start address through any member that
