@@ -160,6 +160,7 @@ fn initial_args(f: &SpecFn) -> Vec<Val> {
         .collect()
 }
 
+/// The legality table of opcode `op` (shape `shape`) from legality function `fns[fk]`.
 fn table(
     model: &Model,
     fns: &[SpecFn],
@@ -172,7 +173,65 @@ fn table(
 ) -> Result<Table, String> {
     let f = &fns[fk];
     let shape_record = model.shapes[shape].record;
-    // Columns: enum parameters, then the enum fields the function reads.
+    let columns = columns(model, fns, fk, shape_record)?;
+    let domains = domains(model, f, &columns)?;
+    let body_disjuncts: Vec<&super::spec::Expr> = disjuncts(&f.body);
+    let mut arms = Vec::new();
+    let mut count_text: Option<String> = None;
+    for values in candidates(model, fns, fk, shape_record, &columns, &domains)? {
+        let Some(arm) = arm(
+            model,
+            fns,
+            fk,
+            shape_record,
+            &columns,
+            values,
+            &body_disjuncts,
+            line,
+        )?
+        else {
+            continue;
+        };
+        let text = sym_text(model, shape_record, &arm.count);
+        match &count_text {
+            None => count_text = Some(text),
+            Some(t) if *t != text => {
+                return Err(format!(
+                    "`{}`: arms count different things (`{t}` and `{text}` at {})",
+                    f.name,
+                    describe(model, &columns, &arm.values)
+                ))
+            }
+            Some(_) => {}
+        }
+        arms.push(arm);
+    }
+    arms.sort_by_key(|a| a.disjunct);
+    distinct_keys(model, f, &columns, &arms)?;
+    // Pinned fields: the validator of the opcode, evaluated under each arm.
+    if let Some((_, v)) = validators.iter().find(|(o, _)| *o == op) {
+        for arm in &mut arms {
+            arm.pinned = pinned(model, fns, v, shape_record, &columns, arm, op);
+        }
+    }
+    Ok(Table {
+        opcode: op,
+        shape,
+        func: fk,
+        columns,
+        arms,
+        count_text: count_text.unwrap_or_default(),
+    })
+}
+
+/// The inputs of legality function `fns[fk]`: its enum parameters, then the enum fields it reads.
+fn columns(
+    model: &Model,
+    fns: &[SpecFn],
+    fk: usize,
+    shape_record: RecordId,
+) -> Result<Vec<Column>, String> {
+    let f = &fns[fk];
     let mut sources: Vec<(ColumnSource, EnumId)> = Vec::new();
     for (k, (name, t)) in f.params.iter().enumerate() {
         match t {
@@ -193,14 +252,21 @@ fn table(
     for (path, e) in &discover.unassigned_enum_reads {
         sources.push((ColumnSource::Field(path.clone()), *e));
     }
-    let columns: Vec<Column> = sources
+    Ok(sources
         .iter()
         .map(|(s, e)| Column {
             name: column_name(model, shape_record, s, f),
             enum_id: *e,
             source: s.clone(),
         })
-        .collect();
+        .collect())
+}
+
+/// Input tuples beyond this many are not enumerated.
+const MAX_TUPLES: usize = 1_000_000;
+
+/// The members (aliases left out) each column ranges over.
+fn domains(model: &Model, f: &SpecFn, columns: &[Column]) -> Result<Vec<Vec<usize>>, String> {
     let domains: Vec<Vec<usize>> = columns
         .iter()
         .map(|c| {
@@ -214,99 +280,104 @@ fn table(
         })
         .collect();
     let total: usize = domains.iter().map(Vec::len).product();
-    if total > 1_000_000 {
+    if total > MAX_TUPLES {
         return Err(format!(
             "`{}`: {total} input tuples is too many to enumerate",
             f.name
         ));
     }
-    let body_disjuncts: Vec<&super::spec::Expr> = disjuncts(&f.body);
-    let mut arms = Vec::new();
-    let mut count_text: Option<String> = None;
-    for values in candidates(model, fns, fk, shape_record, &columns, &domains)? {
-        let (env, args) = bind(model, f, &columns, &values);
-        let mut ev = Evaluator::new(model, fns, shape_record);
-        let result = match ev.call(&env, fk, args.clone()).map_err(|e| e.0)? {
-            Val::Bool(r) => r,
-            _ => return Err(format!("`{}` does not return a boolean", f.name)),
-        };
-        let tuple = || describe(model, &columns, &values);
-        match &result {
-            Formula::Const(false) => {}
-            Formula::Cmp(BinOp::Eq, a, b) => {
-                let (count, n) = match (a, b) {
-                    (c, Sym::Int(n)) | (Sym::Int(n), c) => (c.clone(), *n),
-                    _ => {
-                        return Err(format!(
-                            "`{}` at {}: reduces to `{}`, not `<element count> == N`",
-                            f.name,
-                            tuple(),
-                            formula_text(model, shape_record, &result)
-                        ))
-                    }
-                };
-                // Which disjunct admits it: the first whose own evaluation is not false.
-                let mut disjunct = 0;
-                for (k, d) in body_disjuncts.iter().enumerate() {
-                    let mut pev = Evaluator::new(model, fns, shape_record);
-                    if let Ok(Val::Bool(r)) = pev.call_with_body(&env, fk, d, args.clone()) {
-                        if r != Formula::Const(false) {
-                            disjunct = k;
-                            break;
-                        }
-                    }
-                }
-                // A width of 0 would be a legal arm with no state at all (the spec language
-                // defines `x / 0 = 0`, so a divisor of zero gets here silently).
-                let words = u32::try_from(n).ok().filter(|&w| w > 0).ok_or_else(|| {
-                    *line = body_disjuncts.get(disjunct).map_or(0, |d| d.line);
-                    format!(
-                        "`{}` at {}: width {n} is not a word count (`{} == {n}`; a state has at least one word, and `x / 0` is 0 in the spec language)",
-                        f.name,
-                        tuple(),
-                        sym_text(model, shape_record, &count)
-                    )
-                })?;
-                let text = sym_text(model, shape_record, &count);
-                match &count_text {
-                    None => count_text = Some(text),
-                    Some(t) if *t != text => {
-                        return Err(format!(
-                            "`{}`: arms count different things (`{t}` and `{text}` at {})",
-                            f.name,
-                            tuple()
-                        ))
-                    }
-                    Some(_) => {}
-                }
-                arms.push(Arm {
-                    values,
-                    words,
-                    count,
-                    disjunct,
-                    pinned: Vec::new(),
-                });
-            }
-            Formula::Const(true) => {
+    Ok(domains)
+}
+
+/// The legal arm of input tuple `values`, if it is one: the function reduces to `count == N`
+/// (`None` when it is false), and the first of `body_disjuncts` that admits it.
+#[allow(clippy::too_many_arguments)]
+fn arm(
+    model: &Model,
+    fns: &[SpecFn],
+    fk: usize,
+    shape_record: RecordId,
+    columns: &[Column],
+    values: Vec<usize>,
+    body_disjuncts: &[&super::spec::Expr],
+    line: &mut u32,
+) -> Result<Option<Arm>, String> {
+    let f = &fns[fk];
+    let (env, args) = bind(model, f, columns, &values);
+    let mut ev = Evaluator::new(model, fns, shape_record);
+    let result = match ev.call(&env, fk, args.clone()).map_err(|e| e.0)? {
+        Val::Bool(r) => r,
+        _ => return Err(format!("`{}` does not return a boolean", f.name)),
+    };
+    let tuple = || describe(model, columns, &values);
+    let (count, n) = match &result {
+        Formula::Const(false) => return Ok(None),
+        Formula::Cmp(BinOp::Eq, a, b) => match (a, b) {
+            (c, Sym::Int(n)) | (Sym::Int(n), c) => (c.clone(), *n),
+            _ => {
                 return Err(format!(
-                    "`{}` at {}: no element-count clause (always true)",
-                    f.name,
-                    tuple()
-                ));
-            }
-            other => {
-                return Err(format!(
-                    "`{}` at {}: reduces to `{}`, not one `<element count> == N`",
+                    "`{}` at {}: reduces to `{}`, not `<element count> == N`",
                     f.name,
                     tuple(),
-                    formula_text(model, shape_record, other)
+                    formula_text(model, shape_record, &result)
                 ))
+            }
+        },
+        Formula::Const(true) => {
+            return Err(format!(
+                "`{}` at {}: no element-count clause (always true)",
+                f.name,
+                tuple()
+            ));
+        }
+        other => {
+            return Err(format!(
+                "`{}` at {}: reduces to `{}`, not one `<element count> == N`",
+                f.name,
+                tuple(),
+                formula_text(model, shape_record, other)
+            ))
+        }
+    };
+    // Which disjunct admits it: the first whose own evaluation is not false.
+    let mut disjunct = 0;
+    for (k, d) in body_disjuncts.iter().enumerate() {
+        let mut pev = Evaluator::new(model, fns, shape_record);
+        if let Ok(Val::Bool(r)) = pev.call_with_body(&env, fk, d, args.clone()) {
+            if r != Formula::Const(false) {
+                disjunct = k;
+                break;
             }
         }
     }
-    arms.sort_by_key(|a| a.disjunct);
-    // The type-level layer keys arms by every input but the state element type; two arms
-    // with one key and one width would be the same trait impl.
+    // A width of 0 would be a legal arm with no state at all (the spec language
+    // defines `x / 0 = 0`, so a divisor of zero gets here silently).
+    let words = u32::try_from(n).ok().filter(|&w| w > 0).ok_or_else(|| {
+        *line = body_disjuncts.get(disjunct).map_or(0, |d| d.line);
+        format!(
+            "`{}` at {}: width {n} is not a word count (`{} == {n}`; a state has at least one word, and `x / 0` is 0 in the spec language)",
+            f.name,
+            tuple(),
+            sym_text(model, shape_record, &count)
+        )
+    })?;
+    Ok(Some(Arm {
+        values,
+        words,
+        count,
+        disjunct,
+        pinned: Vec::new(),
+    }))
+}
+
+/// The type-level layer keys arms by every input but the state element type; two arms
+/// with one key and one width would be the same trait impl.
+fn distinct_keys(
+    model: &Model,
+    f: &SpecFn,
+    columns: &[Column],
+    arms: &[Arm],
+) -> Result<(), String> {
     let dtype = model.enum_named(crate::vendor::DTYPE);
     for (k, a) in arms.iter().enumerate() {
         for b in &arms[..k] {
@@ -318,26 +389,13 @@ fn table(
                 return Err(format!(
                     "`{}`: arms {} and {} differ only in the element type, which the arm must fix",
                     f.name,
-                    describe(model, &columns, &a.values),
-                    describe(model, &columns, &b.values)
+                    describe(model, columns, &a.values),
+                    describe(model, columns, &b.values)
                 ));
             }
         }
     }
-    // Pinned fields: the validator of the opcode, evaluated under each arm.
-    if let Some((_, v)) = validators.iter().find(|(o, _)| *o == op) {
-        for arm in &mut arms {
-            arm.pinned = pinned(model, fns, v, shape_record, &columns, arm, op);
-        }
-    }
-    Ok(Table {
-        opcode: op,
-        shape,
-        func: fk,
-        columns,
-        arms,
-        count_text: count_text.unwrap_or_default(),
-    })
+    Ok(())
 }
 
 /// The input tuples worth evaluating, in odometer order (last column fastest): every tuple but
