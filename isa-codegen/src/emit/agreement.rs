@@ -74,7 +74,7 @@ fn table_test(
         .iter()
         .filter(|(p, v)| {
             let n = p.name(model, shape_record);
-            n.starts_with(&format!("{}.", model.discriminator.path[0]))
+            n.starts_with(&format!("{}.", model.opcode_field.path[0]))
                 && *v != 0
                 && t.arms.iter().all(|a| a.pinned.contains(&(p.clone(), *v)))
         })

@@ -761,7 +761,7 @@ fn generation_impl(model: &Model) -> Result<(TokenStream, Vec<String>), String> 
     let get_shape = ident(&model.shapes[get.shape].rust);
     let header_pins = |t: &Table| -> Vec<TokenStream> {
         // Header fields every arm pins to the same value (the instruction length).
-        let hdr = &model.discriminator.path[0];
+        let hdr = &model.opcode_field.path[0];
         let Some(first) = t.arms.first() else {
             return Vec::new();
         };

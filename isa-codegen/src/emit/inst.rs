@@ -362,7 +362,7 @@ fn instruction(
     facts.push_str(example);
     let docs = doc::with_comment(None, &facts);
     let fc = fields_const(shape);
-    let disc_path = model.discriminator.path.join(".");
+    let disc_path = model.opcode_field.path.join(".");
     // A shape without enum fields decodes infallibly (`decode_at`).
     let decoder = if super::ty::fallible(model, &Ty::Record(shape.record)) {
         ident("checked")
@@ -436,7 +436,7 @@ fn instruction_enum(model: &Model, names: &[Option<String>]) -> TokenStream {
         let op = ident(&o.rust);
         quote! { #cfg crate::Opcode::#op => Some(#fc), }
     });
-    let disc_path = model.discriminator.path.join(".");
+    let disc_path = model.opcode_field.path.join(".");
     let count = mapped.len();
     let doc = format!(
         " Any instruction of {} that has a typed form ({count} of {} opcodes: those bound to an operand struct).",

@@ -51,7 +51,7 @@ pub fn typed_fields(model: &Model, r: RecordId) -> impl Iterator<Item = (usize, 
         .fields
         .iter()
         .enumerate()
-        .filter(move |(k, _)| !model.is_discriminator(r, *k))
+        .filter(move |(k, _)| !model.is_opcode_field(r, *k))
 }
 
 pub fn emit(model: &Model) -> Source {

@@ -238,11 +238,11 @@ impl Translator<'_> {
             let tokens = match (root, self.concrete) {
                 (InstRoot::Shape(_), _) => quote!(#i.#fname),
                 (InstRoot::Header, true) => {
-                    let h = ident(&m.discriminator.path[0]);
+                    let h = ident(&m.opcode_field.path[0]);
                     quote!(#i.#h.#fname)
                 }
                 (InstRoot::Header, false) => {
-                    let h = ident(&m.discriminator.path[0]);
+                    let h = ident(&m.opcode_field.path[0]);
                     quote!(#i.#h().#fname)
                 }
                 (InstRoot::Common, true) => quote!(#i.#fname),

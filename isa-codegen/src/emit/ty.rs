@@ -94,7 +94,7 @@ pub fn fallible(model: &Model, t: &Ty) -> bool {
                     .fields
                     .iter()
                     .enumerate()
-                    .any(|(k, f)| !model.is_discriminator(*r, k) && fallible(model, &f.ty))
+                    .any(|(k, f)| !model.is_opcode_field(*r, k) && fallible(model, &f.ty))
         }
         Ty::Array(inner, _) => fallible(model, inner),
     }
@@ -112,7 +112,7 @@ pub fn zero_decodable(model: &Model, t: &Ty) -> bool {
                     .fields
                     .iter()
                     .enumerate()
-                    .all(|(k, f)| model.is_discriminator(*r, k) || zero_decodable(model, &f.ty))
+                    .all(|(k, f)| model.is_opcode_field(*r, k) || zero_decodable(model, &f.ty))
         }
         Ty::Array(inner, _) => zero_decodable(model, inner),
     }

@@ -306,7 +306,7 @@ fn bind<'e>(s: &Site, args: &'e [Expr]) -> Bound<'e> {
 fn inst_name(model: &Model, root: InstRoot, steps: &[Step]) -> String {
     let mut out = match root {
         InstRoot::Shape(_) | InstRoot::Common => String::new(),
-        InstRoot::Header => model.discriminator.path[0].clone(),
+        InstRoot::Header => model.opcode_field.path[0].clone(),
     };
     for s in steps {
         match s {

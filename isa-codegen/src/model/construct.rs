@@ -713,7 +713,7 @@ impl Deriver<'_> {
             prefix_zero: Vec::new(),
         };
         for (k, f) in self.fields().iter().enumerate() {
-            if self.model.is_discriminator(self.shape_record, k) || computed_heads.contains(&k) {
+            if self.model.is_opcode_field(self.shape_record, k) || computed_heads.contains(&k) {
                 continue;
             }
             let read = read_heads.contains(&k);

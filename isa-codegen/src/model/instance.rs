@@ -238,7 +238,7 @@ impl Search<'_> {
             return false;
         }
         if let Some(Step::Field(r, k)) = p.steps.first() {
-            if self.model.is_discriminator(*r, *k) {
+            if self.model.is_opcode_field(*r, *k) {
                 return false;
             }
         }

@@ -231,7 +231,7 @@ pub struct Shape {
 
 /// Where the opcode byte sits in every operand struct: `header.opcode` at byte 0.
 #[derive(Clone, Debug, Default)]
-pub struct Discriminator {
+pub struct OpcodeField {
     /// Record holding the opcode field (`NEURON_ISA_TPB_HEADER`).
     pub record: RecordId,
     /// Index of the opcode field in it.
@@ -281,7 +281,7 @@ pub struct Model {
     /// when it is unmapped (pass `instruction_names`, after the declarations).
     pub instruction_names: Vec<Option<String>>,
     /// The opcode field.
-    pub discriminator: Discriminator,
+    pub opcode_field: OpcodeField,
     /// Size every operand struct has (`NEURON_ISA_TPB_INST_NBYTES`).
     pub inst_nbytes: u64,
     /// `NEURON_ISA_TPB_INST_UNION`, when the tree has util.h.
@@ -391,8 +391,8 @@ impl Model {
     }
 
     /// True when `(record, field)` is the opcode field, which typed structs leave out.
-    pub fn is_discriminator(&self, record: RecordId, field: usize) -> bool {
-        self.discriminator.record == record && self.discriminator.field == field
+    pub fn is_opcode_field(&self, record: RecordId, field: usize) -> bool {
+        self.opcode_field.record == record && self.opcode_field.field == field
     }
 
     /// True when operand shape `shape` (index into [`Model::shapes`]) has field `field` of

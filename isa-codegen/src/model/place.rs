@@ -100,7 +100,7 @@ pub fn assignment(
 ) -> Option<Assignment> {
     let canonical = p.canonical(model, shape_record);
     if let Some(Step::Field(r, k)) = canonical.steps.get(1) {
-        if model.is_discriminator(*r, *k) {
+        if model.is_opcode_field(*r, *k) {
             return None;
         }
     }

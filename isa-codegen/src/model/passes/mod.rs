@@ -87,7 +87,7 @@ fn declarations(input: &TreeInput, sink: &mut Sink) -> Model {
         inst_nbytes,
     };
     let shapes = shapes::bind(&input.mapping, &binding, &mut opcodes, sink);
-    let discriminator = opcode_field::find(&records, &shapes, opcode_enum, sink);
+    let opcode_field = opcode_field::find(&records, &shapes, opcode_enum, sink);
     Model {
         tree_name: input.tree_name.clone(),
         generation: input.generation.clone(),
@@ -104,7 +104,7 @@ fn declarations(input: &TreeInput, sink: &mut Sink) -> Model {
         opcode_enum,
         opcodes,
         shapes,
-        discriminator,
+        opcode_field,
         inst_nbytes,
         untranslated,
         ..Model::default()

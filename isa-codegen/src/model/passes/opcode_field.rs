@@ -1,12 +1,12 @@
 //! Pass: the opcode field.
 //!
 //! Input: the records and the shapes. Output:
-//! [`Model::discriminator`](crate::model::Model::discriminator): the field of type OPCODE at
+//! [`Model::opcode_field`](crate::model::Model::opcode_field): the field of type OPCODE at
 //! byte 0 of every operand struct, reached through its offset-0 fields (`header.opcode`). A
 //! struct without one, or with it elsewhere than the others, is an error.
 
 use crate::diag::Sink;
-use crate::model::{Discriminator, EnumId, Record, RecordId, Shape, Ty};
+use crate::model::{EnumId, OpcodeField, Record, RecordId, Shape, Ty};
 use crate::vendor::OPCODE_ENUM;
 
 /// How deep the opcode field may sit below an operand struct.
@@ -18,8 +18,8 @@ pub(super) fn find(
     shapes: &[Shape],
     opcode_enum: EnumId,
     sink: &mut Sink,
-) -> Discriminator {
-    let mut found: Option<Discriminator> = None;
+) -> OpcodeField {
+    let mut found: Option<OpcodeField> = None;
     for shape in shapes {
         let hit = at_byte_zero(records, shape.record, opcode_enum);
         let record = &records[shape.record];
@@ -44,7 +44,7 @@ pub(super) fn find(
             _ => {}
         }
     }
-    found.unwrap_or(Discriminator {
+    found.unwrap_or(OpcodeField {
         record: 0,
         field: 0,
         path: Vec::new(),
@@ -52,11 +52,7 @@ pub(super) fn find(
 }
 
 /// The field of type `opcode_enum` reached from `record` through offset-0 fields.
-fn at_byte_zero(
-    records: &[Record],
-    record: RecordId,
-    opcode_enum: EnumId,
-) -> Option<Discriminator> {
+fn at_byte_zero(records: &[Record], record: RecordId, opcode_enum: EnumId) -> Option<OpcodeField> {
     let mut rec = record;
     let mut path = Vec::new();
     for _ in 0..MAX_DEPTH {
@@ -68,7 +64,7 @@ fn at_byte_zero(
         path.push(f.name.clone());
         match &f.ty {
             Ty::Enum(e) if *e == opcode_enum => {
-                return Some(Discriminator {
+                return Some(OpcodeField {
                     record: rec,
                     field: k,
                     path,

@@ -562,7 +562,7 @@ impl Resolver<'_> {
                 };
                 // `i.header.opcode` is the instruction's opcode.
                 if let ExprKind::Inst(param, InstRoot::Header | InstRoot::Common) = base.kind {
-                    if self.model.is_discriminator(r, k) {
+                    if self.model.is_opcode_field(r, k) {
                         return Some(Expr {
                             line: 0,
                             kind: ExprKind::Opcode(param),
