@@ -15,7 +15,7 @@ use crate::model::address::AddressForms;
 use crate::model::construct::{
     immediate_forms, tensor_record, Construction, Ctor, ImmediateForms, ParamKind,
 };
-use crate::model::eval::{Path, Step, Sym};
+use crate::model::eval::{FieldPath, Step, Sym};
 use crate::model::spec::BinOp;
 use crate::model::Prim;
 use crate::model::{Model, RecordId, Ty};
@@ -251,7 +251,7 @@ fn field_place(model: &Model, shape_record: usize, k: usize) -> TokenStream {
 }
 
 /// `i128` value of a field read in a computed expression (`None`: not a plain field).
-fn read_expr(model: &Model, shape_record: usize, p: &Path) -> Option<TokenStream> {
+fn read_expr(model: &Model, shape_record: usize, p: &FieldPath) -> Option<TokenStream> {
     let (place, union) = super::place::place(model, shape_record, p);
     if union.is_some() {
         return None;
@@ -302,7 +302,12 @@ fn sym_expr(model: &Model, shape_record: usize, s: &Sym) -> Option<TokenStream> 
 }
 
 /// The statement computing a field, or `None` when it cannot be written.
-fn computed_stmt(model: &Model, shape_record: usize, p: &Path, e: &Sym) -> Option<TokenStream> {
+fn computed_stmt(
+    model: &Model,
+    shape_record: usize,
+    p: &FieldPath,
+    e: &Sym,
+) -> Option<TokenStream> {
     let (place, union) = super::place::place(model, shape_record, p);
     if union.is_some() {
         return None;
@@ -375,7 +380,7 @@ fn field_list(model: &Model, shape_record: usize, fields: &[usize]) -> String {
         .join(", ")
 }
 
-fn value_text(model: &Model, shape_record: usize, p: &Path, v: i128) -> String {
+fn value_text(model: &Model, shape_record: usize, p: &FieldPath, v: i128) -> String {
     match p.ty(model, shape_record) {
         Ty::Enum(e) => model.enums[e]
             .by_value(v)
@@ -601,7 +606,7 @@ fn arg_text(model: &Model, c: &Construction, ctor: &Ctor, k: usize) -> ArgText {
     let shape_record = model.shapes[model.opcodes[c.opcode].shape.unwrap_or_default()].record;
     let p = &ctor.params[k];
     let fields = &model.records[shape_record].fields;
-    let path = |steps: Vec<Step>| Path {
+    let path = |steps: Vec<Step>| FieldPath {
         root: crate::model::eval::Root::Shape,
         steps,
     };

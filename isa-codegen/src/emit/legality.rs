@@ -14,7 +14,7 @@
 
 use super::place::{assign, place, place_from};
 use super::{banner, doc, ident, lit, unprinted, Source};
-use crate::model::eval::{Path, Root, Sym};
+use crate::model::eval::{FieldPath, Root, Sym};
 use crate::model::legality::{ColumnSource, Table};
 use crate::model::{Model, Ty};
 use isa_core::Firmware;
@@ -125,12 +125,12 @@ pub fn markdown(model: &Model, t: &Table, firmware: &dyn Fn(&Table, usize) -> Fi
 /// The state tensor a table's element count constrains, and the paths of its counts.
 struct TensorBinding {
     /// Path to the tensor record.
-    tensor: Path,
+    tensor: FieldPath,
     /// Rank of the descriptor.
     rank: u64,
 }
 
-fn count_reads(s: &Sym, out: &mut Vec<Path>) {
+fn count_reads(s: &Sym, out: &mut Vec<FieldPath>) {
     match s {
         Sym::Read(p) => out.push(p.clone()),
         Sym::Bin(_, a, b) => {
@@ -150,7 +150,7 @@ fn tensor_binding(model: &Model, t: &Table) -> Option<TensorBinding> {
     if first.steps.len() < 3 {
         return None;
     }
-    let tensor = Path {
+    let tensor = FieldPath {
         root: Root::Shape,
         steps: first.steps[..first.steps.len() - 2].to_vec(),
     };
@@ -583,7 +583,7 @@ pub fn emit(model: &Model, firmware: &dyn Fn(&Table, usize) -> Firmware) -> (Sou
         let sid = ident(&shape.rust);
         // What every arm pins the same way: its columns (from the row), its width into the
         // element count when that is one field, and the fields every arm pins to one value.
-        let column_paths: Vec<&Path> = t
+        let column_paths: Vec<&FieldPath> = t
             .columns
             .iter()
             .filter_map(|c| match &c.source {
@@ -595,7 +595,7 @@ pub fn emit(model: &Model, firmware: &dyn Fn(&Table, usize) -> Firmware) -> (Sou
             Sym::Read(p) => Some(p.canonical(model, shape_record)),
             _ => None,
         };
-        let common: Vec<(Path, i128)> = t
+        let common: Vec<(FieldPath, i128)> = t
             .arms
             .first()
             .map(|a0| {

@@ -2,7 +2,7 @@
 //! a place on a typed value, a write as a statement.
 
 use super::{ident, lit};
-use crate::model::eval::Path;
+use crate::model::eval::FieldPath;
 use crate::model::place::{assignment, Place, PlaceStep, Written};
 use crate::model::Model;
 use proc_macro2::TokenStream;
@@ -12,7 +12,7 @@ use quote::quote;
 pub(crate) fn place(
     model: &Model,
     shape_record: usize,
-    p: &Path,
+    p: &FieldPath,
 ) -> (TokenStream, Option<(usize, usize)>) {
     place_from(model, shape_record, p, quote!(f))
 }
@@ -21,7 +21,7 @@ pub(crate) fn place(
 pub(crate) fn place_from(
     model: &Model,
     _shape_record: usize,
-    p: &Path,
+    p: &FieldPath,
     root: TokenStream,
 ) -> (TokenStream, Option<(usize, usize)>) {
     let place = crate::model::place::place(model, p);
@@ -49,7 +49,7 @@ fn tokens(place: &Place, root: TokenStream) -> TokenStream {
 pub(crate) fn assign(
     model: &Model,
     shape_record: usize,
-    p: &Path,
+    p: &FieldPath,
     value: i128,
 ) -> Option<TokenStream> {
     assign_in(model, shape_record, p, value, &quote!(crate))
@@ -60,7 +60,7 @@ pub(crate) fn assign(
 pub(crate) fn assign_in(
     model: &Model,
     shape_record: usize,
-    p: &Path,
+    p: &FieldPath,
     value: i128,
     krate: &TokenStream,
 ) -> Option<TokenStream> {

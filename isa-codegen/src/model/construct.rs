@@ -40,7 +40,7 @@
 //! all 128 lanes, FP32, immediates 0.5 and 1.0). They make the rustdoc examples and the
 //! generated `tests/constructors.rs`.
 
-use super::eval::{Env, Evaluator, Formula, Path, Root, Step, Sym, Val};
+use super::eval::{Env, Evaluator, FieldPath, Formula, Root, Step, Sym, Val};
 use super::names::rust_field;
 use super::spec::{BinOp, SpecTy};
 use super::{EnumId, Model, RecordId, Ty};
@@ -87,9 +87,9 @@ pub struct Ctor {
     /// The choice members it fixes: (top-level field, member index).
     pub chosen: Vec<(usize, usize)>,
     /// Every field value it writes (the pins, the choice included), canonical paths, sorted.
-    pub pins: Vec<(Path, i128)>,
+    pub pins: Vec<(FieldPath, i128)>,
     /// Fields computed from the parameters: (top-level scalar field, expression).
-    pub computed: Vec<(Path, Sym)>,
+    pub computed: Vec<(FieldPath, Sym)>,
     /// Parameters, in order.
     pub params: Vec<Param>,
     /// Top-level fields left zero because the validator does not read them.
@@ -166,12 +166,12 @@ pub struct Example {
     /// takes no engine and the tree places the opcode on none).
     pub engines: Vec<usize>,
     /// Field values of the instance (canonical paths); every other field zero.
-    pub fields: Vec<(Path, i128)>,
+    pub fields: Vec<(FieldPath, i128)>,
 }
 
 impl Example {
     /// The instance's value of `path` (0 when unassigned).
-    pub fn value(&self, path: &Path) -> i128 {
+    pub fn value(&self, path: &FieldPath) -> i128 {
         self.fields
             .iter()
             .find(|(p, _)| p == path)
@@ -188,7 +188,7 @@ pub struct Constructions {
     pub missing: Vec<(usize, String)>,
     /// Per validated opcode, the fields its validator pins whatever the other fields hold (the
     /// typed instruction's `Default`).
-    pub defaults: Vec<(usize, Vec<(Path, i128)>)>,
+    pub defaults: Vec<(usize, Vec<(FieldPath, i128)>)>,
 }
 
 impl Constructions {
@@ -198,7 +198,7 @@ impl Constructions {
     }
 
     /// The `Default` pins of opcode `op`.
-    pub fn default_pins(&self, op: usize) -> Option<&[(Path, i128)]> {
+    pub fn default_pins(&self, op: usize) -> Option<&[(FieldPath, i128)]> {
         self.defaults
             .iter()
             .find(|(o, _)| *o == op)
@@ -273,15 +273,15 @@ fn param_order(kind: &ParamKind) -> u8 {
 }
 
 /// A top-level field of the operand struct as a path.
-fn top(shape_record: RecordId, k: usize) -> Path {
-    Path {
+fn top(shape_record: RecordId, k: usize) -> FieldPath {
+    FieldPath {
         root: Root::Shape,
         steps: vec![Step::Field(shape_record, k)],
     }
 }
 
 /// The top-level field a path starts with.
-fn head(p: &Path) -> Option<usize> {
+fn head(p: &FieldPath) -> Option<usize> {
     match p.steps.first() {
         Some(Step::Field(_, k)) => Some(*k),
         _ => None,
@@ -306,7 +306,7 @@ impl Deriver<'_> {
     }
 
     /// The residual and every field the evaluation touched.
-    fn evaluate(&self, env: &Env) -> Result<(Formula, Vec<Path>), String> {
+    fn evaluate(&self, env: &Env) -> Result<(Formula, Vec<FieldPath>), String> {
         let args = super::instance::validator_args(self.model, self.func, None);
         let mut ev = Evaluator::new(self.model, &self.model.specs, self.shape_record);
         match ev.call(env, self.func, args) {
@@ -316,19 +316,19 @@ impl Deriver<'_> {
         }
     }
 
-    fn name(&self, p: &Path) -> String {
+    fn name(&self, p: &FieldPath) -> String {
         p.name(self.model, self.shape_record)
     }
 
     /// Assigns the pins of the residual until none is new; the final residual.
     fn settle(&self, env: &mut Env) -> Result<Formula, String> {
-        let mut implied: Vec<Path> = Vec::new();
+        let mut implied: Vec<FieldPath> = Vec::new();
         loop {
             let r = self.residual(env)?;
             if r == Formula::Const(false) {
                 return Err("the validator rejects it whatever the other fields hold".into());
             }
-            let mut new: Vec<(Path, i128)> = Vec::new();
+            let mut new: Vec<(FieldPath, i128)> = Vec::new();
             for c in r.conjuncts() {
                 if let Formula::Cmp(BinOp::Eq, a, b) = c {
                     let (p, x) = match (a, b) {
@@ -358,7 +358,7 @@ impl Deriver<'_> {
     }
 
     /// The pinned value fits the field's type.
-    fn representable(&self, p: &Path, x: i128) -> Result<(), String> {
+    fn representable(&self, p: &FieldPath, x: i128) -> Result<(), String> {
         let ok = match p.ty(self.model, self.shape_record) {
             Ty::Enum(e) => self.model.enums[e].by_value(x).is_some(),
             Ty::Prim(prim) => prim.holds(x),
@@ -376,7 +376,7 @@ impl Deriver<'_> {
 
     /// The union step of a path: (steps up to the union value, member index, byte range of the
     /// path inside the union).
-    fn union_view(&self, p: &Path) -> Option<(Vec<Step>, usize, u64, u64)> {
+    fn union_view(&self, p: &FieldPath) -> Option<(Vec<Step>, usize, u64, u64)> {
         let j = p.steps.iter().position(|s| match s {
             Step::Field(r, _) => self.model.records[*r].kind == RecordKind::Union,
             _ => false,
@@ -404,7 +404,7 @@ impl Deriver<'_> {
 
     /// Whether pin `p = x` must be written (`true`), is implied by a pin through another
     /// member of the same union (`false`), or contradicts one (an error).
-    fn union_check(&self, env: &Env, p: &Path, x: i128) -> Result<bool, String> {
+    fn union_check(&self, env: &Env, p: &FieldPath, x: i128) -> Result<bool, String> {
         let Some((at, member, off, size)) = self.union_view(p) else {
             return Ok(true);
         };
@@ -652,8 +652,8 @@ impl Deriver<'_> {
 
     /// The computed fields of a residual: `field == expr` with a lone top-level scalar field on
     /// one side, not pinned under `env`; a computed field may not feed another.
-    fn computed(&self, env: &Env, residual: &Formula) -> Result<Vec<(Path, Sym)>, String> {
-        let mut computed: Vec<(Path, Sym)> = Vec::new();
+    fn computed(&self, env: &Env, residual: &Formula) -> Result<Vec<(FieldPath, Sym)>, String> {
+        let mut computed: Vec<(FieldPath, Sym)> = Vec::new();
         for c in residual.conjuncts() {
             let Formula::Cmp(BinOp::Eq, a, b) = c else {
                 continue;
@@ -824,7 +824,7 @@ impl Deriver<'_> {
             if let Some(i) = index {
                 steps.push(Step::Index(i));
             }
-            Path {
+            FieldPath {
                 root: Root::Shape,
                 steps,
             }
@@ -942,13 +942,13 @@ impl Deriver<'_> {
 
     /// Readable values to try first, per field (an immediate's value only when the validator
     /// reads it: a seed is no fp32 number).
-    fn preferences(&self, params: &[Param], read: &[usize]) -> Vec<(Path, Vec<i128>)> {
+    fn preferences(&self, params: &[Param], read: &[usize]) -> Vec<(FieldPath, Vec<i128>)> {
         let mut out = Vec::new();
         let sbuf = self.model.constant(STATE_BUF_OFFSET).map_or(0, |c| c.value);
         let field = |k: usize, rest: &[Step]| {
             let mut steps = vec![Step::Field(self.shape_record, k)];
             steps.extend_from_slice(rest);
-            Path {
+            FieldPath {
                 root: Root::Shape,
                 steps,
             }
@@ -1106,7 +1106,7 @@ pub fn immediate_forms(model: &Model) -> Option<ImmediateForms> {
 
 /// Whether a symbolic integer is plain arithmetic over fields (what a constructor can compute),
 /// collecting the fields it reads.
-pub fn computable(s: &Sym, reads: &mut Vec<Path>) -> bool {
+pub fn computable(s: &Sym, reads: &mut Vec<FieldPath>) -> bool {
     match s {
         Sym::Int(_) => true,
         Sym::Read(p) => {

@@ -19,9 +19,9 @@ pub enum Step {
     Index(u64),
 }
 
-/// A field of the instruction under evaluation.
+/// A field of an instruction, as the steps to it from a root (named so beside `std::path::Path`).
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Path {
+pub struct FieldPath {
     /// Where the access starts.
     pub root: Root,
     /// The steps.
@@ -39,7 +39,7 @@ pub enum Root {
     Common,
 }
 
-impl Path {
+impl FieldPath {
     /// Dotted name relative to the operand struct (`src_mem_pattern.num_elem[0]`).
     pub fn name(&self, model: &Model, shape_record: RecordId) -> String {
         let mut out = String::new();
@@ -80,13 +80,13 @@ impl Path {
     }
 
     /// The same field, spelled from the operand struct (header and common prefix resolved).
-    pub fn canonical(&self, model: &Model, shape_record: RecordId) -> Path {
+    pub fn canonical(&self, model: &Model, shape_record: RecordId) -> FieldPath {
         match self.root {
             Root::Shape => self.clone(),
             Root::Header => {
                 let mut steps = vec![Step::Field(shape_record, 0)];
                 steps.extend(self.steps.iter().cloned());
-                Path {
+                FieldPath {
                     root: Root::Shape,
                     steps,
                 }
@@ -103,7 +103,7 @@ impl Path {
                         steps[0] = Step::Field(shape_record, j);
                     }
                 }
-                Path {
+                FieldPath {
                     root: Root::Shape,
                     steps,
                 }
@@ -118,7 +118,7 @@ pub enum Sym {
     /// A known value.
     Int(i128),
     /// An unassigned field.
-    Read(Path),
+    Read(FieldPath),
     /// The opcode byte, when not known.
     Opcode,
     /// An enum parameter whose value is not fixed.
@@ -224,7 +224,7 @@ pub enum Val {
     /// An integer or enum value.
     Num(Sym),
     /// A struct, union or array inside the instruction.
-    Ref(Path),
+    Ref(FieldPath),
     /// The instruction itself.
     Inst,
 }
@@ -233,7 +233,7 @@ pub enum Val {
 #[derive(Clone, Debug, Default)]
 pub struct Env {
     /// Fixed field values (paths in canonical, shape-rooted form).
-    pub fields: BTreeMap<Path, i128>,
+    pub fields: BTreeMap<FieldPath, i128>,
     /// The opcode byte, when known.
     pub opcode: Option<i128>,
 }
@@ -248,11 +248,11 @@ pub struct Evaluator<'a> {
     fns: &'a [SpecFn],
     shape_record: RecordId,
     /// Enum-typed fields read while unassigned, with their enum, in first-read order (the domain finder uses these).
-    pub unassigned_enum_reads: Vec<(Path, EnumId)>,
+    pub unassigned_enum_reads: Vec<(FieldPath, EnumId)>,
     /// Every scalar field the evaluation reached, assigned or not (canonical paths, first-touch
     /// order), including an enum field checked by `is_valid_enum` (which is true without reading
     /// its value): what the validator looks at under the assignment (the typed constructors use it).
-    pub touched: Vec<Path>,
+    pub touched: Vec<FieldPath>,
 }
 
 fn sym_bin(op: BinOp, a: Sym, b: Sym) -> Sym {
@@ -373,7 +373,7 @@ impl<'a> Evaluator<'a> {
         }
     }
 
-    fn read(&mut self, env: &Env, path: Path) -> Val {
+    fn read(&mut self, env: &Env, path: FieldPath) -> Val {
         let canonical = path.canonical(self.model, self.shape_record);
         let ty = canonical.ty(self.model, self.shape_record);
         if !matches!(ty, Ty::Record(_) | Ty::Array(..)) && !self.touched.contains(&canonical) {
@@ -419,7 +419,7 @@ impl<'a> Evaluator<'a> {
             ExprKind::Const(k) => Val::Num(Sym::Int(self.model.constants[*k].value)),
             ExprKind::Member(en, m) => Val::Num(Sym::Int(self.model.enums[*en].members[*m].value)),
             ExprKind::Opcode(_) => Val::Num(env.opcode.map_or(Sym::Opcode, Sym::Int)),
-            ExprKind::Inst(_, root) => Val::Ref(Path {
+            ExprKind::Inst(_, root) => Val::Ref(FieldPath {
                 root: match root {
                     InstRoot::Shape(_) => Root::Shape,
                     InstRoot::Header => Root::Header,

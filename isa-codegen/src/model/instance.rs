@@ -9,7 +9,7 @@
 //! first), else the first field the residual reads, and go on. The search is bounded; a
 //! validator it cannot satisfy gets no instance (the example then shows the verdict instead).
 
-use super::eval::{compare, Env, Evaluator, Formula, Path, Root, Step, Sym, Val};
+use super::eval::{compare, Env, Evaluator, FieldPath, Formula, Root, Step, Sym, Val};
 use super::spec::{BinOp, SpecTy};
 use super::{Model, RecordId, Ty};
 use crate::ctype::RecordKind;
@@ -27,7 +27,7 @@ pub struct Instance {
     /// The engine member the validator was run for (`None`: it takes no engine).
     pub engine: Option<usize>,
     /// Assigned fields; every other field is zero.
-    pub fields: Vec<(Path, i128)>,
+    pub fields: Vec<(FieldPath, i128)>,
 }
 
 /// A valid instance of opcode `op` (index), if its validator is one the search satisfies.
@@ -67,7 +67,7 @@ pub fn search(
     op: usize,
     engines: &[Option<usize>],
     fixed: Env,
-) -> Option<Vec<(Path, i128)>> {
+) -> Option<Vec<(FieldPath, i128)>> {
     let (_, v) = model.validators.iter().find(|(o, _)| *o == op)?;
     let shape_record = model.shapes[model.opcodes[op].shape?].record;
     let args: Vec<Vec<Val>> = engines
@@ -148,7 +148,7 @@ impl Search<'_> {
     }
 
     /// The next field to assign and the values to try, in order.
-    fn choose(&self, residual: &Formula, env: &Env) -> Option<(Path, Vec<i128>)> {
+    fn choose(&self, residual: &Formula, env: &Env) -> Option<(FieldPath, Vec<i128>)> {
         for c in residual.conjuncts() {
             if let Some(choice) = self.constraint(c, false, env) {
                 return Some(choice);
@@ -162,7 +162,7 @@ impl Search<'_> {
     }
 
     /// A field compared with a constant somewhere in `f` (the first disjunct that has one).
-    fn constraint(&self, f: &Formula, negated: bool, env: &Env) -> Option<(Path, Vec<i128>)> {
+    fn constraint(&self, f: &Formula, negated: bool, env: &Env) -> Option<(FieldPath, Vec<i128>)> {
         match f {
             Formula::Cmp(op, a, b) => {
                 let (op, p, x) = match (a, b) {
@@ -197,7 +197,7 @@ impl Search<'_> {
     }
 
     /// Values of the field's type that satisfy `ok`: `preferred` first, then (enums) every member.
-    fn values(&self, p: &Path, ok: impl Fn(i128) -> bool, preferred: &[i128]) -> Vec<i128> {
+    fn values(&self, p: &FieldPath, ok: impl Fn(i128) -> bool, preferred: &[i128]) -> Vec<i128> {
         let ty = p.ty(self.model, self.shape_record);
         let mut pool: Vec<i128> = Vec::new();
         match &ty {
@@ -221,7 +221,7 @@ impl Search<'_> {
     /// A field not yet assigned, not the opcode, and, inside a union, a scalar member written
     /// whole (what the example can spell) and not a second member of a union another assigned
     /// path already writes through (the members share bytes).
-    fn assignable(&self, p: &Path, env: &Env) -> bool {
+    fn assignable(&self, p: &FieldPath, env: &Env) -> bool {
         if env.fields.contains_key(p) || p.root != Root::Shape {
             return false;
         }
@@ -253,7 +253,7 @@ impl Search<'_> {
 }
 
 /// The steps up to the first union on the path and the member taken there.
-fn union_member(model: &Model, p: &Path) -> Option<(Vec<Step>, usize)> {
+fn union_member(model: &Model, p: &FieldPath) -> Option<(Vec<Step>, usize)> {
     p.steps.iter().enumerate().find_map(|(i, s)| match s {
         Step::Field(r, k) if model.records[*r].kind == RecordKind::Union => {
             Some((p.steps[..i].to_vec(), *k))
@@ -262,7 +262,7 @@ fn union_member(model: &Model, p: &Path) -> Option<(Vec<Step>, usize)> {
     })
 }
 
-fn formula_reads(f: &Formula, out: &mut Vec<Path>) {
+fn formula_reads(f: &Formula, out: &mut Vec<FieldPath>) {
     match f {
         Formula::Cmp(_, a, b) => {
             sym_reads(a, out);
@@ -276,7 +276,7 @@ fn formula_reads(f: &Formula, out: &mut Vec<Path>) {
     }
 }
 
-fn sym_reads(s: &Sym, out: &mut Vec<Path>) {
+fn sym_reads(s: &Sym, out: &mut Vec<FieldPath>) {
     match s {
         Sym::Read(p) if !out.contains(p) => out.push(p.clone()),
         Sym::Bin(_, a, b) => {

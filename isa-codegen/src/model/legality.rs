@@ -5,7 +5,7 @@
 //! the field values it pins (`inst_word_len == 16`, `imm_state[7] == 0`, ...),
 //! which the typed constructors write.
 
-use super::eval::{formula_text, sym_text, Env, Evaluator, Formula, Path, Sym, Val};
+use super::eval::{formula_text, sym_text, Env, Evaluator, FieldPath, Formula, Sym, Val};
 use super::spec::{disjuncts, BinOp, SpecFn, SpecTy};
 use super::{EnumId, Model, RecordId};
 use crate::diag::Sink;
@@ -16,7 +16,7 @@ pub enum ColumnSource {
     /// A parameter of the legality function (the engine).
     Param(usize),
     /// A field of the instruction.
-    Field(Path),
+    Field(FieldPath),
 }
 
 /// One input of a legality table.
@@ -42,7 +42,7 @@ pub struct Arm {
     /// Index of the disjunct of the legality function that admits it.
     pub disjunct: usize,
     /// Field values the opcode's validator pins under this arm (canonical paths).
-    pub pinned: Vec<(Path, i128)>,
+    pub pinned: Vec<(FieldPath, i128)>,
 }
 
 /// The legality table of one opcode.
@@ -466,7 +466,7 @@ fn pinned(
     columns: &[Column],
     arm: &Arm,
     op: usize,
-) -> Vec<(Path, i128)> {
+) -> Vec<(FieldPath, i128)> {
     let f = &fns[v.func];
     let mut env = Env {
         opcode: Some(i128::from(model.opcodes[op].value)),
@@ -500,7 +500,7 @@ fn pinned(
     let Ok(Val::Bool(residual)) = ev.call(&env, v.func, args) else {
         return Vec::new();
     };
-    let mut out: Vec<(Path, i128)> = env.fields.iter().map(|(p, v)| (p.clone(), *v)).collect();
+    let mut out: Vec<(FieldPath, i128)> = env.fields.iter().map(|(p, v)| (p.clone(), *v)).collect();
     for c in residual.conjuncts() {
         if let Formula::Cmp(BinOp::Eq, a, b) = c {
             match (a, b) {

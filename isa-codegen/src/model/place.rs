@@ -5,7 +5,7 @@
 //! write through a union member is a whole-union write of a scalar member. The emitters turn
 //! these into Rust places and statements.
 
-use super::eval::{Path, Step};
+use super::eval::{FieldPath, Step};
 use super::names::rust_field;
 use super::{EnumId, Model, RecordId, Ty};
 use crate::ctype::{Prim, RecordKind};
@@ -29,7 +29,7 @@ pub struct Place {
 }
 
 /// The Rust place of `p` (its steps as they are: header and common roots are not resolved).
-pub fn place(model: &Model, p: &Path) -> Place {
+pub fn place(model: &Model, p: &FieldPath) -> Place {
     let mut steps = Vec::new();
     let mut union_member = None;
     for s in &p.steps {
@@ -95,7 +95,7 @@ pub struct Assignment {
 pub fn assignment(
     model: &Model,
     shape_record: RecordId,
-    p: &Path,
+    p: &FieldPath,
     value: i128,
 ) -> Option<Assignment> {
     let canonical = p.canonical(model, shape_record);
