@@ -15,7 +15,7 @@ use crate::model::address::AddressForms;
 use crate::model::construct::{
     immediate_forms, tensor_record, Construction, Ctor, ImmediateForms, ParamKind,
 };
-use crate::model::eval::{FieldPath, Step, Sym};
+use crate::model::eval::{FieldPath, Step, Term};
 use crate::model::spec::BinOp;
 use crate::model::Prim;
 use crate::model::{Model, RecordId, Ty};
@@ -267,18 +267,18 @@ fn read_expr(model: &Model, shape_record: usize, p: &FieldPath) -> Option<TokenS
     })
 }
 
-fn sym_expr(model: &Model, shape_record: usize, s: &Sym) -> Option<TokenStream> {
+fn sym_expr(model: &Model, shape_record: usize, s: &Term) -> Option<TokenStream> {
     Some(match s {
-        Sym::Int(v) => {
+        Term::Int(v) => {
             let l = proc_macro2::Literal::i128_suffixed(*v);
             quote!(#l)
         }
-        Sym::Read(p) => read_expr(model, shape_record, p)?,
-        Sym::Neg(a) => {
+        Term::Read(p) => read_expr(model, shape_record, p)?,
+        Term::Neg(a) => {
             let a = sym_expr(model, shape_record, a)?;
             quote!((#a).saturating_neg())
         }
-        Sym::Bin(op, a, b) => {
+        Term::Bin(op, a, b) => {
             let (a, b) = (
                 sym_expr(model, shape_record, a)?,
                 sym_expr(model, shape_record, b)?,
@@ -306,7 +306,7 @@ fn computed_stmt(
     model: &Model,
     shape_record: usize,
     p: &FieldPath,
-    e: &Sym,
+    e: &Term,
 ) -> Option<TokenStream> {
     let (place, union) = super::place::place(model, shape_record, p);
     if union.is_some() {
@@ -314,7 +314,7 @@ fn computed_stmt(
     }
     match p.ty(model, shape_record) {
         Ty::Enum(_) => {
-            let Sym::Read(q) = e else { return None };
+            let Term::Read(q) = e else { return None };
             let (from, union) = super::place::place(model, shape_record, q);
             union.is_none().then(|| quote!(#place = #from;))
         }
@@ -457,7 +457,7 @@ fn ctor_doc(model: &Model, c: &Construction, ctor: &Ctor) -> String {
                 .map(|(p, e)| format!(
                     "`{} = {}`",
                     p.name(model, shape_record),
-                    crate::model::eval::sym_text(model, shape_record, e)
+                    crate::model::eval::term_text(model, shape_record, e)
                 ))
                 .collect::<Vec<_>>()
                 .join(", ")

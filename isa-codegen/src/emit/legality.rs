@@ -14,7 +14,7 @@
 
 use super::place::{assign, place, place_from};
 use super::{banner, doc, ident, lit, unprinted, Source};
-use crate::model::eval::{FieldPath, Root, Sym};
+use crate::model::eval::{FieldPath, Root, Term};
 use crate::model::legality::{ColumnSource, Table};
 use crate::model::{Model, Ty};
 use isa_core::Firmware;
@@ -130,10 +130,10 @@ struct TensorBinding {
     rank: u64,
 }
 
-fn count_reads(s: &Sym, out: &mut Vec<FieldPath>) {
+fn count_reads(s: &Term, out: &mut Vec<FieldPath>) {
     match s {
-        Sym::Read(p) => out.push(p.clone()),
-        Sym::Bin(_, a, b) => {
+        Term::Read(p) => out.push(p.clone()),
+        Term::Bin(_, a, b) => {
             count_reads(a, out);
             count_reads(b, out);
         }
@@ -592,7 +592,7 @@ pub fn emit(model: &Model, firmware: &dyn Fn(&Table, usize) -> Firmware) -> (Sou
             })
             .collect();
         let count_path = |a: &crate::model::legality::Arm| match &a.count {
-            Sym::Read(p) => Some(p.canonical(model, shape_record)),
+            Term::Read(p) => Some(p.canonical(model, shape_record)),
             _ => None,
         };
         let common: Vec<(FieldPath, i128)> = t

@@ -40,7 +40,7 @@
 //! all 128 lanes, FP32, immediates 0.5 and 1.0). They make the rustdoc examples and the
 //! generated `tests/constructors.rs`.
 
-use super::eval::{Env, Evaluator, FieldPath, Formula, Root, Step, Sym, Val};
+use super::eval::{Evaluator, FieldPath, Formula, Inputs, Root, Step, Term, Value};
 use super::names::rust_field;
 use super::spec::{BinOp, SpecTy};
 use super::{EnumId, Model, RecordId, Ty};
@@ -89,7 +89,7 @@ pub struct Ctor {
     /// Every field value it writes (the pins, the choice included), canonical paths, sorted.
     pub pins: Vec<(FieldPath, i128)>,
     /// Fields computed from the parameters: (top-level scalar field, expression).
-    pub computed: Vec<(FieldPath, Sym)>,
+    pub computed: Vec<(FieldPath, Term)>,
     /// Parameters, in order.
     pub params: Vec<Param>,
     /// Top-level fields left zero because the validator does not read them.
@@ -293,24 +293,24 @@ impl Deriver<'_> {
         &self.model.records[self.shape_record].fields
     }
 
-    fn start(&self) -> Env {
-        Env {
+    fn start(&self) -> Inputs {
+        Inputs {
             opcode: Some(i128::from(self.model.opcodes[self.op].value)),
-            ..Env::default()
+            ..Inputs::default()
         }
     }
 
     /// The validator's residual under `env`, the engine symbolic.
-    fn residual(&self, env: &Env) -> Result<Formula, String> {
+    fn residual(&self, env: &Inputs) -> Result<Formula, String> {
         self.evaluate(env).map(|(f, _)| f)
     }
 
     /// The residual and every field the evaluation touched.
-    fn evaluate(&self, env: &Env) -> Result<(Formula, Vec<FieldPath>), String> {
+    fn evaluate(&self, env: &Inputs) -> Result<(Formula, Vec<FieldPath>), String> {
         let args = super::instance::validator_args(self.model, self.func, None);
         let mut ev = Evaluator::new(self.model, &self.model.specs, self.shape_record);
         match ev.call(env, self.func, args) {
-            Ok(Val::Bool(f)) => Ok((f, ev.touched)),
+            Ok(Value::Bool(f)) => Ok((f, ev.touched)),
             Ok(_) => Err("the validator does not return a boolean".into()),
             Err(e) => Err(e.0),
         }
@@ -321,7 +321,7 @@ impl Deriver<'_> {
     }
 
     /// Assigns the pins of the residual until none is new; the final residual.
-    fn settle(&self, env: &mut Env) -> Result<Formula, String> {
+    fn settle(&self, env: &mut Inputs) -> Result<Formula, String> {
         let mut implied: Vec<FieldPath> = Vec::new();
         loop {
             let r = self.residual(env)?;
@@ -332,7 +332,7 @@ impl Deriver<'_> {
             for c in r.conjuncts() {
                 if let Formula::Cmp(BinOp::Eq, a, b) = c {
                     let (p, x) = match (a, b) {
-                        (Sym::Read(p), Sym::Int(x)) | (Sym::Int(x), Sym::Read(p)) => (p, *x),
+                        (Term::Read(p), Term::Int(x)) | (Term::Int(x), Term::Read(p)) => (p, *x),
                         _ => continue,
                     };
                     if !env.fields.contains_key(p)
@@ -404,7 +404,7 @@ impl Deriver<'_> {
 
     /// Whether pin `p = x` must be written (`true`), is implied by a pin through another
     /// member of the same union (`false`), or contradicts one (an error).
-    fn union_check(&self, env: &Env, p: &FieldPath, x: i128) -> Result<bool, String> {
+    fn union_check(&self, env: &Inputs, p: &FieldPath, x: i128) -> Result<bool, String> {
         let Some((at, member, off, size)) = self.union_view(p) else {
             return Ok(true);
         };
@@ -493,7 +493,7 @@ impl Deriver<'_> {
 
     /// A choice field: an enum field the validator restricts, when only it is assigned, to a
     /// strict subset of two or more members.
-    fn choice(&self, base: &Env, k: usize) -> Result<Option<Choice>, String> {
+    fn choice(&self, base: &Inputs, k: usize) -> Result<Option<Choice>, String> {
         let f = &self.fields()[k];
         let Ty::Enum(e) = f.ty else { return Ok(None) };
         if self.enum_named(&f.ty, DTYPE) || self.immediate_value(k).is_some() {
@@ -605,7 +605,7 @@ impl Deriver<'_> {
     /// settled fields `base`, with example arguments valid on the engines `placed`.
     fn ctor(
         &self,
-        base: &Env,
+        base: &Inputs,
         chosen: &[(usize, usize)],
         name: String,
         placed: &[usize],
@@ -652,14 +652,14 @@ impl Deriver<'_> {
 
     /// The computed fields of a residual: `field == expr` with a lone top-level scalar field on
     /// one side, not pinned under `env`; a computed field may not feed another.
-    fn computed(&self, env: &Env, residual: &Formula) -> Result<Vec<(FieldPath, Sym)>, String> {
-        let mut computed: Vec<(FieldPath, Sym)> = Vec::new();
+    fn computed(&self, env: &Inputs, residual: &Formula) -> Result<Vec<(FieldPath, Term)>, String> {
+        let mut computed: Vec<(FieldPath, Term)> = Vec::new();
         for c in residual.conjuncts() {
             let Formula::Cmp(BinOp::Eq, a, b) = c else {
                 continue;
             };
             for (lhs, rhs) in [(a, b), (b, a)] {
-                let Sym::Read(p) = lhs else { continue };
+                let Term::Read(p) = lhs else { continue };
                 if p.steps.len() != 1 || env.fields.contains_key(p) {
                     continue;
                 }
@@ -673,7 +673,7 @@ impl Deriver<'_> {
                 let target = p.ty(self.model, self.shape_record);
                 let fits = match (&target, rhs) {
                     (Ty::Prim(prim), _) => !matches!(prim, Prim::F32 | Prim::F64 | Prim::Bool),
-                    (Ty::Enum(_), Sym::Read(q)) => q.ty(self.model, self.shape_record) == target,
+                    (Ty::Enum(_), Term::Read(q)) => q.ty(self.model, self.shape_record) == target,
                     _ => false,
                 };
                 if fits {
@@ -701,7 +701,7 @@ impl Deriver<'_> {
     /// though read. `read_heads` are the fields the validator reads.
     fn parameters(
         &self,
-        env: &Env,
+        env: &Inputs,
         post_uniform: bool,
         computed_heads: &[usize],
         read_heads: &[usize],
@@ -812,7 +812,7 @@ impl Deriver<'_> {
 
     /// Every leaf of tensor field `k` is pinned (its start address through any member that
     /// covers the union).
-    fn tensor_pinned(&self, env: &Env, k: usize, record: RecordId, rank: u64) -> bool {
+    fn tensor_pinned(&self, env: &Inputs, k: usize, record: RecordId, rank: u64) -> bool {
         let rec = &self.model.records[record];
         let sub = |name: &str| rec.fields.iter().position(|f| f.name == name);
         let (Some(start), Some(step), Some(num)) = (sub(START_ADDR), sub(STEP_ELEM), sub(NUM_ELEM))
@@ -881,7 +881,7 @@ impl Deriver<'_> {
     /// tried first (each kept only when a valid instance still exists with it).
     fn example(
         &self,
-        fixed: &Env,
+        fixed: &Inputs,
         params: &[Param],
         placed: &[usize],
         read: &[usize],
@@ -1106,14 +1106,14 @@ pub fn immediate_forms(model: &Model) -> Option<ImmediateForms> {
 
 /// Whether a symbolic integer is plain arithmetic over fields (what a constructor can compute),
 /// collecting the fields it reads.
-pub fn computable(s: &Sym, reads: &mut Vec<FieldPath>) -> bool {
+pub fn computable(s: &Term, reads: &mut Vec<FieldPath>) -> bool {
     match s {
-        Sym::Int(_) => true,
-        Sym::Read(p) => {
+        Term::Int(_) => true,
+        Term::Read(p) => {
             reads.push(p.clone());
             true
         }
-        Sym::Bin(op, a, b) => {
+        Term::Bin(op, a, b) => {
             matches!(
                 op,
                 BinOp::Add
@@ -1129,7 +1129,7 @@ pub fn computable(s: &Sym, reads: &mut Vec<FieldPath>) -> bool {
             ) && computable(a, reads)
                 && computable(b, reads)
         }
-        Sym::Neg(a) => computable(a, reads),
-        Sym::Opcode | Sym::Param(_) | Sym::Ite(..) => false,
+        Term::Neg(a) => computable(a, reads),
+        Term::Opcode | Term::Param(_) | Term::Ite(..) => false,
     }
 }

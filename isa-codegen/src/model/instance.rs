@@ -9,7 +9,7 @@
 //! first), else the first field the residual reads, and go on. The search is bounded; a
 //! validator it cannot satisfy gets no instance (the example then shows the verdict instead).
 
-use super::eval::{compare, Env, Evaluator, FieldPath, Formula, Root, Step, Sym, Val};
+use super::eval::{compare, Evaluator, FieldPath, Formula, Inputs, Root, Step, Term, Value};
 use super::spec::{BinOp, SpecTy};
 use super::{Model, RecordId, Ty};
 use crate::ctype::RecordKind;
@@ -48,9 +48,9 @@ pub fn valid_instance(model: &Model, op: usize) -> Option<Instance> {
         _ => vec![None],
     };
     for engine in engines {
-        let fixed = Env {
+        let fixed = Inputs {
             opcode: Some(i128::from(model.opcodes[op].value)),
-            ..Env::default()
+            ..Inputs::default()
         };
         if let Some(fields) = search(model, op, &[engine], fixed) {
             return Some(Instance { engine, fields });
@@ -66,11 +66,11 @@ pub fn search(
     model: &Model,
     op: usize,
     engines: &[Option<usize>],
-    fixed: Env,
+    fixed: Inputs,
 ) -> Option<Vec<(FieldPath, i128)>> {
     let (_, v) = model.validators.iter().find(|(o, _)| *o == op)?;
     let shape_record = model.shapes[model.opcodes[op].shape?].record;
-    let args: Vec<Vec<Val>> = engines
+    let args: Vec<Vec<Value>> = engines
         .iter()
         .map(|e| validator_args(model, v.func, *e))
         .collect();
@@ -88,21 +88,21 @@ pub fn search(
 
 /// The arguments of validator `func`: the instruction, the engine member `engine` for an engine
 /// parameter (symbolic when `None`), the generation's own version for a version parameter.
-pub fn validator_args(model: &Model, func: usize, engine: Option<usize>) -> Vec<Val> {
+pub fn validator_args(model: &Model, func: usize, engine: Option<usize>) -> Vec<Value> {
     let f = &model.specs[func];
     f.params
         .iter()
         .enumerate()
         .map(|(k, (_, t))| match t {
-            SpecTy::Inst(_) => Val::Inst,
+            SpecTy::Inst(_) => Value::Inst,
             SpecTy::Enum(e) if Some(*e) == model.engine_enum => match engine {
-                Some(m) => Val::Num(Sym::Int(model.enums[*e].members[m].value)),
-                None => Val::Num(Sym::Param(k)),
+                Some(m) => Value::Num(Term::Int(model.enums[*e].members[m].value)),
+                None => Value::Num(Term::Param(k)),
             },
             SpecTy::Enum(e) if model.enums[*e].c_name == crate::vendor::NEURON_CORE_VERSION => {
-                Val::Num(Sym::Int(i128::from(model.nc_version)))
+                Value::Num(Term::Int(i128::from(model.nc_version)))
             }
-            _ => Val::Num(Sym::Param(k)),
+            _ => Value::Num(Term::Param(k)),
         })
         .collect()
 }
@@ -112,12 +112,12 @@ struct Search<'a> {
     shape_record: RecordId,
     func: usize,
     /// One argument list per engine; the instance must satisfy all of them.
-    args: Vec<Vec<Val>>,
+    args: Vec<Vec<Value>>,
     budget: usize,
 }
 
 impl Search<'_> {
-    fn run(&mut self, env: Env) -> Option<Env> {
+    fn run(&mut self, env: Inputs) -> Option<Inputs> {
         if self.budget == 0 {
             return None;
         }
@@ -125,7 +125,7 @@ impl Search<'_> {
         let mut parts = Vec::new();
         for args in &self.args {
             let mut ev = Evaluator::new(self.model, &self.model.specs, self.shape_record);
-            let Ok(Val::Bool(residual)) = ev.call(&env, self.func, args.clone()) else {
+            let Ok(Value::Bool(residual)) = ev.call(&env, self.func, args.clone()) else {
                 return None;
             };
             parts.push(residual);
@@ -148,7 +148,7 @@ impl Search<'_> {
     }
 
     /// The next field to assign and the values to try, in order.
-    fn choose(&self, residual: &Formula, env: &Env) -> Option<(FieldPath, Vec<i128>)> {
+    fn choose(&self, residual: &Formula, env: &Inputs) -> Option<(FieldPath, Vec<i128>)> {
         for c in residual.conjuncts() {
             if let Some(choice) = self.constraint(c, false, env) {
                 return Some(choice);
@@ -162,12 +162,17 @@ impl Search<'_> {
     }
 
     /// A field compared with a constant somewhere in `f` (the first disjunct that has one).
-    fn constraint(&self, f: &Formula, negated: bool, env: &Env) -> Option<(FieldPath, Vec<i128>)> {
+    fn constraint(
+        &self,
+        f: &Formula,
+        negated: bool,
+        env: &Inputs,
+    ) -> Option<(FieldPath, Vec<i128>)> {
         match f {
             Formula::Cmp(op, a, b) => {
                 let (op, p, x) = match (a, b) {
-                    (Sym::Read(p), Sym::Int(x)) => (*op, p, *x),
-                    (Sym::Int(x), Sym::Read(p)) => (flip(*op), p, *x),
+                    (Term::Read(p), Term::Int(x)) => (*op, p, *x),
+                    (Term::Int(x), Term::Read(p)) => (flip(*op), p, *x),
                     _ => return None,
                 };
                 if !self.assignable(p, env) {
@@ -221,7 +226,7 @@ impl Search<'_> {
     /// A field not yet assigned, not the opcode, and, inside a union, a scalar member written
     /// whole (what the example can spell) and not a second member of a union another assigned
     /// path already writes through (the members share bytes).
-    fn assignable(&self, p: &FieldPath, env: &Env) -> bool {
+    fn assignable(&self, p: &FieldPath, env: &Inputs) -> bool {
         if env.fields.contains_key(p) || p.root != Root::Shape {
             return false;
         }
@@ -276,15 +281,15 @@ fn formula_reads(f: &Formula, out: &mut Vec<FieldPath>) {
     }
 }
 
-fn sym_reads(s: &Sym, out: &mut Vec<FieldPath>) {
+fn sym_reads(s: &Term, out: &mut Vec<FieldPath>) {
     match s {
-        Sym::Read(p) if !out.contains(p) => out.push(p.clone()),
-        Sym::Bin(_, a, b) => {
+        Term::Read(p) if !out.contains(p) => out.push(p.clone()),
+        Term::Bin(_, a, b) => {
             sym_reads(a, out);
             sym_reads(b, out);
         }
-        Sym::Neg(a) => sym_reads(a, out),
-        Sym::Ite(c, a, b) => {
+        Term::Neg(a) => sym_reads(a, out),
+        Term::Ite(c, a, b) => {
             formula_reads(c, out);
             sym_reads(a, out);
             sym_reads(b, out);

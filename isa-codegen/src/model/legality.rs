@@ -5,7 +5,7 @@
 //! the field values it pins (`inst_word_len == 16`, `imm_state[7] == 0`, ...),
 //! which the typed constructors write.
 
-use super::eval::{formula_text, sym_text, Env, Evaluator, FieldPath, Formula, Sym, Val};
+use super::eval::{formula_text, term_text, Evaluator, FieldPath, Formula, Inputs, Term, Value};
 use super::spec::{disjuncts, BinOp, SpecFn, SpecTy};
 use super::{EnumId, Model, RecordId};
 use crate::diag::Sink;
@@ -38,7 +38,7 @@ pub struct Arm {
     /// State words (the `N` of `count == N`).
     pub words: u32,
     /// The element-count expression of this arm.
-    pub count: Sym,
+    pub count: Term,
     /// Index of the disjunct of the legality function that admits it.
     pub disjunct: usize,
     /// Field values the opcode's validator pins under this arm (canonical paths).
@@ -149,13 +149,13 @@ pub fn derive(
     tables
 }
 
-fn initial_args(f: &SpecFn) -> Vec<Val> {
+fn initial_args(f: &SpecFn) -> Vec<Value> {
     f.params
         .iter()
         .enumerate()
         .map(|(k, (_, t))| match t {
-            SpecTy::Inst(_) => Val::Inst,
-            _ => Val::Num(Sym::Param(k)),
+            SpecTy::Inst(_) => Value::Inst,
+            _ => Value::Num(Term::Param(k)),
         })
         .collect()
 }
@@ -192,7 +192,7 @@ fn table(
         else {
             continue;
         };
-        let text = sym_text(model, shape_record, &arm.count);
+        let text = term_text(model, shape_record, &arm.count);
         match &count_text {
             None => count_text = Some(text),
             Some(t) if *t != text => {
@@ -247,7 +247,7 @@ fn columns(
     }
     let mut discover = Evaluator::new(model, fns, shape_record);
     discover
-        .call(&Env::default(), fk, initial_args(f))
+        .call(&Inputs::default(), fk, initial_args(f))
         .map_err(|e| e.0)?;
     for (path, e) in &discover.unassigned_enum_reads {
         sources.push((ColumnSource::Field(path.clone()), *e));
@@ -306,14 +306,14 @@ fn arm(
     let (env, args) = bind(model, f, columns, &values);
     let mut ev = Evaluator::new(model, fns, shape_record);
     let result = match ev.call(&env, fk, args.clone()).map_err(|e| e.0)? {
-        Val::Bool(r) => r,
+        Value::Bool(r) => r,
         _ => return Err(format!("`{}` does not return a boolean", f.name)),
     };
     let tuple = || describe(model, columns, &values);
     let (count, n) = match &result {
         Formula::Const(false) => return Ok(None),
         Formula::Cmp(BinOp::Eq, a, b) => match (a, b) {
-            (c, Sym::Int(n)) | (Sym::Int(n), c) => (c.clone(), *n),
+            (c, Term::Int(n)) | (Term::Int(n), c) => (c.clone(), *n),
             _ => {
                 return Err(format!(
                     "`{}` at {}: reduces to `{}`, not `<element count> == N`",
@@ -343,7 +343,7 @@ fn arm(
     let mut disjunct = 0;
     for (k, d) in body_disjuncts.iter().enumerate() {
         let mut pev = Evaluator::new(model, fns, shape_record);
-        if let Ok(Val::Bool(r)) = pev.call_with_body(&env, fk, d, args.clone()) {
+        if let Ok(Value::Bool(r)) = pev.call_with_body(&env, fk, d, args.clone()) {
             if r != Formula::Const(false) {
                 disjunct = k;
                 break;
@@ -358,7 +358,7 @@ fn arm(
             "`{}` at {}: width {n} is not a word count (`{} == {n}`; a state has at least one word, and `x / 0` is 0 in the spec language)",
             f.name,
             tuple(),
-            sym_text(model, shape_record, &count)
+            term_text(model, shape_record, &count)
         )
     })?;
     Ok(Some(Arm {
@@ -420,7 +420,7 @@ fn candidates(
         if !prefix.is_empty() {
             let (env, args) = bind(model, &fns[fk], &columns[..prefix.len()], &prefix);
             let mut ev = Evaluator::new(model, fns, shape_record);
-            if ev.call(&env, fk, args).map_err(|e| e.0)? == Val::Bool(Formula::Const(false)) {
+            if ev.call(&env, fk, args).map_err(|e| e.0)? == Value::Bool(Formula::Const(false)) {
                 continue;
             }
         }
@@ -433,13 +433,13 @@ fn candidates(
     Ok(out)
 }
 
-fn bind(model: &Model, f: &SpecFn, columns: &[Column], values: &[usize]) -> (Env, Vec<Val>) {
-    let mut env = Env::default();
+fn bind(model: &Model, f: &SpecFn, columns: &[Column], values: &[usize]) -> (Inputs, Vec<Value>) {
+    let mut env = Inputs::default();
     let mut args = initial_args(f);
     for (c, m) in columns.iter().zip(values) {
         let v = model.enums[c.enum_id].members[*m].value;
         match &c.source {
-            ColumnSource::Param(k) => args[*k] = Val::Num(Sym::Int(v)),
+            ColumnSource::Param(k) => args[*k] = Value::Num(Term::Int(v)),
             ColumnSource::Field(p) => {
                 env.fields.insert(p.clone(), v);
             }
@@ -468,9 +468,9 @@ fn pinned(
     op: usize,
 ) -> Vec<(FieldPath, i128)> {
     let f = &fns[v.func];
-    let mut env = Env {
+    let mut env = Inputs {
         opcode: Some(i128::from(model.opcodes[op].value)),
-        ..Env::default()
+        ..Inputs::default()
     };
     let mut args = initial_args(f);
     for (c, m) in columns.iter().zip(&arm.values) {
@@ -483,7 +483,7 @@ fn pinned(
                 // The engine: bind the validator's own engine parameter, if it has one.
                 for (k, (_, t)) in f.params.iter().enumerate() {
                     if *t == SpecTy::Enum(c.enum_id) {
-                        args[k] = Val::Num(Sym::Int(value));
+                        args[k] = Value::Num(Term::Int(value));
                     }
                 }
             }
@@ -492,19 +492,19 @@ fn pinned(
     for (k, (_, t)) in f.params.iter().enumerate() {
         if let SpecTy::Enum(e) = t {
             if model.enums[*e].c_name == crate::vendor::NEURON_CORE_VERSION {
-                args[k] = Val::Num(Sym::Int(i128::from(model.nc_version)));
+                args[k] = Value::Num(Term::Int(i128::from(model.nc_version)));
             }
         }
     }
     let mut ev = Evaluator::new(model, fns, shape_record);
-    let Ok(Val::Bool(residual)) = ev.call(&env, v.func, args) else {
+    let Ok(Value::Bool(residual)) = ev.call(&env, v.func, args) else {
         return Vec::new();
     };
     let mut out: Vec<(FieldPath, i128)> = env.fields.iter().map(|(p, v)| (p.clone(), *v)).collect();
     for c in residual.conjuncts() {
         if let Formula::Cmp(BinOp::Eq, a, b) = c {
             match (a, b) {
-                (Sym::Read(p), Sym::Int(x)) | (Sym::Int(x), Sym::Read(p))
+                (Term::Read(p), Term::Int(x)) | (Term::Int(x), Term::Read(p))
                     if !out.iter().any(|(q, _)| q == p) =>
                 {
                     out.push((p.clone(), *x));
