@@ -5,6 +5,11 @@
 //! [`read`] (bindgen, syn, serde_json) → [`model`] (the generator's own IR) →
 //! [`emit`] (quote + prettyplease) → files; [`report`] summarises and compares
 //! models; [`workspace`] runs all of it over `headers/` and the crates.
+//!
+//! Two leaf modules, which import nothing, give every stage its shared words: [`vendor`]
+//! names every file, C identifier and member of the vendor's trees the generator assumes, and
+//! [`ctype`] is the C type vocabulary. The later stages see `ctype`'s
+//! types through the model, which re-exports them.
 
 pub mod ctype;
 pub mod diag;

@@ -31,11 +31,11 @@ use crate::vendor::{COMMON_HEADER, NEURON_CORE_VERSION, NEURON_ENGINE, OPCODE_EN
 pub fn build(input: &TreeInput) -> Result<Model, Error> {
     let mut sink = Sink::default();
     let mut model = declarations(input, &mut sink);
-    model.instruction_names = instruction_names::derive(&model);
-    model.address_forms = super::address::derive(&model);
     if !sink.is_empty() {
         return sink.finish(&input.tree_name, model);
     }
+    model.instruction_names = instruction_names::derive(&model);
+    model.address_forms = super::address::derive(&model);
     let (specs, dropped) =
         super::spec::resolve(&model, &input.specs, &input.spec_unparsed, &mut sink);
     super::spec::check_depth(&specs, &mut sink);

@@ -26,7 +26,7 @@ use crate::diag::Loc;
 pub enum InstKind {
     /// Only the common prefix (`header`, `common`) is read: any shape.
     Any,
-    /// Fields of one shape (index into [`Model::shapes`]) are read.
+    /// Fields of one shape (index into [`Model::shapes`](crate::model::Model::shapes)) are read.
     Shape(usize),
 }
 
@@ -143,7 +143,7 @@ pub enum ExprKind {
     Int(i128),
     /// The `k`-th parameter.
     Param(usize),
-    /// A constant (index into [`Model::constants`]).
+    /// A constant (index into [`Model::constants`](crate::model::Model::constants)).
     Const(usize),
     /// An enum member: (enum, member index).
     Member(EnumId, usize),
