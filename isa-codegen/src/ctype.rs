@@ -68,6 +68,24 @@ impl Prim {
     pub fn is_signed(self) -> bool {
         matches!(self, Prim::I8 | Prim::I16 | Prim::I32 | Prim::I64)
     }
+
+    /// True when the type holds the integer `v` (`bool` holds 0 and 1; a float holds no
+    /// integer exactly enough to be pinned or written as one).
+    pub fn holds(self, v: i128) -> bool {
+        let (lo, hi): (i128, i128) = match self {
+            Prim::Bool => (0, 1),
+            Prim::U8 => (0, u8::MAX.into()),
+            Prim::U16 => (0, u16::MAX.into()),
+            Prim::U32 => (0, u32::MAX.into()),
+            Prim::U64 => (0, u64::MAX.into()),
+            Prim::I8 => (i8::MIN.into(), i8::MAX.into()),
+            Prim::I16 => (i16::MIN.into(), i16::MAX.into()),
+            Prim::I32 => (i32::MIN.into(), i32::MAX.into()),
+            Prim::I64 => (i64::MIN.into(), i64::MAX.into()),
+            Prim::F32 | Prim::F64 => return false,
+        };
+        (lo..=hi).contains(&v)
+    }
 }
 
 /// A C type as bindgen spelled it.
@@ -94,4 +112,26 @@ pub enum RecordKind {
     Struct,
     /// `union`.
     Union,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Prim;
+
+    #[test]
+    fn holds_exactly_the_values_of_its_width() {
+        for (p, lo, hi) in [
+            (Prim::Bool, 0, 1),
+            (Prim::U8, 0, 255),
+            (Prim::I8, -128, 127),
+            (Prim::U16, 0, 0xffff),
+            (Prim::I32, i128::from(i32::MIN), i128::from(i32::MAX)),
+            (Prim::U64, 0, i128::from(u64::MAX)),
+            (Prim::I64, i128::from(i64::MIN), i128::from(i64::MAX)),
+        ] {
+            assert!(p.holds(lo) && p.holds(hi), "{p:?}");
+            assert!(!p.holds(lo - 1) && !p.holds(hi + 1), "{p:?}");
+        }
+        assert!(!Prim::F32.holds(0) && !Prim::F64.holds(1));
+    }
 }

@@ -5,6 +5,11 @@
 //! [`read`] (bindgen, syn, serde_json) → [`model`] (the generator's own IR) →
 //! [`emit`] (quote + prettyplease) → files; [`report`] summarises and compares
 //! models; [`workspace`] runs all of it over `headers/` and the crates.
+//!
+//! Two leaf modules, which import nothing, give every stage its shared words: [`vendor`]
+//! names every file, C identifier and member of the vendor's trees the generator assumes, and
+//! [`ctype`] is the C type vocabulary. The later stages see `ctype`'s
+//! types through the model, which re-exports them.
 
 pub mod ctype;
 pub mod diag;
@@ -12,6 +17,7 @@ pub mod emit;
 pub mod model;
 pub mod read;
 pub mod report;
+pub mod vendor;
 pub mod workspace;
 
 use std::path::Path;
@@ -168,7 +174,7 @@ pub(crate) fn generate_here(
     crate_dir: Option<&Path>,
 ) -> Result<Generated, diag::Error> {
     let input = read::read_tree(tree)?;
-    let model = model::build::build(&input)?;
+    let model = model::build(&input)?;
     options.check(&model)?;
     let (sources, notes) = emit::emit_sources(&model);
     let mut files = emit::format_reusing(sources, crate_dir, |files| emit::rustfmt_all(files))
@@ -191,7 +197,7 @@ pub fn summarize(tree: &Path, options: &Options) -> Result<report::Summary, diag
 
 fn summarize_here(tree: &Path, options: &Options) -> Result<report::Summary, diag::Error> {
     let input = read::read_tree(tree)?;
-    let model = model::build::build(&input)?;
+    let model = model::build(&input)?;
     options.check(&model)?;
     Ok(report::Summary::of(&model, spec_names(&model)))
 }

@@ -16,7 +16,8 @@
 //! Tables with the same layout (columns, operand-struct places) share one `macro_rules!` that
 //! holds the test body; each table is one invocation listing its arms.
 
-use super::legality::{key_columns, marker_name, place, table_const, tensor_path, trait_name};
+use super::legality::{key_columns, marker_name, table_const, tensor_path, trait_name};
+use super::place::place;
 use super::{ident, lit};
 use crate::model::legality::{ColumnSource, Table};
 use crate::model::Model;
@@ -73,7 +74,7 @@ fn table_test(
         .iter()
         .filter(|(p, v)| {
             let n = p.name(model, shape_record);
-            n.starts_with(&format!("{}.", model.discriminator.path[0]))
+            n.starts_with(&format!("{}.", model.opcode_field.path[0]))
                 && *v != 0
                 && t.arms.iter().all(|a| a.pinned.contains(&(p.clone(), *v)))
         })
@@ -210,12 +211,12 @@ fn literals(e: &crate::model::spec::Expr, out: &mut Vec<u32>) {
 /// The whole test file, or `None` when the crate has no legality table.
 pub fn emit(model: &Model) -> Option<String> {
     let (_, clashes) = super::legality::marker_enums(model);
-    let names = super::inst::instruction_names(model);
+    let names = &model.instruction_names;
     let mut layouts: Vec<(String, Vec<usize>)> = Vec::new();
     let mut macros = Vec::new();
     let mut calls = Vec::new();
     for t in &model.tables {
-        let Some(test) = table_test(model, &names, t, &clashes) else {
+        let Some(test) = table_test(model, names, t, &clashes) else {
             continue;
         };
         let text = test.layout.to_string();
@@ -304,12 +305,12 @@ fn macro_text(k: usize, cfg: &TokenStream, function: &str) -> String {
 /// feature is on, and otherwise says which feature is missing. Run with the default features it
 /// checks the first half; `isa-codegen`'s `features` test runs it with a subset.
 pub fn emit_features(model: &Model) -> super::Source {
-    let names = super::inst::instruction_names(model);
+    let names = &model.instruction_names;
     let krate = ident(&format!("isa_{}", model.generation.to_ascii_lowercase()));
     let rows: Vec<TokenStream> = model
         .opcodes
         .iter()
-        .zip(&names)
+        .zip(names)
         .filter_map(|(o, n)| {
             n.as_ref()?;
             let feature = super::shape_feature(model, o.shape?);

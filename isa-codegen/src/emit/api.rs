@@ -16,8 +16,8 @@ use super::ident;
 use super::records::typed_fields;
 use super::ty::has_float;
 use crate::model::names::rust_field;
+use crate::model::Prim;
 use crate::model::{Model, RecordId, Ty};
-use crate::read::cdecl::Prim;
 use proc_macro2::{Ident, TokenStream};
 use quote::quote;
 

@@ -11,95 +11,16 @@
 //! `marker`) members; the parameter conventions of the model.
 
 use super::{ident, lit, unprinted, Source};
+use crate::model::address::AddressForms;
 use crate::model::construct::{
     immediate_forms, tensor_record, Construction, Ctor, ImmediateForms, ParamKind,
 };
-use crate::model::eval::{Path, Step, Sym};
+use crate::model::eval::{FieldPath, Step, Term};
 use crate::model::spec::BinOp;
+use crate::model::Prim;
 use crate::model::{Model, RecordId, Ty};
-use crate::read::cdecl::Prim;
 use proc_macro2::TokenStream;
 use quote::quote;
-
-/// The `ADDR4` union of the tensor records and what `TensorAddress` can do with it.
-pub(crate) struct AddressForms {
-    /// The union.
-    pub union: RecordId,
-    /// SBUF helpers (`sbuf`): the constants exist.
-    pub sbuf: bool,
-    /// PSUM helpers (`psum`).
-    pub psum: bool,
-    /// The register form: (byte of `regnum`, byte of `marker`) when `register` exists.
-    pub register: Option<(u64, u64)>,
-}
-
-fn u32_const(model: &Model, name: &str) -> Option<i128> {
-    model
-        .constant(name)
-        .filter(|c| c.ty == Prim::U32)
-        .map(|c| c.value)
-}
-
-/// The address forms, when the tensor records' start address is a 4-byte union with a u32
-/// `addr_immediate` member.
-pub(crate) fn address_forms(model: &Model) -> Option<AddressForms> {
-    let union = model.records.iter().enumerate().find_map(|(r, _)| {
-        let (rec, _) = tensor_record(model, &Ty::Record(r))?;
-        let start = model.records[rec]
-            .fields
-            .iter()
-            .find(|f| f.name == "start_addr")?;
-        match start.ty {
-            Ty::Record(a) => Some(a),
-            _ => None,
-        }
-    })?;
-    let u = &model.records[union];
-    if !u
-        .fields
-        .iter()
-        .any(|f| f.name == "addr_immediate" && f.ty == Ty::Prim(Prim::U32) && f.offset == 0)
-    {
-        return None;
-    }
-    let has = |names: &[&str]| names.iter().all(|n| u32_const(model, n).is_some());
-    let sbuf = has(&[
-        "STATE_BUF_OFFSET",
-        "STATE_BUF_PARTITION_SIZE",
-        "NUM_PARTITIONS",
-    ]);
-    // A generation that sizes PSUM out (partition size 0) has no `psum`.
-    let psum = has(&[
-        "PSUM_BUF_OFFSET",
-        "PSUM_BUF_PARTITION_SIZE",
-        "NUM_PARTITIONS",
-    ]) && u32_const(model, "PSUM_BUF_PARTITION_SIZE") != Some(0);
-    let register = u
-        .fields
-        .iter()
-        .find(|f| f.name == "addr_reg")
-        .and_then(|f| match f.ty {
-            Ty::Record(r) => Some((f.offset, r)),
-            _ => None,
-        })
-        .and_then(|(base, r)| {
-            let byte = |n: &str| {
-                model.records[r]
-                    .fields
-                    .iter()
-                    .find(|f| f.name == n && f.ty == Ty::Prim(Prim::U8))
-                    .map(|f| base + f.offset)
-            };
-            Some((byte("regnum")?, byte("marker")?))
-        })
-        .filter(|_| has(&["ADDR4_MARKER_ADDR_REG", "NUM_ADDR_REGISTERS"]));
-    Some(AddressForms {
-        union,
-        sbuf,
-        psum,
-        register,
-    })
-}
 
 fn tensor_address(model: &Model, a: &AddressForms) -> TokenStream {
     let addr4 = ident(&model.records[a.union].rust);
@@ -109,7 +30,11 @@ fn tensor_address(model: &Model, a: &AddressForms) -> TokenStream {
     };
     let memory_fn = |name: &str, memory: TokenStream, base: &str, size: &str, what: &str| {
         let f = ident(name);
-        let (base, size, parts) = (consts(base), consts(size), consts("NUM_PARTITIONS"));
+        let (base, size, parts) = (
+            consts(base),
+            consts(size),
+            consts(crate::vendor::NUM_PARTITIONS),
+        );
         let d = format!(
             " Byte `byte_offset` of {what} partition `partition`: the immediate address `{}_OFFSET + partition * {}_PARTITION_SIZE + byte_offset`. A partition past `NUM_PARTITIONS` or an offset past the partition size is an error (this generation's constants, `consts`).",
             if what == "SBUF" { "STATE_BUF" } else { "PSUM_BUF" },
@@ -132,8 +57,8 @@ fn tensor_address(model: &Model, a: &AddressForms) -> TokenStream {
         memory_fn(
             "sbuf",
             quote!(isa_core::Memory::Sbuf),
-            "STATE_BUF_OFFSET",
-            "STATE_BUF_PARTITION_SIZE",
+            crate::vendor::STATE_BUF_OFFSET,
+            crate::vendor::STATE_BUF_PARTITION_SIZE,
             "SBUF",
         )
     } else {
@@ -143,8 +68,8 @@ fn tensor_address(model: &Model, a: &AddressForms) -> TokenStream {
         memory_fn(
             "psum",
             quote!(isa_core::Memory::Psum),
-            "PSUM_BUF_OFFSET",
-            "PSUM_BUF_PARTITION_SIZE",
+            crate::vendor::PSUM_BUF_OFFSET,
+            crate::vendor::PSUM_BUF_PARTITION_SIZE,
             "PSUM",
         )
     } else {
@@ -154,8 +79,8 @@ fn tensor_address(model: &Model, a: &AddressForms) -> TokenStream {
         Some((regnum, marker)) => {
             let (rn, mk) = (lit(regnum), lit(marker));
             let (regs, mark) = (
-                consts("NUM_ADDR_REGISTERS"),
-                consts("ADDR4_MARKER_ADDR_REG"),
+                consts(crate::vendor::NUM_ADDR_REGISTERS),
+                consts(crate::vendor::ADDR4_MARKER_ADDR_REG),
             );
             (
                 quote! {
@@ -197,7 +122,7 @@ fn tensor_address(model: &Model, a: &AddressForms) -> TokenStream {
         " A tensor's start address on {}: the `{}` union, built from a memory, a partition and a byte offset with this generation's address map (or from an address register).",
         model.generation, model.records[a.union].c_name
     );
-    if !a.psum && u32_const(model, "PSUM_BUF_PARTITION_SIZE") == Some(0) {
+    if !a.psum && model.u32_constant(crate::vendor::PSUM_BUF_PARTITION_SIZE) == Some(0) {
         doc.push_str(
             " There is no `psum`: this generation sizes PSUM out (`PSUM_BUF_PARTITION_SIZE` is 0).",
         );
@@ -326,8 +251,8 @@ fn field_place(model: &Model, shape_record: usize, k: usize) -> TokenStream {
 }
 
 /// `i128` value of a field read in a computed expression (`None`: not a plain field).
-fn read_expr(model: &Model, shape_record: usize, p: &Path) -> Option<TokenStream> {
-    let (place, union) = super::legality::place(model, shape_record, p);
+fn read_expr(model: &Model, shape_record: usize, p: &FieldPath) -> Option<TokenStream> {
+    let (place, union) = super::place::place(model, shape_record, p);
     if union.is_some() {
         return None;
     }
@@ -342,18 +267,18 @@ fn read_expr(model: &Model, shape_record: usize, p: &Path) -> Option<TokenStream
     })
 }
 
-fn sym_expr(model: &Model, shape_record: usize, s: &Sym) -> Option<TokenStream> {
+fn sym_expr(model: &Model, shape_record: usize, s: &Term) -> Option<TokenStream> {
     Some(match s {
-        Sym::Int(v) => {
+        Term::Int(v) => {
             let l = proc_macro2::Literal::i128_suffixed(*v);
             quote!(#l)
         }
-        Sym::Read(p) => read_expr(model, shape_record, p)?,
-        Sym::Neg(a) => {
+        Term::Read(p) => read_expr(model, shape_record, p)?,
+        Term::Neg(a) => {
             let a = sym_expr(model, shape_record, a)?;
             quote!((#a).saturating_neg())
         }
-        Sym::Bin(op, a, b) => {
+        Term::Bin(op, a, b) => {
             let (a, b) = (
                 sym_expr(model, shape_record, a)?,
                 sym_expr(model, shape_record, b)?,
@@ -377,15 +302,20 @@ fn sym_expr(model: &Model, shape_record: usize, s: &Sym) -> Option<TokenStream> 
 }
 
 /// The statement computing a field, or `None` when it cannot be written.
-fn computed_stmt(model: &Model, shape_record: usize, p: &Path, e: &Sym) -> Option<TokenStream> {
-    let (place, union) = super::legality::place(model, shape_record, p);
+fn computed_stmt(
+    model: &Model,
+    shape_record: usize,
+    p: &FieldPath,
+    e: &Term,
+) -> Option<TokenStream> {
+    let (place, union) = super::place::place(model, shape_record, p);
     if union.is_some() {
         return None;
     }
     match p.ty(model, shape_record) {
         Ty::Enum(_) => {
-            let Sym::Read(q) = e else { return None };
-            let (from, union) = super::legality::place(model, shape_record, q);
+            let Term::Read(q) = e else { return None };
+            let (from, union) = super::place::place(model, shape_record, q);
             union.is_none().then(|| quote!(#place = #from;))
         }
         Ty::Prim(prim) => {
@@ -399,7 +329,7 @@ fn computed_stmt(model: &Model, shape_record: usize, p: &Path, e: &Sym) -> Optio
 
 /// The name the instruction of opcode `op` has, and its operand struct.
 fn names(model: &Model, op: usize) -> Option<(String, usize, String)> {
-    let name = super::inst::instruction_names(model)[op].clone()?;
+    let name = model.instruction_names[op].clone()?;
     let shape = &model.shapes[model.opcodes[op].shape?];
     Some((name, shape.record, shape.rust.clone()))
 }
@@ -412,8 +342,7 @@ pub(crate) fn writable(model: &Model, c: &Construction, ctor: &Ctor) -> Result<(
         return Err("its operand struct has no all-zero value to start from".into());
     }
     for (p, v) in &ctor.pins {
-        if *v != 0
-            && super::legality::assign_in(model, shape_record, p, *v, &quote!(crate)).is_none()
+        if *v != 0 && super::place::assign_in(model, shape_record, p, *v, &quote!(crate)).is_none()
         {
             return Err(format!(
                 "the pin `{}` cannot be written",
@@ -451,7 +380,7 @@ fn field_list(model: &Model, shape_record: usize, fields: &[usize]) -> String {
         .join(", ")
 }
 
-fn value_text(model: &Model, shape_record: usize, p: &Path, v: i128) -> String {
+fn value_text(model: &Model, shape_record: usize, p: &FieldPath, v: i128) -> String {
     match p.ty(model, shape_record) {
         Ty::Enum(e) => model.enums[e]
             .by_value(v)
@@ -528,7 +457,7 @@ fn ctor_doc(model: &Model, c: &Construction, ctor: &Ctor) -> String {
                 .map(|(p, e)| format!(
                     "`{} = {}`",
                     p.name(model, shape_record),
-                    crate::model::eval::sym_text(model, shape_record, e)
+                    crate::model::eval::term_text(model, shape_record, e)
                 ))
                 .collect::<Vec<_>>()
                 .join(", ")
@@ -631,28 +560,28 @@ fn union_bytes(model: &Model, shape_record: usize, ctor: &Ctor, prefix: &[Step])
 
 /// How an example spells an address.
 fn address_text(model: &Model, forms: Option<&AddressForms>, raw: u32) -> String {
-    let c = |n: &str| u32_const(model, n).unwrap_or(0);
+    let c = |n: &str| model.u32_constant(n).unwrap_or(0);
     if let Some(a) = forms {
         if let Some((rn, mk)) = a.register {
             let b = raw.to_le_bytes();
-            if i128::from(b[mk as usize]) == c("ADDR4_MARKER_ADDR_REG") {
+            if i128::from(b[mk as usize]) == c(crate::vendor::ADDR4_MARKER_ADDR_REG) {
                 return format!("TensorAddress::register({})?", b[rn as usize]);
             }
         }
         let raw = i128::from(raw);
-        let parts = c("NUM_PARTITIONS");
+        let parts = c(crate::vendor::NUM_PARTITIONS);
         for (ok, f, base, size) in [
             (
                 a.sbuf,
                 "sbuf",
-                c("STATE_BUF_OFFSET"),
-                c("STATE_BUF_PARTITION_SIZE"),
+                c(crate::vendor::STATE_BUF_OFFSET),
+                c(crate::vendor::STATE_BUF_PARTITION_SIZE),
             ),
             (
                 a.psum,
                 "psum",
-                c("PSUM_BUF_OFFSET"),
-                c("PSUM_BUF_PARTITION_SIZE"),
+                c(crate::vendor::PSUM_BUF_OFFSET),
+                c(crate::vendor::PSUM_BUF_PARTITION_SIZE),
             ),
         ] {
             if ok && size > 0 && raw >= base && raw < base + parts * size {
@@ -677,7 +606,7 @@ fn arg_text(model: &Model, c: &Construction, ctor: &Ctor, k: usize) -> ArgText {
     let shape_record = model.shapes[model.opcodes[c.opcode].shape.unwrap_or_default()].record;
     let p = &ctor.params[k];
     let fields = &model.records[shape_record].fields;
-    let path = |steps: Vec<Step>| Path {
+    let path = |steps: Vec<Step>| FieldPath {
         root: crate::model::eval::Root::Shape,
         steps,
     };
@@ -689,7 +618,11 @@ fn arg_text(model: &Model, c: &Construction, ctor: &Ctor, k: usize) -> ArgText {
         } => {
             let rec = &model.records[*record];
             let sub = |n: &str| rec.fields.iter().position(|f| f.name == n).unwrap_or(0);
-            let (start, step, num) = (sub("start_addr"), sub("step_elem"), sub("num_elem"));
+            let (start, step, num) = (
+                sub(crate::vendor::START_ADDR),
+                sub(crate::vendor::STEP_ELEM),
+                sub(crate::vendor::NUM_ELEM),
+            );
             let raw = union_bytes(
                 model,
                 shape_record,
@@ -716,7 +649,7 @@ fn arg_text(model: &Model, c: &Construction, ctor: &Ctor, k: usize) -> ArgText {
                             Step::Field(*record, step),
                         ]
             });
-            let forms = address_forms(model);
+            let forms = &model.address_forms;
             let addr = address_text(model, forms.as_ref(), raw);
             let list = |v: &[i128]| {
                 v.iter()
@@ -980,7 +913,7 @@ fn constructor_fn(model: &Model, c: &Construction, ctor: &Ctor) -> TokenStream {
         .pins
         .iter()
         .filter(|(_, v)| *v != 0)
-        .filter_map(|(p, v)| super::legality::assign_in(model, shape_record, p, *v, &quote!(crate)))
+        .filter_map(|(p, v)| super::place::assign_in(model, shape_record, p, *v, &quote!(crate)))
         .collect();
     let computed: Vec<TokenStream> = ctor
         .computed
@@ -1033,7 +966,7 @@ fn default_impl(model: &Model, op: usize) -> TokenStream {
         pins.iter()
             .filter(|(_, v)| *v != 0)
             .filter_map(|(p, v)| {
-                super::legality::assign_in(model, shape_record, p, *v, &quote!(crate))
+                super::place::assign_in(model, shape_record, p, *v, &quote!(crate))
             })
             .collect()
     });
@@ -1211,7 +1144,7 @@ fn dispatch(model: &Model, emitted: &[(&Construction, Vec<&Ctor>)]) -> TokenStre
         } else {
             quote!(..crate::#t::ZEROED)
         };
-        let addr = match &model.records[*r].fields.iter().find(|f| f.name == "start_addr").map(|f| f.ty.clone()) {
+        let addr = match &model.records[*r].fields.iter().find(|f| f.name == crate::vendor::START_ADDR).map(|f| f.ty.clone()) {
             Some(Ty::Record(a)) => ident(&model.records[*a].rust),
             _ => ident("Addr4"),
         };
@@ -1350,7 +1283,7 @@ pub fn test_file(model: &Model) -> Option<String> {
             .iter()
             .filter(|(_, v)| *v != 0)
             .filter_map(|(p, v)| {
-                let (place, union) = super::legality::place(model, shape_record, p);
+                let (place, union) = super::place::place(model, shape_record, p);
                 if union.is_some() {
                     return None;
                 }
@@ -1453,7 +1386,7 @@ pub fn notes(model: &Model) -> Vec<String> {
 
 /// The `construct.rs` file.
 pub fn emit(model: &Model) -> Source {
-    let forms = address_forms(model);
+    let forms = &model.address_forms;
     let address = forms
         .as_ref()
         .map(|a| tensor_address(model, a))

@@ -7,7 +7,7 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 fn value_lit(e: &Enum, v: i128) -> TokenStream {
-    if e.c_name == crate::model::build::OPCODE_ENUM {
+    if e.c_name == crate::vendor::OPCODE_ENUM {
         hex(v, 2)
     } else {
         lit(v)
@@ -154,6 +154,7 @@ pub fn typed_enum(model: &Model, e: &Enum) -> TokenStream {
 pub fn emit_opcode(model: &Model) -> Source {
     let e = &model.enums[model.opcode_enum];
     let name = ident(&e.rust);
+    let c_name = e.c_name.as_str();
     let variants = model.opcodes.iter().map(|o| {
         let v = ident(&o.rust);
         let val = hex(i128::from(o.value), 2);
@@ -283,7 +284,7 @@ pub fn emit_opcode(model: &Model) -> Source {
         impl TryFrom<u8> for #name {
             type Error = isa_core::InvalidEnumValue;
             fn try_from(value: u8) -> Result<Self, Self::Error> {
-                Self::from_value(value).ok_or(isa_core::InvalidEnumValue { enum_name: "NEURON_ISA_TPB_OPCODE", value: value as u64 })
+                Self::from_value(value).ok_or(isa_core::InvalidEnumValue { enum_name: #c_name, value: value as u64 })
             }
         }
         impl From<#name> for u8 {
@@ -293,7 +294,7 @@ pub fn emit_opcode(model: &Model) -> Source {
             fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result { f.write_str(self.name()) }
         }
         impl isa_core::VendorEnum for #name {
-            const C_NAME: &'static str = "NEURON_ISA_TPB_OPCODE";
+            const C_NAME: &'static str = #c_name;
             fn all() -> &'static [Self] { Self::ALL }
             fn vendor_name(self) -> &'static str { self.name() }
             fn from_vendor_name(name: &str) -> Option<Self> { Self::from_name(name) }
@@ -326,7 +327,7 @@ fn placement_fns(model: &Model) -> TokenStream {
     });
     let doc = format!(
         " The engines that run this opcode, in engine order, as the tree's engine placement says (`{}`, {}). Empty for an opcode the placement puts on no engine: the tree does not place it, and `validate` does not check its engine.",
-        crate::model::placement::PLACEMENT_FN,
+        crate::vendor::PLACEMENT_FN,
         p.loc
     );
     quote! {

@@ -47,7 +47,7 @@ pub fn instruction_example(model: &Model, op: usize, name: &str) -> String {
             .fields
             .iter()
             .filter(|(_, v)| *v != 0)
-            .map(|(p, v)| legality::assign_in(model, shape.record, p, *v, &root))
+            .map(|(p, v)| super::place::assign_in(model, shape.record, p, *v, &root))
             .collect::<Option<Vec<_>>>()?;
         Some((stmts, found.engine))
     };
@@ -173,8 +173,8 @@ fn constructed(model: &Model, op: usize, name: &str) -> Option<Constructed> {
     let key = legality::key_columns(model, t);
     let update = legality::update_column(model, t, &key);
     let wanted = match kind {
-        Ctor::Restore => Some("SRC_TENSOR"),
-        Ctor::SeedImmediate => Some("IMM_SINGLE"),
+        Ctor::Restore => Some(crate::vendor::SRC_TENSOR),
+        Ctor::SeedImmediate => Some(crate::vendor::IMM_SINGLE),
         Ctor::Save => None,
     };
     let member = match (update, wanted) {

@@ -659,7 +659,7 @@ fn codec(
 /// Header fields every arm of `t` pins to the same nonzero value (the instruction length), as
 /// assignments to `f`.
 fn header_pins(model: &Model, t: &Table) -> Vec<TokenStream> {
-    let hdr = &model.discriminator.path[0];
+    let hdr = &model.opcode_field.path[0];
     let Some(first) = t.arms.first() else {
         return Vec::new();
     };
@@ -865,10 +865,10 @@ fn generation_impl(model: &Model) -> Result<(TokenStream, Vec<String>), String> 
     let wired = wired_bodies(model);
     let model_choices = model_choices(model);
 
-    let names = super::inst::instruction_names(model);
+    let names = &model.instruction_names;
     let (restore, save) = (
-        codec(model, &names, set, CheckpointKind::Restore)?,
-        codec(model, &names, get, CheckpointKind::Save)?,
+        codec(model, names, set, CheckpointKind::Restore)?,
+        codec(model, names, get, CheckpointKind::Save)?,
     );
     let imm_state = Ty::Array(Box::new(Ty::Prim(Prim::U32)), 8);
     model.records[model.shapes[set.shape].record]
@@ -882,7 +882,7 @@ fn generation_impl(model: &Model) -> Result<(TokenStream, Vec<String>), String> 
         mappings::<Algorithm>(model, algo_enum),
         mappings::<StateUpdate>(model, upd_enum),
     ];
-    let (draw_arms, draw_maps, notes) = draw_family(model, &names);
+    let (draw_arms, draw_maps, notes) = draw_family(model, names);
     let vendor_engine = if draw_arms.is_empty() {
         quote!(from_engine(engine)?;)
     } else {

@@ -5,38 +5,9 @@
 use super::records::typed_struct;
 use super::{banner, doc, ident, lit, unprinted, Source};
 use crate::model::{Model, Opcode, RecordId, Shape, Status, Ty};
-use crate::read::cdecl::{Prim, RecordKind};
+use crate::model::{Prim, RecordKind};
 use proc_macro2::TokenStream;
 use quote::quote;
-
-/// Rust name of the typed instruction of each opcode (`None` when unmapped); a name that would
-/// clash with a type of the crate gets the suffix `Inst`.
-pub fn instruction_names(model: &Model) -> Vec<Option<String>> {
-    let mut taken: Vec<String> = model.enums.iter().map(|e| e.rust.clone()).collect();
-    // Operand records are emitted under their shape names, not their record names.
-    taken.extend(
-        model
-            .records
-            .iter()
-            .enumerate()
-            .filter(|(k, _)| !model.shapes.iter().any(|s| s.record == *k))
-            .map(|(_, r)| r.rust.clone()),
-    );
-    taken.extend(model.shapes.iter().map(|s| s.rust.clone()));
-    taken.extend(["Instruction".to_string(), "Opcode".to_string()]);
-    model
-        .opcodes
-        .iter()
-        .map(|o| {
-            o.shape?;
-            Some(if taken.contains(&o.rust) {
-                format!("{}Inst", o.rust)
-            } else {
-                o.rust.clone()
-            })
-        })
-        .collect()
-}
 
 /// Name of the `FIELDS` constant of a shape.
 fn fields_const(shape: &Shape) -> proc_macro2::Ident {
@@ -47,7 +18,7 @@ pub fn emit(
     model: &Model,
     firmware: &dyn Fn(&crate::model::legality::Table, usize) -> isa_core::Firmware,
 ) -> Source {
-    let names = instruction_names(model);
+    let names = &model.instruction_names;
     let mut items = Vec::new();
     // The kinds the `FIELDS` tables name, once each, compiled with the shapes that use them.
     let mut kinds: Vec<(String, TokenStream, Vec<usize>)> = Vec::new();
@@ -97,7 +68,7 @@ pub fn emit(
             items.push(super::with_cfg(&cfg, item));
         }
     }
-    items.push(instruction_enum(model, &names));
+    items.push(instruction_enum(model, names));
     unprinted(
         &banner(model, "operand structs and typed instructions."),
         quote!(#(#items)*),
@@ -391,7 +362,7 @@ fn instruction(
     facts.push_str(example);
     let docs = doc::with_comment(None, &facts);
     let fc = fields_const(shape);
-    let disc_path = model.discriminator.path.join(".");
+    let disc_path = model.opcode_field.path.join(".");
     // A shape without enum fields decodes infallibly (`decode_at`).
     let decoder = if super::ty::fallible(model, &Ty::Record(shape.record)) {
         ident("checked")
@@ -465,7 +436,7 @@ fn instruction_enum(model: &Model, names: &[Option<String>]) -> TokenStream {
         let op = ident(&o.rust);
         quote! { #cfg crate::Opcode::#op => Some(#fc), }
     });
-    let disc_path = model.discriminator.path.join(".");
+    let disc_path = model.opcode_field.path.join(".");
     let count = mapped.len();
     let doc = format!(
         " Any instruction of {} that has a typed form ({count} of {} opcodes: those bound to an operand struct).",

@@ -12,10 +12,10 @@
 //! `start_addr` / `step_elem` / `num_elem`; a tree without them gets the tables
 //! but no constructors.
 
+use super::place::{assign, place, place_from};
 use super::{banner, doc, ident, lit, unprinted, Source};
-use crate::model::eval::{Path, Root, Step, Sym};
+use crate::model::eval::{FieldPath, Root, Term};
 use crate::model::legality::{ColumnSource, Table};
-use crate::model::names::rust_field;
 use crate::model::{Model, Ty};
 use isa_core::Firmware;
 use proc_macro2::TokenStream;
@@ -39,7 +39,7 @@ pub fn trait_name(model: &Model, t: &Table) -> String {
 /// Columns chosen by type (the arm key): every column but the state element type, which
 /// each arm fixes.
 pub fn key_columns(model: &Model, t: &Table) -> Vec<usize> {
-    let dtype = model.enum_named("NEURON_ISA_TPB_DTYPE");
+    let dtype = model.enum_named(crate::vendor::DTYPE);
     (0..t.columns.len())
         .filter(|k| Some(t.columns[*k].enum_id) != dtype)
         .collect()
@@ -122,128 +122,18 @@ pub fn markdown(model: &Model, t: &Table, firmware: &dyn Fn(&Table, usize) -> Fi
     out
 }
 
-/// Rust place of a shape field path on a typed value `f`, and the union-member step if it ends in one.
-pub(crate) fn place(
-    model: &Model,
-    shape_record: usize,
-    p: &Path,
-) -> (TokenStream, Option<(usize, usize)>) {
-    place_from(model, shape_record, p, quote!(f))
-}
-
-fn place_from(
-    model: &Model,
-    shape_record: usize,
-    p: &Path,
-    root: TokenStream,
-) -> (TokenStream, Option<(usize, usize)>) {
-    let mut toks = root;
-    let mut union_member = None;
-    let mut parent_union: Option<usize> = None;
-    let _ = shape_record;
-    for s in &p.steps {
-        match s {
-            Step::Field(r, k) => {
-                if model.records[*r].kind == crate::read::cdecl::RecordKind::Union {
-                    union_member = Some((*r, *k));
-                    parent_union = Some(*r);
-                    break;
-                }
-                let id = ident(&rust_field(&model.records[*r].fields[*k].name));
-                toks = quote!(#toks.#id);
-            }
-            Step::Index(i) => {
-                let i = lit(*i);
-                toks = quote!(#toks[#i]);
-            }
-        }
-    }
-    let _ = parent_union;
-    (toks, union_member)
-}
-
-/// A literal of Rust type `p`.
-fn typed_lit(v: i128, p: crate::read::cdecl::Prim) -> Option<TokenStream> {
-    use crate::read::cdecl::Prim;
-    use proc_macro2::Literal;
-    let l = match p {
-        Prim::U8 => Literal::u8_suffixed(u8::try_from(v).ok()?),
-        Prim::U16 => Literal::u16_suffixed(u16::try_from(v).ok()?),
-        Prim::U32 => Literal::u32_suffixed(u32::try_from(v).ok()?),
-        Prim::U64 => Literal::u64_suffixed(u64::try_from(v).ok()?),
-        Prim::I8 => Literal::i8_suffixed(i8::try_from(v).ok()?),
-        Prim::I16 => Literal::i16_suffixed(i16::try_from(v).ok()?),
-        Prim::I32 => Literal::i32_suffixed(i32::try_from(v).ok()?),
-        Prim::I64 => Literal::i64_suffixed(i64::try_from(v).ok()?),
-        _ => return None,
-    };
-    Some(quote!(#l))
-}
-
-/// Statement assigning `value` to the field at `p` of the typed shape `f`.
-fn assign(model: &Model, shape_record: usize, p: &Path, value: i128) -> Option<TokenStream> {
-    assign_in(model, shape_record, p, value, &quote!(crate))
-}
-
-/// [`assign`], naming the generated crate's types through `krate` (`crate`, or the crate's
-/// name in a doc example).
-pub(crate) fn assign_in(
-    model: &Model,
-    shape_record: usize,
-    p: &Path,
-    value: i128,
-    krate: &TokenStream,
-) -> Option<TokenStream> {
-    let canonical = p.canonical(model, shape_record);
-    // The opcode is supplied by the instruction type.
-    if let Some(Step::Field(r, k)) = canonical.steps.get(1) {
-        if model.is_discriminator(*r, *k) {
-            return None;
-        }
-    }
-    let (place, union_member) = place(model, shape_record, &canonical);
-    let ty = canonical.ty(model, shape_record);
-    if let Some((u, k)) = union_member {
-        // Only a whole-union write through a scalar member is supported.
-        let member = &model.records[u].fields[k];
-        let Ty::Prim(p) = member.ty else { return None };
-        let un = ident(&model.records[u].rust);
-        let ctor = ident(&format!("from_{}", member.name));
-        let v = typed_lit(value, p)?;
-        return Some(quote!(#place = #krate::#un::#ctor(#v);));
-    }
-    Some(match ty {
-        Ty::Enum(e) => {
-            let en = &model.enums[e];
-            let m = en.by_value(value)?;
-            let t = ident(&en.rust);
-            let v = ident(&m.rust);
-            quote!(#place = #krate::#t::#v;)
-        }
-        Ty::Prim(crate::read::cdecl::Prim::Bool) => {
-            let b = value != 0;
-            quote!(#place = #b;)
-        }
-        Ty::Prim(_) => {
-            let v = lit(value);
-            quote!(#place = #v;)
-        }
-        _ => return None,
-    })
-}
-
 /// The state tensor a table's element count constrains, and the paths of its counts.
 struct TensorBinding {
     /// Path to the tensor record.
-    tensor: Path,
+    tensor: FieldPath,
     /// Rank of the descriptor.
     rank: u64,
 }
 
-fn count_reads(s: &Sym, out: &mut Vec<Path>) {
+fn count_reads(s: &Term, out: &mut Vec<FieldPath>) {
     match s {
-        Sym::Read(p) => out.push(p.clone()),
-        Sym::Bin(_, a, b) => {
+        Term::Read(p) => out.push(p.clone()),
+        Term::Bin(_, a, b) => {
             count_reads(a, out);
             count_reads(b, out);
         }
@@ -260,7 +150,7 @@ fn tensor_binding(model: &Model, t: &Table) -> Option<TensorBinding> {
     if first.steps.len() < 3 {
         return None;
     }
-    let tensor = Path {
+    let tensor = FieldPath {
         root: Root::Shape,
         steps: first.steps[..first.steps.len() - 2].to_vec(),
     };
@@ -271,9 +161,9 @@ fn tensor_binding(model: &Model, t: &Table) -> Option<TensorBinding> {
     let rec = &model.records[r];
     let field = |n: &str| rec.fields.iter().find(|f| f.name == n);
     let (start, step, num) = (
-        field("start_addr")?,
-        field("step_elem")?,
-        field("num_elem")?,
+        field(crate::vendor::START_ADDR)?,
+        field(crate::vendor::STEP_ELEM)?,
+        field(crate::vendor::NUM_ELEM)?,
     );
     let rank = match (&step.ty, &num.ty) {
         (Ty::Array(_, a), Ty::Array(_, b)) if a == b => *a,
@@ -300,7 +190,7 @@ pub fn tensor_path(model: &Model, t: &Table) -> Option<(TokenStream, usize, proc
     let start = model.records[r]
         .fields
         .iter()
-        .find(|f| f.name == "start_addr")?;
+        .find(|f| f.name == crate::vendor::START_ADDR)?;
     let Ty::Record(a) = start.ty else { return None };
     Some((place, b.rank as usize, ident(&model.records[a].rust)))
 }
@@ -314,7 +204,7 @@ fn firmware_match(model: &Model, t: &Table, scrutinee: TokenStream) -> TokenStre
         &model.runtime,
         model.engine_enum.and_then(|e| t.column_of(e)),
         model
-            .enum_named(crate::model::runtime::RAND_ALGORITHM)
+            .enum_named(crate::vendor::RAND_ALGORITHM)
             .and_then(|a| t.column_of(a)),
     ) else {
         return quote!({
@@ -361,7 +251,7 @@ fn firmware_fn(model: &Model, t: &Table) -> TokenStream {
     let columns = (
         model.engine_enum.and_then(|e| t.column_of(e)),
         model
-            .enum_named(crate::model::runtime::RAND_ALGORITHM)
+            .enum_named(crate::vendor::RAND_ALGORITHM)
             .and_then(|a| t.column_of(a)),
     );
     let row_scrutinee = match columns {
@@ -375,7 +265,7 @@ fn firmware_fn(model: &Model, t: &Table) -> TokenStream {
     let row_doc = format!(
         " Whether the firmware ships a body for this arm's (engine, algorithm), and how strongly that is known (the runtime-wired set, distinct from validator legality), from {source}."
     );
-    let names = super::inst::instruction_names(model);
+    let names = &model.instruction_names;
     let shape_record = model.shapes[t.shape].record;
     let inst_fn = match (&names[t.opcode], columns, model.engine_enum) {
         (Some(name), (Some(_), Some(a)), Some(engine_enum)) => {
@@ -411,25 +301,26 @@ fn firmware_fn(model: &Model, t: &Table) -> TokenStream {
 /// Which helpers `StateTensor` has: `at(addr)` (its start address is a union with a `u32`
 /// `addr_immediate` member) and `sbuf(partition, byte_offset)` (also the SBUF constants).
 pub(crate) fn state_tensor_helpers(model: &Model) -> (bool, bool) {
-    let at =
-        model.tables.iter().find_map(|t| {
-            let b = tensor_binding(model, t)?;
-            let Ty::Record(r) = b.tensor.ty(model, model.shapes[t.shape].record) else {
-                return None;
-            };
-            let start = model.records[r]
-                .fields
-                .iter()
-                .find(|f| f.name == "start_addr")?;
-            let Ty::Record(addr) = start.ty else {
-                return None;
-            };
-            Some(model.records[addr].fields.iter().any(|f| {
-                f.name == "addr_immediate" && f.ty == Ty::Prim(crate::read::cdecl::Prim::U32)
-            }))
-        }) == Some(true);
-    let consts = model.constant("STATE_BUF_OFFSET").is_some()
-        && model.constant("STATE_BUF_PARTITION_SIZE").is_some();
+    let at = model.tables.iter().find_map(|t| {
+        let b = tensor_binding(model, t)?;
+        let Ty::Record(r) = b.tensor.ty(model, model.shapes[t.shape].record) else {
+            return None;
+        };
+        let start = model.records[r]
+            .fields
+            .iter()
+            .find(|f| f.name == crate::vendor::START_ADDR)?;
+        let Ty::Record(addr) = start.ty else {
+            return None;
+        };
+        Some(model.records[addr].fields.iter().any(|f| {
+            f.name == crate::vendor::ADDR_IMMEDIATE && f.ty == Ty::Prim(crate::model::Prim::U32)
+        }))
+    }) == Some(true);
+    let consts = model.constant(crate::vendor::STATE_BUF_OFFSET).is_some()
+        && model
+            .constant(crate::vendor::STATE_BUF_PARTITION_SIZE)
+            .is_some();
     (at, at && consts)
 }
 
@@ -449,7 +340,7 @@ fn state_tensor(model: &Model) -> TokenStream {
     let Some(start) = model.records[r]
         .fields
         .iter()
-        .find(|f| f.name == "start_addr")
+        .find(|f| f.name == crate::vendor::START_ADDR)
     else {
         return quote!();
     };
@@ -484,7 +375,7 @@ fn state_tensor(model: &Model) -> TokenStream {
     } else {
         quote!()
     };
-    let from_address = match super::construct::address_forms(model) {
+    let from_address = match &model.address_forms {
         Some(a) if a.union == addr => quote! {
             impl<const N: usize> From<crate::TensorAddress> for StateTensor<N> {
                 /// The state tensor at a checked address, words contiguous.
@@ -618,7 +509,7 @@ pub fn emit(model: &Model, firmware: &dyn Fn(&Table, usize) -> Firmware) -> (Sou
             " One legal arm of `{}` on {gen}: the inputs of `{fname}` and the state width in u32 words (`{}`).",
             o.short, t.count_text
         );
-        let names_inst = super::inst::instruction_names(model);
+        let names_inst = &model.instruction_names;
         let konst_doc = match &names_inst[t.opcode] {
             // The table is shown once, on the instruction.
             Some(inst) => format!(
@@ -692,7 +583,7 @@ pub fn emit(model: &Model, firmware: &dyn Fn(&Table, usize) -> Firmware) -> (Sou
         let sid = ident(&shape.rust);
         // What every arm pins the same way: its columns (from the row), its width into the
         // element count when that is one field, and the fields every arm pins to one value.
-        let column_paths: Vec<&Path> = t
+        let column_paths: Vec<&FieldPath> = t
             .columns
             .iter()
             .filter_map(|c| match &c.source {
@@ -701,10 +592,10 @@ pub fn emit(model: &Model, firmware: &dyn Fn(&Table, usize) -> Firmware) -> (Sou
             })
             .collect();
         let count_path = |a: &crate::model::legality::Arm| match &a.count {
-            Sym::Read(p) => Some(p.canonical(model, shape_record)),
+            Term::Read(p) => Some(p.canonical(model, shape_record)),
             _ => None,
         };
-        let common: Vec<(Path, i128)> = t
+        let common: Vec<(FieldPath, i128)> = t
             .arms
             .first()
             .map(|a0| {
@@ -873,7 +764,7 @@ pub(crate) enum Ctor {
 pub(crate) fn update_column(model: &Model, t: &Table, key: &[usize]) -> Option<usize> {
     key.iter()
         .copied()
-        .find(|k| model.enums[t.columns[*k].enum_id].c_name == "NEURON_ISA_TPB_RAND_STATE_UPDATE")
+        .find(|k| model.enums[t.columns[*k].enum_id].c_name == crate::vendor::RAND_STATE_UPDATE)
 }
 
 /// The member of the update column's enum named `short`, when some arm of the table uses it.
@@ -888,8 +779,8 @@ pub(crate) fn update_member(model: &Model, t: &Table, uc: usize, short: &str) ->
 /// The `imm_state` field (`u32` words) of a shape, if it has one.
 fn imm_state_field(model: &Model, shape_record: usize) -> Option<&crate::model::Field> {
     model.records[shape_record].fields.iter().find(|f| {
-        f.name == "imm_state"
-            && matches!(&f.ty, Ty::Array(inner, _) if **inner == Ty::Prim(crate::read::cdecl::Prim::U32))
+        f.name == crate::vendor::IMM_STATE
+            && matches!(&f.ty, Ty::Array(inner, _) if **inner == Ty::Prim(crate::model::Prim::U32))
     })
 }
 
@@ -899,8 +790,8 @@ pub(crate) fn ctors(model: &Model, t: &Table) -> Vec<Ctor> {
     let has_channels = model.records[shape_record]
         .fields
         .iter()
-        .any(|f| f.name == "num_active_channels" && f.ty == Ty::Prim(crate::read::cdecl::Prim::U8));
-    if super::inst::instruction_names(model)[t.opcode].is_none()
+        .any(|f| f.name == crate::vendor::LANES && f.ty == Ty::Prim(crate::model::Prim::U8));
+    if model.instruction_names[t.opcode].is_none()
         || tensor_binding(model, t).is_none()
         || !has_channels
         || !super::ty::zero_decodable(model, &Ty::Record(shape_record))
@@ -911,11 +802,11 @@ pub(crate) fn ctors(model: &Model, t: &Table) -> Vec<Ctor> {
         None => vec![Ctor::Save],
         Some(uc) => {
             let mut out = Vec::new();
-            if update_member(model, t, uc, "SRC_TENSOR").is_some() {
+            if update_member(model, t, uc, crate::vendor::SRC_TENSOR).is_some() {
                 out.push(Ctor::Restore);
             }
             // `seed_immediate` points the (unused) tensor at address 0 through `StateTensor::at`.
-            if update_member(model, t, uc, "IMM_SINGLE").is_some()
+            if update_member(model, t, uc, crate::vendor::IMM_SINGLE).is_some()
                 && imm_state_field(model, shape_record).is_some()
                 && state_tensor_helpers(model).0
             {
@@ -943,7 +834,7 @@ fn constructors(model: &Model, t: &Table, key: &[usize], clashes: &[String]) -> 
     let o = &model.opcodes[t.opcode];
     let shape = &model.shapes[t.shape];
     let shape_record = shape.record;
-    let names = super::inst::instruction_names(model);
+    let names = &model.instruction_names;
     let (Some(inst_name), Some(binding)) = (&names[t.opcode], tensor_binding(model, t)) else {
         return quote!();
     };
@@ -1013,7 +904,7 @@ fn constructors(model: &Model, t: &Table, key: &[usize], clashes: &[String]) -> 
         }
         Some(uc) => {
             let en = t.columns[uc].enum_id;
-            if let Some(m) = update_member(model, t, uc, "SRC_TENSOR") {
+            if let Some(m) = update_member(model, t, uc, crate::vendor::SRC_TENSOR) {
                 if kinds.contains(&Ctor::Restore) {
                     let marker = ident(&marker_name(model, en, m, clashes));
                     let tuple = tuple_for(Some(quote!(crate::arm::#marker)));
@@ -1037,7 +928,9 @@ fn constructors(model: &Model, t: &Table, key: &[usize], clashes: &[String]) -> 
                 }
             }
             let imm = imm_state_field(model, shape_record);
-            if let (Some(m), Some(imm)) = (update_member(model, t, uc, "IMM_SINGLE"), imm) {
+            if let (Some(m), Some(imm)) =
+                (update_member(model, t, uc, crate::vendor::IMM_SINGLE), imm)
+            {
                 if kinds.contains(&Ctor::SeedImmediate) {
                     let marker = ident(&marker_name(model, en, m, clashes));
                     let tuple = tuple_for(Some(quote!(crate::arm::#marker)));

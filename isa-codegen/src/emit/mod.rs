@@ -17,6 +17,7 @@ mod generation;
 mod inst;
 mod legality;
 mod lib_rs;
+mod place;
 mod raw;
 mod records;
 mod spec;
@@ -294,7 +295,7 @@ pub fn emit_sources(model: &Model) -> (Sources, Vec<String>) {
         let known = || {
             let rt = model.runtime.as_ref()?;
             let e = t.column_of(model.engine_enum?)?;
-            let a = t.column_of(model.enum_named(crate::model::runtime::RAND_ALGORITHM)?)?;
+            let a = t.column_of(model.enum_named(crate::vendor::RAND_ALGORITHM)?)?;
             let arm = &t.arms[k];
             Some(rt.firmware(t.opcode, arm.values[e], arm.values[a]))
         };

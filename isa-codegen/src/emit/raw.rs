@@ -10,7 +10,7 @@ use super::{
     banner, doc, hex, ident, index_var, item_var, lit, plus, plus_elem_at, unprinted, Source,
 };
 use crate::model::{Field, Model, Record, Ty};
-use crate::read::cdecl::{Prim, RecordKind};
+use crate::model::{Prim, RecordKind};
 use proc_macro2::TokenStream;
 use quote::quote;
 
@@ -37,7 +37,7 @@ pub fn emit(model: &Model) -> Source {
         items.push(quote! { #docs pub type #name = #repr; });
         for m in &e.members {
             let mname = ident(&m.c_name);
-            let v = if e.c_name == crate::model::build::OPCODE_ENUM {
+            let v = if e.c_name == crate::vendor::OPCODE_ENUM {
                 hex(m.value, 2)
             } else {
                 lit(m.value)

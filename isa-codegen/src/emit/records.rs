@@ -7,7 +7,7 @@ use super::ty::{fallible, typed, zero_decodable};
 use super::{banner, doc, ident, index_var, item_var, lit, plus, plus_elem_at, unprinted, Source};
 use crate::model::names::rust_field;
 use crate::model::{Field, Model, Record, RecordId, Ty};
-use crate::read::cdecl::{Prim, RecordKind};
+use crate::model::{Prim, RecordKind};
 use proc_macro2::TokenStream;
 use quote::quote;
 
@@ -51,7 +51,7 @@ pub fn typed_fields(model: &Model, r: RecordId) -> impl Iterator<Item = (usize, 
         .fields
         .iter()
         .enumerate()
-        .filter(move |(k, _)| !model.is_discriminator(r, *k))
+        .filter(move |(k, _)| !model.is_opcode_field(r, *k))
 }
 
 pub fn emit(model: &Model) -> Source {

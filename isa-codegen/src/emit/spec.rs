@@ -6,7 +6,7 @@ use super::{banner, doc, ident, lit, unprinted, Source};
 use crate::model::names::rust_field;
 use crate::model::spec::{children, BinOp, Expr, ExprKind, InstKind, InstRoot, SpecFn, SpecTy};
 use crate::model::{Model, RecordId, Ty};
-use crate::read::cdecl::{Prim, RecordKind};
+use crate::model::{Prim, RecordKind};
 use proc_macro2::TokenStream;
 use quote::quote;
 
@@ -59,18 +59,7 @@ impl Code {
 }
 
 fn prim_fits(p: Prim, v: i128) -> bool {
-    let (lo, hi): (i128, i128) = match p {
-        Prim::U8 => (0, u8::MAX.into()),
-        Prim::U16 => (0, u16::MAX.into()),
-        Prim::U32 => (0, u32::MAX.into()),
-        Prim::U64 => (0, u64::MAX.into()),
-        Prim::I8 => (i8::MIN.into(), i8::MAX.into()),
-        Prim::I16 => (i16::MIN.into(), i16::MAX.into()),
-        Prim::I32 => (i32::MIN.into(), i32::MAX.into()),
-        Prim::I64 => (i64::MIN.into(), i64::MAX.into()),
-        _ => return false,
-    };
-    (lo..=hi).contains(&v)
+    p.is_int() && p.holds(v)
 }
 
 /// Translation of the expressions of one function (or of an inlined chain rooted at one).
@@ -249,11 +238,11 @@ impl Translator<'_> {
             let tokens = match (root, self.concrete) {
                 (InstRoot::Shape(_), _) => quote!(#i.#fname),
                 (InstRoot::Header, true) => {
-                    let h = ident(&m.discriminator.path[0]);
+                    let h = ident(&m.opcode_field.path[0]);
                     quote!(#i.#h.#fname)
                 }
                 (InstRoot::Header, false) => {
-                    let h = ident(&m.discriminator.path[0]);
+                    let h = ident(&m.opcode_field.path[0]);
                     quote!(#i.#h().#fname)
                 }
                 (InstRoot::Common, true) => quote!(#i.#fname),
@@ -527,7 +516,7 @@ impl PrefixField {
 /// `NEURON_ISA_TPB_INST_COMMON` the prefix is the header alone (the field holding the opcode),
 /// when every operand struct begins with it.
 pub(crate) fn prefix_fields(model: &Model) -> Vec<PrefixField> {
-    match model.record_named(crate::model::build::INST_COMMON) {
+    match model.record_named(crate::vendor::INST_COMMON) {
         Some(common) => model.records[common]
             .fields
             .iter()

@@ -1,8 +1,8 @@
 //! Rust spellings of model types, in the raw and the typed layer.
 
 use super::ident;
+use crate::model::{CType, Prim};
 use crate::model::{Model, Ty};
-use crate::read::cdecl::{CType, Prim};
 use proc_macro2::TokenStream;
 use quote::quote;
 
@@ -75,7 +75,7 @@ pub fn has_float(model: &Model, t: &Ty) -> bool {
         Ty::Enum(_) => false,
         Ty::Record(r) => {
             let rec = &model.records[*r];
-            rec.kind == crate::read::cdecl::RecordKind::Struct
+            rec.kind == crate::model::RecordKind::Struct
                 && rec.fields.iter().any(|f| has_float(model, &f.ty))
         }
         Ty::Array(inner, _) => has_float(model, inner),
@@ -89,12 +89,12 @@ pub fn fallible(model: &Model, t: &Ty) -> bool {
         Ty::Enum(_) => true,
         Ty::Record(r) => {
             let rec = &model.records[*r];
-            rec.kind == crate::read::cdecl::RecordKind::Struct
+            rec.kind == crate::model::RecordKind::Struct
                 && rec
                     .fields
                     .iter()
                     .enumerate()
-                    .any(|(k, f)| !model.is_discriminator(*r, k) && fallible(model, &f.ty))
+                    .any(|(k, f)| !model.is_opcode_field(*r, k) && fallible(model, &f.ty))
         }
         Ty::Array(inner, _) => fallible(model, inner),
     }
@@ -107,12 +107,12 @@ pub fn zero_decodable(model: &Model, t: &Ty) -> bool {
         Ty::Enum(e) => model.enums[*e].by_value(0).is_some(),
         Ty::Record(r) => {
             let rec = &model.records[*r];
-            rec.kind == crate::read::cdecl::RecordKind::Union
+            rec.kind == crate::model::RecordKind::Union
                 || rec
                     .fields
                     .iter()
                     .enumerate()
-                    .all(|(k, f)| model.is_discriminator(*r, k) || zero_decodable(model, &f.ty))
+                    .all(|(k, f)| model.is_opcode_field(*r, k) || zero_decodable(model, &f.ty))
         }
         Ty::Array(inner, _) => zero_decodable(model, inner),
     }

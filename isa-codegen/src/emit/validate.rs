@@ -27,7 +27,7 @@ use super::{banner, ident, lit, unprinted, Source};
 use crate::model::eval::Step;
 use crate::model::spec::{conjuncts, Expr, ExprKind, InstRoot, SpecFn, SpecTy};
 use crate::model::{Model, RecordId, Ty, Validator};
-use crate::read::cdecl::{Prim, RecordKind};
+use crate::model::{Prim, RecordKind};
 use proc_macro2::TokenStream;
 use quote::quote;
 use std::collections::BTreeMap;
@@ -306,7 +306,7 @@ fn bind<'e>(s: &Site, args: &'e [Expr]) -> Bound<'e> {
 fn inst_name(model: &Model, root: InstRoot, steps: &[Step]) -> String {
     let mut out = match root {
         InstRoot::Shape(_) | InstRoot::Common => String::new(),
-        InstRoot::Header => model.discriminator.path[0].clone(),
+        InstRoot::Header => model.opcode_field.path[0].clone(),
     };
     for s in steps {
         match s {
@@ -678,7 +678,7 @@ fn placement_gate(model: &Model, op: usize) -> TokenStream {
     let t = ident(&e.rust);
     let o = &model.opcodes[op];
     let v = ident(&o.rust);
-    let rule = crate::model::placement::PLACEMENT_FN;
+    let rule = crate::vendor::PLACEMENT_FN;
     let names: Vec<&str> = engines
         .iter()
         .map(|m| e.members[*m].short.as_str())
@@ -693,7 +693,7 @@ fn placement_gate(model: &Model, op: usize) -> TokenStream {
 }
 
 pub fn emit(model: &Model) -> Source {
-    let names = super::inst::instruction_names(model);
+    let names = &model.instruction_names;
     let engine_ty = model.engine_enum.map(|e| ident(&model.enums[e].rust));
     let engine_param = match &engine_ty {
         Some(t) => quote!(engine: #t),
@@ -841,7 +841,7 @@ pub fn emit(model: &Model) -> Source {
         let placed_doc = match (&model.placement, model.engine_enum) {
             (Some(p), Some(_)) if !placed.is_empty() => format!(
                 " An engine that the tree's placement (`{}`, {}) does not run {} on is rejected first.",
-                crate::model::placement::PLACEMENT_FN,
+                crate::vendor::PLACEMENT_FN,
                 p.loc,
                 o.short
             ),

@@ -40,21 +40,17 @@
 //! all 128 lanes, FP32, immediates 0.5 and 1.0). They make the rustdoc examples and the
 //! generated `tests/constructors.rs`.
 
-use super::eval::{Env, Evaluator, Formula, Path, Root, Step, Sym, Val};
+use super::eval::{Evaluator, FieldPath, Formula, Inputs, Root, Step, Term, Value};
+use super::names::rust_field;
 use super::spec::{BinOp, SpecTy};
 use super::{EnumId, Model, RecordId, Ty};
-use crate::read::cdecl::{Prim, RecordKind};
-
-/// C name of the data-type enum.
-pub const DTYPE: &str = "NEURON_ISA_TPB_DTYPE";
-/// C name of the immediate-source enum.
-pub const IMM_SRC: &str = "NEURON_ISA_TPB_IMM_SRC";
-/// C name of the immediate-operand union.
-pub const IMM_VAL: &str = "NEURON_ISA_TPB_IMM_VAL_INST_FIELD";
-/// The lane-count field.
-pub const LANES: &str = "num_active_channels";
-/// The member of a choice that takes the `params` bounds.
-pub const UNIFORM_IN_RANGE: &str = "UNIFORM_IN_RANGE";
+use crate::ctype::{Prim, RecordKind};
+use crate::vendor::{
+    ADDR_IMMEDIATE, DTYPE, EXAMPLE_DTYPES, IMM_PTR, IMM_REG, IMM_SRC, IMM_SRC_SUFFIX, IMM_VAL,
+    IMM_WORD, INSTRUCTION_IMMEDIATE, LANES, NUM_ELEM, NUM_PARTITIONS, PARAMS, POINTER_IMMEDIATE,
+    REGNUM, REG_PTR_IMMEDIATE, START_ADDR, STATE_BUF_OFFSET, STEP_ELEM, TENSOR_SUFFIX,
+    UNIFORM_IN_RANGE,
+};
 
 /// The constructors of one instruction.
 #[derive(Clone, Debug)]
@@ -91,9 +87,9 @@ pub struct Ctor {
     /// The choice members it fixes: (top-level field, member index).
     pub chosen: Vec<(usize, usize)>,
     /// Every field value it writes (the pins, the choice included), canonical paths, sorted.
-    pub pins: Vec<(Path, i128)>,
+    pub pins: Vec<(FieldPath, i128)>,
     /// Fields computed from the parameters: (top-level scalar field, expression).
-    pub computed: Vec<(Path, Sym)>,
+    pub computed: Vec<(FieldPath, Term)>,
     /// Parameters, in order.
     pub params: Vec<Param>,
     /// Top-level fields left zero because the validator does not read them.
@@ -170,12 +166,12 @@ pub struct Example {
     /// takes no engine and the tree places the opcode on none).
     pub engines: Vec<usize>,
     /// Field values of the instance (canonical paths); every other field zero.
-    pub fields: Vec<(Path, i128)>,
+    pub fields: Vec<(FieldPath, i128)>,
 }
 
 impl Example {
     /// The instance's value of `path` (0 when unassigned).
-    pub fn value(&self, path: &Path) -> i128 {
+    pub fn value(&self, path: &FieldPath) -> i128 {
         self.fields
             .iter()
             .find(|(p, _)| p == path)
@@ -192,7 +188,7 @@ pub struct Constructions {
     pub missing: Vec<(usize, String)>,
     /// Per validated opcode, the fields its validator pins whatever the other fields hold (the
     /// typed instruction's `Default`).
-    pub defaults: Vec<(usize, Vec<(Path, i128)>)>,
+    pub defaults: Vec<(usize, Vec<(FieldPath, i128)>)>,
 }
 
 impl Constructions {
@@ -202,7 +198,7 @@ impl Constructions {
     }
 
     /// The `Default` pins of opcode `op`.
-    pub fn default_pins(&self, op: usize) -> Option<&[(Path, i128)]> {
+    pub fn default_pins(&self, op: usize) -> Option<&[(FieldPath, i128)]> {
         self.defaults
             .iter()
             .find(|(o, _)| *o == op)
@@ -254,16 +250,38 @@ struct Deriver<'a> {
     func: usize,
 }
 
+/// What a constructor does with the fields it neither pins nor computes.
+struct CtorFields {
+    /// Its parameters, in order.
+    params: Vec<Param>,
+    /// Fields left zero because the validator does not read them.
+    unread: Vec<usize>,
+    /// Fields of the common prefix the validator reads but the constructor leaves zero.
+    prefix_zero: Vec<usize>,
+}
+
+/// Where a parameter of each kind stands in a constructor's parameter list.
+fn param_order(kind: &ParamKind) -> u8 {
+    match kind {
+        ParamKind::Tensor { .. } => 0,
+        ParamKind::Lanes { .. } => 1,
+        ParamKind::Dtype { .. } => 2,
+        ParamKind::Immediate { .. } => 3,
+        ParamKind::Enum { .. } => 4,
+        ParamKind::Fp32 { .. } => 5,
+    }
+}
+
 /// A top-level field of the operand struct as a path.
-fn top(shape_record: RecordId, k: usize) -> Path {
-    Path {
+fn top(shape_record: RecordId, k: usize) -> FieldPath {
+    FieldPath {
         root: Root::Shape,
         steps: vec![Step::Field(shape_record, k)],
     }
 }
 
 /// The top-level field a path starts with.
-fn head(p: &Path) -> Option<usize> {
+fn head(p: &FieldPath) -> Option<usize> {
     match p.steps.first() {
         Some(Step::Field(_, k)) => Some(*k),
         _ => None,
@@ -275,46 +293,46 @@ impl Deriver<'_> {
         &self.model.records[self.shape_record].fields
     }
 
-    fn start(&self) -> Env {
-        Env {
+    fn start(&self) -> Inputs {
+        Inputs {
             opcode: Some(i128::from(self.model.opcodes[self.op].value)),
-            ..Env::default()
+            ..Inputs::default()
         }
     }
 
     /// The validator's residual under `env`, the engine symbolic.
-    fn residual(&self, env: &Env) -> Result<Formula, String> {
+    fn residual(&self, env: &Inputs) -> Result<Formula, String> {
         self.evaluate(env).map(|(f, _)| f)
     }
 
     /// The residual and every field the evaluation touched.
-    fn evaluate(&self, env: &Env) -> Result<(Formula, Vec<Path>), String> {
+    fn evaluate(&self, env: &Inputs) -> Result<(Formula, Vec<FieldPath>), String> {
         let args = super::instance::validator_args(self.model, self.func, None);
         let mut ev = Evaluator::new(self.model, &self.model.specs, self.shape_record);
         match ev.call(env, self.func, args) {
-            Ok(Val::Bool(f)) => Ok((f, ev.touched)),
+            Ok(Value::Bool(f)) => Ok((f, ev.touched)),
             Ok(_) => Err("the validator does not return a boolean".into()),
             Err(e) => Err(e.0),
         }
     }
 
-    fn name(&self, p: &Path) -> String {
+    fn name(&self, p: &FieldPath) -> String {
         p.name(self.model, self.shape_record)
     }
 
     /// Assigns the pins of the residual until none is new; the final residual.
-    fn settle(&self, env: &mut Env) -> Result<Formula, String> {
-        let mut implied: Vec<Path> = Vec::new();
+    fn settle(&self, env: &mut Inputs) -> Result<Formula, String> {
+        let mut implied: Vec<FieldPath> = Vec::new();
         loop {
             let r = self.residual(env)?;
             if r == Formula::Const(false) {
                 return Err("the validator rejects it whatever the other fields hold".into());
             }
-            let mut new: Vec<(Path, i128)> = Vec::new();
+            let mut new: Vec<(FieldPath, i128)> = Vec::new();
             for c in r.conjuncts() {
                 if let Formula::Cmp(BinOp::Eq, a, b) = c {
                     let (p, x) = match (a, b) {
-                        (Sym::Read(p), Sym::Int(x)) | (Sym::Int(x), Sym::Read(p)) => (p, *x),
+                        (Term::Read(p), Term::Int(x)) | (Term::Int(x), Term::Read(p)) => (p, *x),
                         _ => continue,
                     };
                     if !env.fields.contains_key(p)
@@ -340,10 +358,10 @@ impl Deriver<'_> {
     }
 
     /// The pinned value fits the field's type.
-    fn representable(&self, p: &Path, x: i128) -> Result<(), String> {
+    fn representable(&self, p: &FieldPath, x: i128) -> Result<(), String> {
         let ok = match p.ty(self.model, self.shape_record) {
             Ty::Enum(e) => self.model.enums[e].by_value(x).is_some(),
-            Ty::Prim(prim) => in_range(prim, x),
+            Ty::Prim(prim) => prim.holds(x),
             _ => false,
         };
         if ok {
@@ -358,7 +376,7 @@ impl Deriver<'_> {
 
     /// The union step of a path: (steps up to the union value, member index, byte range of the
     /// path inside the union).
-    fn union_view(&self, p: &Path) -> Option<(Vec<Step>, usize, u64, u64)> {
+    fn union_view(&self, p: &FieldPath) -> Option<(Vec<Step>, usize, u64, u64)> {
         let j = p.steps.iter().position(|s| match s {
             Step::Field(r, _) => self.model.records[*r].kind == RecordKind::Union,
             _ => false,
@@ -386,7 +404,7 @@ impl Deriver<'_> {
 
     /// Whether pin `p = x` must be written (`true`), is implied by a pin through another
     /// member of the same union (`false`), or contradicts one (an error).
-    fn union_check(&self, env: &Env, p: &Path, x: i128) -> Result<bool, String> {
+    fn union_check(&self, env: &Inputs, p: &FieldPath, x: i128) -> Result<bool, String> {
         let Some((at, member, off, size)) = self.union_view(p) else {
             return Ok(true);
         };
@@ -427,15 +445,18 @@ impl Deriver<'_> {
 
     fn is_prefix(&self, k: usize) -> bool {
         let f = &self.fields()[k];
-        let common = self.model.record_named(super::build::INST_COMMON).map(|r| {
-            self.model.records[r]
-                .fields
-                .iter()
-                .any(|c| c.name == f.name)
-        });
+        let common = self
+            .model
+            .record_named(crate::vendor::INST_COMMON)
+            .map(|r| {
+                self.model.records[r]
+                    .fields
+                    .iter()
+                    .any(|c| c.name == f.name)
+            });
         let header = self
             .model
-            .record_named(super::build::HEADER)
+            .record_named(crate::vendor::HEADER)
             .is_some_and(|h| f.ty == Ty::Record(h));
         header || common == Some(true)
     }
@@ -450,7 +471,7 @@ impl Deriver<'_> {
         if !self.enum_named(&f.ty, IMM_SRC) {
             return None;
         }
-        let base = f.name.strip_suffix("_src")?;
+        let base = f.name.strip_suffix(IMM_SRC_SUFFIX)?;
         let forms = immediate_forms(self.model)?;
         if f.ty != Ty::Enum(forms.src_enum) {
             return None;
@@ -472,7 +493,7 @@ impl Deriver<'_> {
 
     /// A choice field: an enum field the validator restricts, when only it is assigned, to a
     /// strict subset of two or more members.
-    fn choice(&self, base: &Env, k: usize) -> Result<Option<Choice>, String> {
+    fn choice(&self, base: &Inputs, k: usize) -> Result<Option<Choice>, String> {
         let f = &self.fields()[k];
         let Ty::Enum(e) = f.ty else { return Ok(None) };
         if self.enum_named(&f.ty, DTYPE) || self.immediate_value(k).is_some() {
@@ -580,9 +601,11 @@ impl Deriver<'_> {
         })
     }
 
+    /// The constructor of the choice members `chosen`, named `name`, from the construction's
+    /// settled fields `base`, with example arguments valid on the engines `placed`.
     fn ctor(
         &self,
-        base: &Env,
+        base: &Inputs,
         chosen: &[(usize, usize)],
         name: String,
         placed: &[usize],
@@ -598,16 +621,45 @@ impl Deriver<'_> {
             );
         }
         let residual = self.settle(&mut env)?;
-        let pinned_heads: Vec<usize> = env.fields.keys().filter_map(head).collect();
+        let computed = self.computed(&env, &residual)?;
+        let computed_heads: Vec<usize> = computed.iter().filter_map(|(p, _)| head(p)).collect();
+        // What the validator looks at under the choice (the computed fields' inputs included):
+        // every field its evaluation reaches, `is_valid_enum` checks too.
+        let (_, touched) = self.evaluate(&env)?;
+        let read_heads: Vec<usize> = touched
+            .iter()
+            .filter(|p| !env.fields.contains_key(*p))
+            .filter_map(head)
+            .filter(|h| !computed_heads.contains(h))
+            .collect();
+        let post_uniform = chosen.iter().any(|(k, m)| {
+            matches!(self.fields()[*k].ty, Ty::Enum(e)
+                if self.model.enums[e].members[*m].short == UNIFORM_IN_RANGE)
+        });
+        let fields = self.parameters(&env, post_uniform, &computed_heads, &read_heads)?;
+        let example = self.example(&env, &fields.params, placed, &read_heads)?;
+        Ok(Ctor {
+            name,
+            chosen: chosen.to_vec(),
+            pins: env.fields.into_iter().collect(),
+            computed,
+            params: fields.params,
+            unread: fields.unread,
+            prefix_zero: fields.prefix_zero,
+            example,
+        })
+    }
 
-        // Computed fields: `field == expr` with a lone top-level scalar field on one side.
-        let mut computed: Vec<(Path, Sym)> = Vec::new();
+    /// The computed fields of a residual: `field == expr` with a lone top-level scalar field on
+    /// one side, not pinned under `env`; a computed field may not feed another.
+    fn computed(&self, env: &Inputs, residual: &Formula) -> Result<Vec<(FieldPath, Term)>, String> {
+        let mut computed: Vec<(FieldPath, Term)> = Vec::new();
         for c in residual.conjuncts() {
             let Formula::Cmp(BinOp::Eq, a, b) = c else {
                 continue;
             };
             for (lhs, rhs) in [(a, b), (b, a)] {
-                let Sym::Read(p) = lhs else { continue };
+                let Term::Read(p) = lhs else { continue };
                 if p.steps.len() != 1 || env.fields.contains_key(p) {
                     continue;
                 }
@@ -621,7 +673,7 @@ impl Deriver<'_> {
                 let target = p.ty(self.model, self.shape_record);
                 let fits = match (&target, rhs) {
                     (Ty::Prim(prim), _) => !matches!(prim, Prim::F32 | Prim::F64 | Prim::Bool),
-                    (Ty::Enum(_), Sym::Read(q)) => q.ty(self.model, self.shape_record) == target,
+                    (Ty::Enum(_), Term::Read(q)) => q.ty(self.model, self.shape_record) == target,
                     _ => false,
                 };
                 if fits {
@@ -630,7 +682,6 @@ impl Deriver<'_> {
                 }
             }
         }
-        // A computed field may not feed another.
         let computed_heads: Vec<usize> = computed.iter().filter_map(|(p, _)| head(p)).collect();
         for (_, e) in &computed {
             let mut reads = Vec::new();
@@ -642,44 +693,39 @@ impl Deriver<'_> {
                 return Err("a computed field depends on another computed field".into());
             }
         }
+        Ok(computed)
+    }
 
-        // What the validator looks at under the choice (the computed fields' inputs included):
-        // every field its evaluation reaches, `is_valid_enum` checks too.
-        let (_, touched) = self.evaluate(&env)?;
-        let read_heads: Vec<usize> = touched
-            .iter()
-            .filter(|p| !env.fields.contains_key(*p))
-            .filter_map(head)
-            .filter(|h| !computed_heads.contains(h))
-            .collect();
-
-        let post_uniform = chosen.iter().any(|(k, m)| {
-            matches!(self.fields()[*k].ty, Ty::Enum(e)
-                if self.model.enums[e].members[*m].short == UNIFORM_IN_RANGE)
-        });
-        let mut tensors = Vec::new();
-        let mut lanes = Vec::new();
-        let mut dtypes = Vec::new();
-        let mut immediates = Vec::new();
-        let mut enums = Vec::new();
-        let mut fp32s = Vec::new();
-        let mut unread = Vec::new();
-        let mut prefix_zero = Vec::new();
-        let fields = self.fields();
-        for (k, f) in fields.iter().enumerate() {
-            if self.model.is_discriminator(self.shape_record, k) || computed_heads.contains(&k) {
+    /// What becomes of every top-level field neither pinned nor computed under `env`: a
+    /// parameter by its convention, left zero as unread, or (in the common prefix) left zero
+    /// though read. `read_heads` are the fields the validator reads.
+    fn parameters(
+        &self,
+        env: &Inputs,
+        post_uniform: bool,
+        computed_heads: &[usize],
+        read_heads: &[usize],
+    ) -> Result<CtorFields, String> {
+        let pinned_heads: Vec<usize> = env.fields.keys().filter_map(head).collect();
+        let mut out = CtorFields {
+            params: Vec::new(),
+            unread: Vec::new(),
+            prefix_zero: Vec::new(),
+        };
+        for (k, f) in self.fields().iter().enumerate() {
+            if self.model.is_opcode_field(self.shape_record, k) || computed_heads.contains(&k) {
                 continue;
             }
             let read = read_heads.contains(&k);
             if self.is_prefix(k) {
                 if read {
-                    prefix_zero.push(k);
+                    out.prefix_zero.push(k);
                 }
                 continue;
             }
             let tensor = self.tensor_rank(&f.ty);
             let fully_pinned = match tensor {
-                Some((r, rank)) => self.tensor_pinned(&env, k, r, rank),
+                Some((r, rank)) => self.tensor_pinned(env, k, r, rank),
                 None => false,
             };
             if fully_pinned || (pinned_heads.contains(&k) && !read) {
@@ -687,106 +733,89 @@ impl Deriver<'_> {
             }
             if !read {
                 match self.params_convention(k, post_uniform) {
-                    Some(params) => fp32s.extend(params),
-                    None => unread.push(k),
+                    Some(params) => out.params.extend(params),
+                    None => out.unread.push(k),
                 }
                 continue;
             }
-            let param = |name: String, kind: ParamKind| Param { name, kind };
-            if let Some((record, rank)) = tensor {
-                if pinned_heads.contains(&k) {
-                    return Err(format!(
-                        "the validator pins part of the tensor `{}`, which no constructor parameter can leave free",
-                        f.name
-                    ));
-                }
-                let name = f.name.strip_suffix("_mem_pattern").unwrap_or(&f.name);
-                tensors.push(param(
-                    crate::model::names::rust_field(name),
-                    ParamKind::Tensor {
-                        field: k,
-                        record,
-                        rank,
-                    },
-                ));
-            } else if f.name == LANES && f.ty == Ty::Prim(Prim::U8) {
-                lanes.push(param(f.name.clone(), ParamKind::Lanes { field: k }));
-            } else if let (Ty::Enum(e), true) = (&f.ty, self.enum_named(&f.ty, DTYPE)) {
-                dtypes.push(param(
-                    crate::model::names::rust_field(&f.name),
-                    ParamKind::Dtype {
-                        field: k,
-                        enum_id: *e,
-                    },
-                ));
-            } else if let Some(value) = self.immediate_value(k) {
-                if !immediates
-                    .iter()
-                    .any(|p: &Param| p.kind == ParamKind::Immediate { src: k, value })
-                {
-                    immediates.push(param(
-                        crate::model::names::rust_field(&fields[value].name),
-                        ParamKind::Immediate { src: k, value },
-                    ));
-                }
-            } else if let Some(src) = self.immediate_source(k) {
-                if !immediates
-                    .iter()
-                    .any(|p: &Param| p.kind == ParamKind::Immediate { src, value: k })
-                {
-                    immediates.push(param(
-                        crate::model::names::rust_field(&f.name),
-                        ParamKind::Immediate { src, value: k },
-                    ));
-                }
-            } else if let Ty::Enum(e) = f.ty {
-                enums.push(param(
-                    crate::model::names::rust_field(&f.name),
-                    ParamKind::Enum {
-                        field: k,
-                        enum_id: e,
-                    },
-                ));
-            } else {
+            if tensor.is_some() && pinned_heads.contains(&k) {
                 return Err(format!(
-                    "the validator reads `{}`, which no parameter convention covers",
+                    "the validator pins part of the tensor `{}`, which no constructor parameter can leave free",
                     f.name
                 ));
             }
+            let param = self.read_param(k)?;
+            // An immediate's two fields make one parameter.
+            if !out.params.iter().any(|p| p.kind == param.kind) {
+                out.params.push(param);
+            }
         }
-        let mut params = tensors;
-        params.extend(lanes);
-        params.extend(dtypes);
-        params.extend(immediates);
-        params.extend(enums);
-        params.extend(fp32s);
+        // Tensors, lanes, data types, immediates, other enums, then the `params` bounds.
+        out.params.sort_by_key(|p| param_order(&p.kind));
         // Immediates keep both fields out of the unread list.
-        unread.retain(|k| {
-            !params.iter().any(|p| match p.kind {
+        out.unread.retain(|k| {
+            !out.params.iter().any(|p| match p.kind {
                 ParamKind::Immediate { src, value } => src == *k || value == *k,
                 _ => false,
             })
         });
-        let example = self.example(&env, &params, placed, &read_heads)?;
-        Ok(Ctor {
-            name,
-            chosen: chosen.to_vec(),
-            pins: env.fields.into_iter().collect(),
-            computed,
-            params,
-            unread,
-            prefix_zero,
-            example,
-        })
+        Ok(out)
+    }
+
+    /// The parameter of read field `k`, by the first convention that covers it.
+    fn read_param(&self, k: usize) -> Result<Param, String> {
+        let fields = self.fields();
+        let f = &fields[k];
+        let param = |name: String, kind: ParamKind| Ok(Param { name, kind });
+        if let Some((record, rank)) = self.tensor_rank(&f.ty) {
+            let name = f.name.strip_suffix(TENSOR_SUFFIX).unwrap_or(&f.name);
+            param(
+                rust_field(name),
+                ParamKind::Tensor {
+                    field: k,
+                    record,
+                    rank,
+                },
+            )
+        } else if f.name == LANES && f.ty == Ty::Prim(Prim::U8) {
+            param(f.name.clone(), ParamKind::Lanes { field: k })
+        } else if let (Ty::Enum(e), true) = (&f.ty, self.enum_named(&f.ty, DTYPE)) {
+            param(
+                rust_field(&f.name),
+                ParamKind::Dtype {
+                    field: k,
+                    enum_id: *e,
+                },
+            )
+        } else if let Some(value) = self.immediate_value(k) {
+            param(
+                rust_field(&fields[value].name),
+                ParamKind::Immediate { src: k, value },
+            )
+        } else if let Some(src) = self.immediate_source(k) {
+            param(rust_field(&f.name), ParamKind::Immediate { src, value: k })
+        } else if let Ty::Enum(e) = f.ty {
+            param(
+                rust_field(&f.name),
+                ParamKind::Enum {
+                    field: k,
+                    enum_id: e,
+                },
+            )
+        } else {
+            Err(format!(
+                "the validator reads `{}`, which no parameter convention covers",
+                f.name
+            ))
+        }
     }
 
     /// Every leaf of tensor field `k` is pinned (its start address through any member that
     /// covers the union).
-    fn tensor_pinned(&self, env: &Env, k: usize, record: RecordId, rank: u64) -> bool {
+    fn tensor_pinned(&self, env: &Inputs, k: usize, record: RecordId, rank: u64) -> bool {
         let rec = &self.model.records[record];
         let sub = |name: &str| rec.fields.iter().position(|f| f.name == name);
-        let (Some(start), Some(step), Some(num)) =
-            (sub("start_addr"), sub("step_elem"), sub("num_elem"))
+        let (Some(start), Some(step), Some(num)) = (sub(START_ADDR), sub(STEP_ELEM), sub(NUM_ELEM))
         else {
             return false;
         };
@@ -795,7 +824,7 @@ impl Deriver<'_> {
             if let Some(i) = index {
                 steps.push(Step::Index(i));
             }
-            Path {
+            FieldPath {
                 root: Root::Shape,
                 steps,
             }
@@ -818,7 +847,7 @@ impl Deriver<'_> {
     /// elements of a union with an `f32` member takes `min` and `max` in elements 0 and 1.
     fn params_convention(&self, k: usize, uniform: bool) -> Option<Vec<Param>> {
         let f = &self.fields()[k];
-        if !uniform || f.name != "params" {
+        if !uniform || f.name != PARAMS {
             return None;
         }
         let Ty::Array(inner, n) = &f.ty else {
@@ -852,7 +881,7 @@ impl Deriver<'_> {
     /// tried first (each kept only when a valid instance still exists with it).
     fn example(
         &self,
-        fixed: &Env,
+        fixed: &Inputs,
         params: &[Param],
         placed: &[usize],
         read: &[usize],
@@ -913,16 +942,13 @@ impl Deriver<'_> {
 
     /// Readable values to try first, per field (an immediate's value only when the validator
     /// reads it: a seed is no fp32 number).
-    fn preferences(&self, params: &[Param], read: &[usize]) -> Vec<(Path, Vec<i128>)> {
+    fn preferences(&self, params: &[Param], read: &[usize]) -> Vec<(FieldPath, Vec<i128>)> {
         let mut out = Vec::new();
-        let sbuf = self
-            .model
-            .constant("STATE_BUF_OFFSET")
-            .map_or(0, |c| c.value);
+        let sbuf = self.model.constant(STATE_BUF_OFFSET).map_or(0, |c| c.value);
         let field = |k: usize, rest: &[Step]| {
             let mut steps = vec![Step::Field(self.shape_record, k)];
             steps.extend_from_slice(rest);
-            Path {
+            FieldPath {
                 root: Root::Shape,
                 steps,
             }
@@ -938,12 +964,12 @@ impl Deriver<'_> {
                     nth_tensor += 1;
                     let rec = &self.model.records[*record];
                     let sub = |n: &str| rec.fields.iter().position(|f| f.name == n);
-                    if let Some(start) = sub("start_addr") {
+                    if let Some(start) = sub(START_ADDR) {
                         if let Ty::Record(a) = rec.fields[start].ty {
                             if let Some(m) = self.model.records[a]
                                 .fields
                                 .iter()
-                                .position(|f| f.name == "addr_immediate")
+                                .position(|f| f.name == ADDR_IMMEDIATE)
                             {
                                 out.push((
                                     field(*k, &[Step::Field(*record, start), Step::Field(a, m)]),
@@ -952,7 +978,7 @@ impl Deriver<'_> {
                             }
                         }
                     }
-                    if let Some(num) = sub("num_elem") {
+                    if let Some(num) = sub(NUM_ELEM) {
                         for i in 0..*rank {
                             let n = if i == 0 { 4 } else { 1 };
                             out.push((
@@ -963,14 +989,11 @@ impl Deriver<'_> {
                     }
                 }
                 ParamKind::Lanes { field: k } => {
-                    let lanes = self
-                        .model
-                        .constant("NUM_PARTITIONS")
-                        .map_or(128, |c| c.value);
+                    let lanes = self.model.constant(NUM_PARTITIONS).map_or(128, |c| c.value);
                     out.push((field(*k, &[]), vec![lanes, 1]));
                 }
                 ParamKind::Dtype { field: k, enum_id } => {
-                    let values = ["FP32", "UINT32", "INT32", "BFLOAT16"]
+                    let values = EXAMPLE_DTYPES
                         .iter()
                         .filter_map(|n| self.member_value(*enum_id, n))
                         .collect();
@@ -978,16 +1001,18 @@ impl Deriver<'_> {
                 }
                 ParamKind::Immediate { src, value } => {
                     if let Ty::Enum(e) = self.fields()[*src].ty {
-                        if let Some(v) = self.member_value(e, "INSTRUCTION_IMMEDIATE") {
+                        if let Some(v) = self.member_value(e, INSTRUCTION_IMMEDIATE) {
                             out.push((field(*src, &[]), vec![v]));
                         }
                     }
                     if let (Ty::Record(u), true) = (&self.fields()[*value].ty, read.contains(value))
                     {
                         let u = *u;
-                        if let Some(m) = self.model.records[u].fields.iter().position(|f| {
-                            f.name == "imm_bitvec_uint32" && f.ty == Ty::Prim(Prim::U32)
-                        }) {
+                        if let Some(m) = self.model.records[u]
+                            .fields
+                            .iter()
+                            .position(|f| f.name == IMM_WORD && f.ty == Ty::Prim(Prim::U32))
+                        {
                             out.push((
                                 field(*value, &[Step::Field(u, m)]),
                                 vec![i128::from(0.5f32.to_bits()), i128::from(1.0f32.to_bits())],
@@ -1008,12 +1033,12 @@ pub fn tensor_record(model: &Model, ty: &Ty) -> Option<(RecordId, u64)> {
     let Ty::Record(r) = ty else { return None };
     let rec = &model.records[*r];
     let field = |n: &str| rec.fields.iter().find(|f| f.name == n);
-    let start = field("start_addr")?;
+    let start = field(START_ADDR)?;
     let Ty::Record(a) = start.ty else { return None };
     if model.records[a].kind != RecordKind::Union || model.records[a].size != 4 {
         return None;
     }
-    match (&field("step_elem")?.ty, &field("num_elem")?.ty) {
+    match (&field(STEP_ELEM)?.ty, &field(NUM_ELEM)?.ty) {
         (Ty::Array(s, a), Ty::Array(n, b))
             if a == b && **s == Ty::Prim(Prim::I16) && **n == Ty::Prim(Prim::U16) =>
         {
@@ -1048,9 +1073,9 @@ pub fn immediate_forms(model: &Model) -> Option<ImmediateForms> {
             .position(|m| m.short == short && m.alias_of.is_none())
     };
     let members = [
-        member("INSTRUCTION_IMMEDIATE")?,
-        member("POINTER_IMMEDIATE")?,
-        member("REG_PTR_IMMEDIATE")?,
+        member(INSTRUCTION_IMMEDIATE)?,
+        member(POINTER_IMMEDIATE)?,
+        member(REG_PTR_IMMEDIATE)?,
     ];
     let union = model.record_named(IMM_VAL)?;
     let u = &model.records[union];
@@ -1062,15 +1087,15 @@ pub fn immediate_forms(model: &Model) -> Option<ImmediateForms> {
             .iter()
             .any(|f| f.name == name && f.ty == Ty::Prim(Prim::U32))
     };
-    if !word("imm_ptr") || !word("imm_bitvec_uint32") {
+    if !word(IMM_PTR) || !word(IMM_WORD) {
         return None;
     }
-    let reg = u.fields.iter().find(|f| f.name == "imm_reg")?;
+    let reg = u.fields.iter().find(|f| f.name == IMM_REG)?;
     let Ty::Record(r) = reg.ty else { return None };
     let regnum = model.records[r]
         .fields
         .iter()
-        .find(|f| f.name == "regnum" && f.ty == Ty::Prim(Prim::U8))?;
+        .find(|f| f.name == REGNUM && f.ty == Ty::Prim(Prim::U8))?;
     Some(ImmediateForms {
         src_enum,
         members,
@@ -1081,14 +1106,14 @@ pub fn immediate_forms(model: &Model) -> Option<ImmediateForms> {
 
 /// Whether a symbolic integer is plain arithmetic over fields (what a constructor can compute),
 /// collecting the fields it reads.
-pub fn computable(s: &Sym, reads: &mut Vec<Path>) -> bool {
+pub fn computable(s: &Term, reads: &mut Vec<FieldPath>) -> bool {
     match s {
-        Sym::Int(_) => true,
-        Sym::Read(p) => {
+        Term::Int(_) => true,
+        Term::Read(p) => {
             reads.push(p.clone());
             true
         }
-        Sym::Bin(op, a, b) => {
+        Term::Bin(op, a, b) => {
             matches!(
                 op,
                 BinOp::Add
@@ -1104,23 +1129,7 @@ pub fn computable(s: &Sym, reads: &mut Vec<Path>) -> bool {
             ) && computable(a, reads)
                 && computable(b, reads)
         }
-        Sym::Neg(a) => computable(a, reads),
-        Sym::Opcode | Sym::Param(_) | Sym::Ite(..) => false,
+        Term::Neg(a) => computable(a, reads),
+        Term::Opcode | Term::Param(_) | Term::Ite(..) => false,
     }
-}
-
-fn in_range(p: Prim, v: i128) -> bool {
-    let (lo, hi): (i128, i128) = match p {
-        Prim::Bool => (0, 1),
-        Prim::U8 => (0, u8::MAX.into()),
-        Prim::U16 => (0, u16::MAX.into()),
-        Prim::U32 => (0, u32::MAX.into()),
-        Prim::U64 => (0, u64::MAX.into()),
-        Prim::I8 => (i8::MIN.into(), i8::MAX.into()),
-        Prim::I16 => (i16::MIN.into(), i16::MAX.into()),
-        Prim::I32 => (i32::MIN.into(), i32::MAX.into()),
-        Prim::I64 => (i64::MIN.into(), i64::MAX.into()),
-        Prim::F32 | Prim::F64 => return false,
-    };
-    (lo..=hi).contains(&v)
 }

@@ -19,9 +19,9 @@ pub enum Step {
     Index(u64),
 }
 
-/// A field of the instruction under evaluation.
+/// A field of an instruction, as the steps to it from a root.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Path {
+pub struct FieldPath {
     /// Where the access starts.
     pub root: Root,
     /// The steps.
@@ -39,7 +39,7 @@ pub enum Root {
     Common,
 }
 
-impl Path {
+impl FieldPath {
     /// Dotted name relative to the operand struct (`src_mem_pattern.num_elem[0]`).
     pub fn name(&self, model: &Model, shape_record: RecordId) -> String {
         let mut out = String::new();
@@ -80,13 +80,13 @@ impl Path {
     }
 
     /// The same field, spelled from the operand struct (header and common prefix resolved).
-    pub fn canonical(&self, model: &Model, shape_record: RecordId) -> Path {
+    pub fn canonical(&self, model: &Model, shape_record: RecordId) -> FieldPath {
         match self.root {
             Root::Shape => self.clone(),
             Root::Header => {
                 let mut steps = vec![Step::Field(shape_record, 0)];
                 steps.extend(self.steps.iter().cloned());
-                Path {
+                FieldPath {
                     root: Root::Shape,
                     steps,
                 }
@@ -103,7 +103,7 @@ impl Path {
                         steps[0] = Step::Field(shape_record, j);
                     }
                 }
-                Path {
+                FieldPath {
                     root: Root::Shape,
                     steps,
                 }
@@ -112,23 +112,23 @@ impl Path {
     }
 }
 
-/// A symbolic integer.
+/// A symbolic integer: a term, as a [`Formula`] is a symbolic boolean.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Sym {
+pub enum Term {
     /// A known value.
     Int(i128),
     /// An unassigned field.
-    Read(Path),
+    Read(FieldPath),
     /// The opcode byte, when not known.
     Opcode,
     /// An enum parameter whose value is not fixed.
     Param(usize),
     /// Arithmetic.
-    Bin(BinOp, Box<Sym>, Box<Sym>),
+    Bin(BinOp, Box<Term>, Box<Term>),
     /// Negation.
-    Neg(Box<Sym>),
+    Neg(Box<Term>),
     /// `if c { a } else { b }`.
-    Ite(Box<Formula>, Box<Sym>, Box<Sym>),
+    Ite(Box<Formula>, Box<Term>, Box<Term>),
 }
 
 /// A symbolic boolean.
@@ -137,7 +137,7 @@ pub enum Formula {
     /// Known.
     Const(bool),
     /// A comparison of symbolic integers.
-    Cmp(BinOp, Sym, Sym),
+    Cmp(BinOp, Term, Term),
     /// All of.
     And(Vec<Formula>),
     /// Any of.
@@ -218,22 +218,22 @@ impl Formula {
 
 /// A value during evaluation.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Val {
+pub enum Value {
     /// A boolean.
     Bool(Formula),
     /// An integer or enum value.
-    Num(Sym),
+    Num(Term),
     /// A struct, union or array inside the instruction.
-    Ref(Path),
+    Ref(FieldPath),
     /// The instruction itself.
     Inst,
 }
 
-/// Inputs of one evaluation.
+/// The inputs of one evaluation: the fields assigned and the opcode, when known.
 #[derive(Clone, Debug, Default)]
-pub struct Env {
+pub struct Inputs {
     /// Fixed field values (paths in canonical, shape-rooted form).
-    pub fields: BTreeMap<Path, i128>,
+    pub fields: BTreeMap<FieldPath, i128>,
     /// The opcode byte, when known.
     pub opcode: Option<i128>,
 }
@@ -248,20 +248,20 @@ pub struct Evaluator<'a> {
     fns: &'a [SpecFn],
     shape_record: RecordId,
     /// Enum-typed fields read while unassigned, with their enum, in first-read order (the domain finder uses these).
-    pub unassigned_enum_reads: Vec<(Path, EnumId)>,
+    pub unassigned_enum_reads: Vec<(FieldPath, EnumId)>,
     /// Every scalar field the evaluation reached, assigned or not (canonical paths, first-touch
     /// order), including an enum field checked by `is_valid_enum` (which is true without reading
     /// its value): what the validator looks at under the assignment (the typed constructors use it).
-    pub touched: Vec<Path>,
+    pub touched: Vec<FieldPath>,
 }
 
-fn sym_bin(op: BinOp, a: Sym, b: Sym) -> Sym {
-    if let (Sym::Int(x), Sym::Int(y)) = (&a, &b) {
+fn term_bin(op: BinOp, a: Term, b: Term) -> Term {
+    if let (Term::Int(x), Term::Int(y)) = (&a, &b) {
         if let Some(v) = arith(op, *x, *y) {
-            return Sym::Int(v);
+            return Term::Int(v);
         }
     }
-    Sym::Bin(op, Box::new(a), Box::new(b))
+    Term::Bin(op, Box::new(a), Box::new(b))
 }
 
 /// Spec-language integer arithmetic: the same functions the generated validators call.
@@ -308,17 +308,17 @@ impl<'a> Evaluator<'a> {
     }
 
     /// Evaluates `fns[f]` applied to `args`.
-    pub fn call(&mut self, env: &Env, f: usize, args: Vec<Val>) -> Result<Val, EvalError> {
+    pub fn call(&mut self, env: &Inputs, f: usize, args: Vec<Value>) -> Result<Value, EvalError> {
         self.call_depth(env, f, args, 0)
     }
 
     fn call_depth(
         &mut self,
-        env: &Env,
+        env: &Inputs,
         f: usize,
-        args: Vec<Val>,
+        args: Vec<Value>,
         depth: usize,
-    ) -> Result<Val, EvalError> {
+    ) -> Result<Value, EvalError> {
         let fns: &'a [SpecFn] = self.fns;
         self.call_body(env, f, &fns[f].body, args, depth)
     }
@@ -327,22 +327,22 @@ impl<'a> Evaluator<'a> {
     /// derivation evaluates one disjunct of a function this way, without copying the function list.
     pub fn call_with_body(
         &mut self,
-        env: &Env,
+        env: &Inputs,
         f: usize,
         body: &super::spec::Expr,
-        args: Vec<Val>,
-    ) -> Result<Val, EvalError> {
+        args: Vec<Value>,
+    ) -> Result<Value, EvalError> {
         self.call_body(env, f, body, args, 0)
     }
 
     fn call_body(
         &mut self,
-        env: &Env,
+        env: &Inputs,
         f: usize,
         body: &super::spec::Expr,
-        args: Vec<Val>,
+        args: Vec<Value>,
         depth: usize,
-    ) -> Result<Val, EvalError> {
+    ) -> Result<Value, EvalError> {
         let fns: &'a [SpecFn] = self.fns;
         if depth > 64 {
             return Err(EvalError(format!("`{}` calls itself", fns[f].name)));
@@ -350,7 +350,7 @@ impl<'a> Evaluator<'a> {
         let v = self.eval(env, &args, body, depth + 1)?;
         // A function returning an integer narrows its result (saturation) when it is known.
         Ok(match (&fns[f].ret, v) {
-            (SpecTy::Int(p), Val::Num(Sym::Int(x))) => Val::Num(Sym::Int(saturate(*p, x))),
+            (SpecTy::Int(p), Value::Num(Term::Int(x))) => Value::Num(Term::Int(saturate(*p, x))),
             (_, v) => v,
         })
     }
@@ -367,26 +367,26 @@ impl<'a> Evaluator<'a> {
         if !pure(e) {
             return None;
         }
-        match self.eval(&Env::default(), &[], e, 0) {
-            Ok(Val::Bool(Formula::Const(b))) => Some(b),
+        match self.eval(&Inputs::default(), &[], e, 0) {
+            Ok(Value::Bool(Formula::Const(b))) => Some(b),
             _ => None,
         }
     }
 
-    fn read(&mut self, env: &Env, path: Path) -> Val {
+    fn read(&mut self, env: &Inputs, path: FieldPath) -> Value {
         let canonical = path.canonical(self.model, self.shape_record);
         let ty = canonical.ty(self.model, self.shape_record);
         if !matches!(ty, Ty::Record(_) | Ty::Array(..)) && !self.touched.contains(&canonical) {
             self.touched.push(canonical.clone());
         }
         match ty {
-            Ty::Record(_) | Ty::Array(..) => Val::Ref(path),
-            Ty::Prim(crate::read::cdecl::Prim::Bool) => match env.fields.get(&canonical) {
-                Some(v) => Val::Bool(Formula::Const(*v != 0)),
-                None => Val::Bool(Formula::Cmp(BinOp::Ne, Sym::Read(canonical), Sym::Int(0))),
+            Ty::Record(_) | Ty::Array(..) => Value::Ref(path),
+            Ty::Prim(crate::ctype::Prim::Bool) => match env.fields.get(&canonical) {
+                Some(v) => Value::Bool(Formula::Const(*v != 0)),
+                None => Value::Bool(Formula::Cmp(BinOp::Ne, Term::Read(canonical), Term::Int(0))),
             },
             Ty::Enum(e) => match env.fields.get(&canonical) {
-                Some(v) => Val::Num(Sym::Int(*v)),
+                Some(v) => Value::Num(Term::Int(*v)),
                 None => {
                     if !self
                         .unassigned_enum_reads
@@ -395,31 +395,33 @@ impl<'a> Evaluator<'a> {
                     {
                         self.unassigned_enum_reads.push((canonical.clone(), e));
                     }
-                    Val::Num(Sym::Read(canonical))
+                    Value::Num(Term::Read(canonical))
                 }
             },
             Ty::Prim(_) => match env.fields.get(&canonical) {
-                Some(v) => Val::Num(Sym::Int(*v)),
-                None => Val::Num(Sym::Read(canonical)),
+                Some(v) => Value::Num(Term::Int(*v)),
+                None => Value::Num(Term::Read(canonical)),
             },
         }
     }
 
     fn eval(
         &mut self,
-        env: &Env,
-        args: &[Val],
+        env: &Inputs,
+        args: &[Value],
         e: &super::spec::Expr,
         depth: usize,
-    ) -> Result<Val, EvalError> {
+    ) -> Result<Value, EvalError> {
         Ok(match &e.kind {
-            ExprKind::Bool(b) => Val::Bool(Formula::Const(*b)),
-            ExprKind::Int(v) => Val::Num(Sym::Int(*v)),
-            ExprKind::Param(k) => args.get(*k).cloned().unwrap_or(Val::Num(Sym::Int(0))),
-            ExprKind::Const(k) => Val::Num(Sym::Int(self.model.constants[*k].value)),
-            ExprKind::Member(en, m) => Val::Num(Sym::Int(self.model.enums[*en].members[*m].value)),
-            ExprKind::Opcode(_) => Val::Num(env.opcode.map_or(Sym::Opcode, Sym::Int)),
-            ExprKind::Inst(_, root) => Val::Ref(Path {
+            ExprKind::Bool(b) => Value::Bool(Formula::Const(*b)),
+            ExprKind::Int(v) => Value::Num(Term::Int(*v)),
+            ExprKind::Param(k) => args.get(*k).cloned().unwrap_or(Value::Num(Term::Int(0))),
+            ExprKind::Const(k) => Value::Num(Term::Int(self.model.constants[*k].value)),
+            ExprKind::Member(en, m) => {
+                Value::Num(Term::Int(self.model.enums[*en].members[*m].value))
+            }
+            ExprKind::Opcode(_) => Value::Num(env.opcode.map_or(Term::Opcode, Term::Int)),
+            ExprKind::Inst(_, root) => Value::Ref(FieldPath {
                 root: match root {
                     InstRoot::Shape(_) => Root::Shape,
                     InstRoot::Header => Root::Header,
@@ -428,14 +430,14 @@ impl<'a> Evaluator<'a> {
                 steps: Vec::new(),
             }),
             ExprKind::Field(base, r, k) => match self.eval(env, args, base, depth)? {
-                Val::Ref(mut p) => {
+                Value::Ref(mut p) => {
                     p.steps.push(Step::Field(*r, *k));
                     self.read(env, p)
                 }
                 other => other,
             },
             ExprKind::Index(base, i) => match self.eval(env, args, base, depth)? {
-                Val::Ref(mut p) => {
+                Value::Ref(mut p) => {
                     p.steps.push(Step::Index(*i));
                     self.read(env, p)
                 }
@@ -455,57 +457,57 @@ impl<'a> Evaluator<'a> {
                     let unassigned = self.unassigned_enum_reads.len();
                     self.eval(env, args, arg, depth)?;
                     self.unassigned_enum_reads.truncate(unassigned);
-                    Val::Bool(Formula::Const(true))
+                    Value::Bool(Formula::Const(true))
                 } else {
                     match self.eval(env, args, arg, depth)? {
-                        Val::Num(Sym::Int(v)) => {
-                            Val::Bool(Formula::Const(self.model.enums[*en].by_value(v).is_some()))
+                        Value::Num(Term::Int(v)) => {
+                            Value::Bool(Formula::Const(self.model.enums[*en].by_value(v).is_some()))
                         }
-                        Val::Num(s) => Val::Bool(Formula::or(
+                        Value::Num(s) => Value::Bool(Formula::or(
                             self.model.enums[*en]
                                 .distinct()
-                                .map(|m| Formula::Cmp(BinOp::Eq, s.clone(), Sym::Int(m.value)))
+                                .map(|m| Formula::Cmp(BinOp::Eq, s.clone(), Term::Int(m.value)))
                                 .collect(),
                         )),
-                        _ => Val::Bool(Formula::Const(false)),
+                        _ => Value::Bool(Formula::Const(false)),
                     }
                 }
             }
             ExprKind::Not(a) => match self.eval(env, args, a, depth)? {
-                Val::Bool(f) => Val::Bool(Formula::not(f)),
+                Value::Bool(f) => Value::Bool(Formula::not(f)),
                 other => other,
             },
             ExprKind::Neg(a) => match self.eval(env, args, a, depth)? {
-                Val::Num(Sym::Int(v)) => Val::Num(Sym::Int(v.saturating_neg())),
-                Val::Num(s) => Val::Num(Sym::Neg(Box::new(s))),
+                Value::Num(Term::Int(v)) => Value::Num(Term::Int(v.saturating_neg())),
+                Value::Num(s) => Value::Num(Term::Neg(Box::new(s))),
                 other => other,
             },
             ExprKind::Binary(op, l, r) => match op {
                 BinOp::And => {
                     let a = self.bool(env, args, l, depth)?;
                     if a == Formula::Const(false) {
-                        return Ok(Val::Bool(a));
+                        return Ok(Value::Bool(a));
                     }
                     let b = self.bool(env, args, r, depth)?;
-                    Val::Bool(Formula::and(vec![a, b]))
+                    Value::Bool(Formula::and(vec![a, b]))
                 }
                 BinOp::Or => {
                     let a = self.bool(env, args, l, depth)?;
                     if a == Formula::Const(true) {
-                        return Ok(Val::Bool(a));
+                        return Ok(Value::Bool(a));
                     }
                     let b = self.bool(env, args, r, depth)?;
-                    Val::Bool(Formula::or(vec![a, b]))
+                    Value::Bool(Formula::or(vec![a, b]))
                 }
                 op if op.is_comparison() => {
                     let a = self.eval(env, args, l, depth)?;
                     let b = self.eval(env, args, r, depth)?;
                     match (a, b) {
-                        (Val::Num(Sym::Int(x)), Val::Num(Sym::Int(y))) => {
-                            Val::Bool(Formula::Const(compare(*op, x, y)))
+                        (Value::Num(Term::Int(x)), Value::Num(Term::Int(y))) => {
+                            Value::Bool(Formula::Const(compare(*op, x, y)))
                         }
-                        (Val::Num(x), Val::Num(y)) => Val::Bool(Formula::Cmp(*op, x, y)),
-                        (Val::Bool(x), Val::Bool(y)) => {
+                        (Value::Num(x), Value::Num(y)) => Value::Bool(Formula::Cmp(*op, x, y)),
+                        (Value::Bool(x), Value::Bool(y)) => {
                             let same = match (x.known(), y.known()) {
                                 (Some(p), Some(q)) => Formula::Const(p == q),
                                 _ => Formula::or(vec![
@@ -513,19 +515,19 @@ impl<'a> Evaluator<'a> {
                                     Formula::and(vec![Formula::not(x), Formula::not(y)]),
                                 ]),
                             };
-                            Val::Bool(if *op == BinOp::Ne {
+                            Value::Bool(if *op == BinOp::Ne {
                                 Formula::not(same)
                             } else {
                                 same
                             })
                         }
-                        _ => Val::Bool(Formula::Const(false)),
+                        _ => Value::Bool(Formula::Const(false)),
                     }
                 }
                 op => {
                     let a = self.num(env, args, l, depth)?;
                     let b = self.num(env, args, r, depth)?;
-                    Val::Num(sym_bin(*op, a, b))
+                    Value::Num(term_bin(*op, a, b))
                 }
             },
             ExprKind::If(c, a, b) => {
@@ -537,12 +539,12 @@ impl<'a> Evaluator<'a> {
                         self.eval(env, args, a, depth)?,
                         self.eval(env, args, b, depth)?,
                     ) {
-                        (Val::Bool(x), Val::Bool(y)) => Val::Bool(Formula::or(vec![
+                        (Value::Bool(x), Value::Bool(y)) => Value::Bool(Formula::or(vec![
                             Formula::and(vec![cond.clone(), x]),
                             Formula::and(vec![Formula::not(cond), y]),
                         ])),
-                        (Val::Num(x), Val::Num(y)) => {
-                            Val::Num(Sym::Ite(Box::new(cond), Box::new(x), Box::new(y)))
+                        (Value::Num(x), Value::Num(y)) => {
+                            Value::Num(Term::Ite(Box::new(cond), Box::new(x), Box::new(y)))
                         }
                         (x, _) => x,
                     },
@@ -553,34 +555,34 @@ impl<'a> Evaluator<'a> {
 
     fn bool(
         &mut self,
-        env: &Env,
-        args: &[Val],
+        env: &Inputs,
+        args: &[Value],
         e: &super::spec::Expr,
         depth: usize,
     ) -> Result<Formula, EvalError> {
         Ok(match self.eval(env, args, e, depth)? {
-            Val::Bool(f) => f,
+            Value::Bool(f) => f,
             _ => Formula::Const(false),
         })
     }
 
     fn num(
         &mut self,
-        env: &Env,
-        args: &[Val],
+        env: &Inputs,
+        args: &[Value],
         e: &super::spec::Expr,
         depth: usize,
-    ) -> Result<Sym, EvalError> {
+    ) -> Result<Term, EvalError> {
         Ok(match self.eval(env, args, e, depth)? {
-            Val::Num(s) => s,
-            _ => Sym::Int(0),
+            Value::Num(s) => s,
+            _ => Term::Int(0),
         })
     }
 }
 
 /// A function's integer result narrowed to its declared type (saturating, as translated).
-fn saturate(p: crate::read::cdecl::Prim, v: i128) -> i128 {
-    use crate::read::cdecl::Prim::*;
+fn saturate(p: crate::ctype::Prim, v: i128) -> i128 {
+    use crate::ctype::Prim::*;
     use isa_core::spec;
     match p {
         U8 => spec::to_u8(v).into(),
@@ -597,24 +599,24 @@ fn saturate(p: crate::read::cdecl::Prim, v: i128) -> i128 {
 }
 
 /// Renders a symbolic integer with field names relative to the operand struct.
-pub fn sym_text(model: &Model, shape_record: RecordId, s: &Sym) -> String {
+pub fn term_text(model: &Model, shape_record: RecordId, s: &Term) -> String {
     match s {
-        Sym::Int(v) => v.to_string(),
-        Sym::Read(p) => p.name(model, shape_record),
-        Sym::Opcode => "opcode".into(),
-        Sym::Param(k) => format!("param{k}"),
-        Sym::Bin(op, a, b) => format!(
+        Term::Int(v) => v.to_string(),
+        Term::Read(p) => p.name(model, shape_record),
+        Term::Opcode => "opcode".into(),
+        Term::Param(k) => format!("param{k}"),
+        Term::Bin(op, a, b) => format!(
             "{} {} {}",
-            sym_text(model, shape_record, a),
+            term_text(model, shape_record, a),
             op.symbol(),
-            sym_text(model, shape_record, b)
+            term_text(model, shape_record, b)
         ),
-        Sym::Neg(a) => format!("-{}", sym_text(model, shape_record, a)),
-        Sym::Ite(c, a, b) => format!(
+        Term::Neg(a) => format!("-{}", term_text(model, shape_record, a)),
+        Term::Ite(c, a, b) => format!(
             "if {} {{ {} }} else {{ {} }}",
             formula_text(model, shape_record, c),
-            sym_text(model, shape_record, a),
-            sym_text(model, shape_record, b)
+            term_text(model, shape_record, a),
+            term_text(model, shape_record, b)
         ),
     }
 }
@@ -625,9 +627,9 @@ pub fn formula_text(model: &Model, shape_record: RecordId, f: &Formula) -> Strin
         Formula::Const(b) => b.to_string(),
         Formula::Cmp(op, a, b) => format!(
             "{} {} {}",
-            sym_text(model, shape_record, a),
+            term_text(model, shape_record, a),
             op.symbol(),
-            sym_text(model, shape_record, b)
+            term_text(model, shape_record, b)
         ),
         Formula::And(p) => p
             .iter()

@@ -9,15 +9,15 @@
 //! first), else the first field the residual reads, and go on. The search is bounded; a
 //! validator it cannot satisfy gets no instance (the example then shows the verdict instead).
 
-use super::eval::{compare, Env, Evaluator, Formula, Path, Root, Step, Sym, Val};
+use super::eval::{compare, Evaluator, FieldPath, Formula, Inputs, Root, Step, Term, Value};
 use super::spec::{BinOp, SpecTy};
 use super::{Model, RecordId, Ty};
-use crate::read::cdecl::{Prim, RecordKind};
+use crate::ctype::RecordKind;
 
-/// Evaluations one search may spend. A search that succeeds takes few: at most 55 on the shipped
-/// trees and the vendor-scale tree (2026-12-03). One that fails spends all of them, and the
-/// vendor-scale tree has 63 such searches (its placeholder shapes): at 2,000 they were 6 of its
-/// 10 s of generation.
+/// Evaluations one search may spend. A search that succeeds takes few, far below this bound on
+/// the shipped trees and the vendor-scale tree; one that fails spends all of them, and a tree
+/// with many unsatisfiable validators (the vendor-scale tree's placeholder shapes) pays it once
+/// per such search, so the bound is what keeps those searches cheap.
 const BUDGET: usize = 500;
 
 /// Field values (canonical paths) of an instruction the validator accepts, and the engine
@@ -27,7 +27,7 @@ pub struct Instance {
     /// The engine member the validator was run for (`None`: it takes no engine).
     pub engine: Option<usize>,
     /// Assigned fields; every other field is zero.
-    pub fields: Vec<(Path, i128)>,
+    pub fields: Vec<(FieldPath, i128)>,
 }
 
 /// A valid instance of opcode `op` (index), if its validator is one the search satisfies.
@@ -48,9 +48,9 @@ pub fn valid_instance(model: &Model, op: usize) -> Option<Instance> {
         _ => vec![None],
     };
     for engine in engines {
-        let fixed = Env {
+        let fixed = Inputs {
             opcode: Some(i128::from(model.opcodes[op].value)),
-            ..Env::default()
+            ..Inputs::default()
         };
         if let Some(fields) = search(model, op, &[engine], fixed) {
             return Some(Instance { engine, fields });
@@ -66,11 +66,11 @@ pub fn search(
     model: &Model,
     op: usize,
     engines: &[Option<usize>],
-    fixed: Env,
-) -> Option<Vec<(Path, i128)>> {
+    fixed: Inputs,
+) -> Option<Vec<(FieldPath, i128)>> {
     let (_, v) = model.validators.iter().find(|(o, _)| *o == op)?;
     let shape_record = model.shapes[model.opcodes[op].shape?].record;
-    let args: Vec<Vec<Val>> = engines
+    let args: Vec<Vec<Value>> = engines
         .iter()
         .map(|e| validator_args(model, v.func, *e))
         .collect();
@@ -88,21 +88,21 @@ pub fn search(
 
 /// The arguments of validator `func`: the instruction, the engine member `engine` for an engine
 /// parameter (symbolic when `None`), the generation's own version for a version parameter.
-pub fn validator_args(model: &Model, func: usize, engine: Option<usize>) -> Vec<Val> {
+pub fn validator_args(model: &Model, func: usize, engine: Option<usize>) -> Vec<Value> {
     let f = &model.specs[func];
     f.params
         .iter()
         .enumerate()
         .map(|(k, (_, t))| match t {
-            SpecTy::Inst(_) => Val::Inst,
+            SpecTy::Inst(_) => Value::Inst,
             SpecTy::Enum(e) if Some(*e) == model.engine_enum => match engine {
-                Some(m) => Val::Num(Sym::Int(model.enums[*e].members[m].value)),
-                None => Val::Num(Sym::Param(k)),
+                Some(m) => Value::Num(Term::Int(model.enums[*e].members[m].value)),
+                None => Value::Num(Term::Param(k)),
             },
-            SpecTy::Enum(e) if model.enums[*e].c_name == super::build::NEURON_CORE_VERSION => {
-                Val::Num(Sym::Int(i128::from(model.nc_version)))
+            SpecTy::Enum(e) if model.enums[*e].c_name == crate::vendor::NEURON_CORE_VERSION => {
+                Value::Num(Term::Int(i128::from(model.nc_version)))
             }
-            _ => Val::Num(Sym::Param(k)),
+            _ => Value::Num(Term::Param(k)),
         })
         .collect()
 }
@@ -112,12 +112,12 @@ struct Search<'a> {
     shape_record: RecordId,
     func: usize,
     /// One argument list per engine; the instance must satisfy all of them.
-    args: Vec<Vec<Val>>,
+    args: Vec<Vec<Value>>,
     budget: usize,
 }
 
 impl Search<'_> {
-    fn run(&mut self, env: Env) -> Option<Env> {
+    fn run(&mut self, env: Inputs) -> Option<Inputs> {
         if self.budget == 0 {
             return None;
         }
@@ -125,7 +125,7 @@ impl Search<'_> {
         let mut parts = Vec::new();
         for args in &self.args {
             let mut ev = Evaluator::new(self.model, &self.model.specs, self.shape_record);
-            let Ok(Val::Bool(residual)) = ev.call(&env, self.func, args.clone()) else {
+            let Ok(Value::Bool(residual)) = ev.call(&env, self.func, args.clone()) else {
                 return None;
             };
             parts.push(residual);
@@ -148,7 +148,7 @@ impl Search<'_> {
     }
 
     /// The next field to assign and the values to try, in order.
-    fn choose(&self, residual: &Formula, env: &Env) -> Option<(Path, Vec<i128>)> {
+    fn choose(&self, residual: &Formula, env: &Inputs) -> Option<(FieldPath, Vec<i128>)> {
         for c in residual.conjuncts() {
             if let Some(choice) = self.constraint(c, false, env) {
                 return Some(choice);
@@ -162,12 +162,17 @@ impl Search<'_> {
     }
 
     /// A field compared with a constant somewhere in `f` (the first disjunct that has one).
-    fn constraint(&self, f: &Formula, negated: bool, env: &Env) -> Option<(Path, Vec<i128>)> {
+    fn constraint(
+        &self,
+        f: &Formula,
+        negated: bool,
+        env: &Inputs,
+    ) -> Option<(FieldPath, Vec<i128>)> {
         match f {
             Formula::Cmp(op, a, b) => {
                 let (op, p, x) = match (a, b) {
-                    (Sym::Read(p), Sym::Int(x)) => (*op, p, *x),
-                    (Sym::Int(x), Sym::Read(p)) => (flip(*op), p, *x),
+                    (Term::Read(p), Term::Int(x)) => (*op, p, *x),
+                    (Term::Int(x), Term::Read(p)) => (flip(*op), p, *x),
                     _ => return None,
                 };
                 if !self.assignable(p, env) {
@@ -197,7 +202,7 @@ impl Search<'_> {
     }
 
     /// Values of the field's type that satisfy `ok`: `preferred` first, then (enums) every member.
-    fn values(&self, p: &Path, ok: impl Fn(i128) -> bool, preferred: &[i128]) -> Vec<i128> {
+    fn values(&self, p: &FieldPath, ok: impl Fn(i128) -> bool, preferred: &[i128]) -> Vec<i128> {
         let ty = p.ty(self.model, self.shape_record);
         let mut pool: Vec<i128> = Vec::new();
         match &ty {
@@ -206,7 +211,7 @@ impl Search<'_> {
                 pool.extend(preferred.iter().filter(|v| members.contains(v)));
                 pool.extend(members);
             }
-            Ty::Prim(prim) => pool.extend(preferred.iter().filter(|v| in_range(*prim, **v))),
+            Ty::Prim(prim) => pool.extend(preferred.iter().filter(|v| prim.holds(**v))),
             _ => {}
         }
         let mut out: Vec<i128> = Vec::new();
@@ -221,7 +226,7 @@ impl Search<'_> {
     /// A field not yet assigned, not the opcode, and, inside a union, a scalar member written
     /// whole (what the example can spell) and not a second member of a union another assigned
     /// path already writes through (the members share bytes).
-    fn assignable(&self, p: &Path, env: &Env) -> bool {
+    fn assignable(&self, p: &FieldPath, env: &Inputs) -> bool {
         if env.fields.contains_key(p) || p.root != Root::Shape {
             return false;
         }
@@ -238,7 +243,7 @@ impl Search<'_> {
             return false;
         }
         if let Some(Step::Field(r, k)) = p.steps.first() {
-            if self.model.is_discriminator(*r, *k) {
+            if self.model.is_opcode_field(*r, *k) {
                 return false;
             }
         }
@@ -253,7 +258,7 @@ impl Search<'_> {
 }
 
 /// The steps up to the first union on the path and the member taken there.
-fn union_member(model: &Model, p: &Path) -> Option<(Vec<Step>, usize)> {
+fn union_member(model: &Model, p: &FieldPath) -> Option<(Vec<Step>, usize)> {
     p.steps.iter().enumerate().find_map(|(i, s)| match s {
         Step::Field(r, k) if model.records[*r].kind == RecordKind::Union => {
             Some((p.steps[..i].to_vec(), *k))
@@ -262,7 +267,7 @@ fn union_member(model: &Model, p: &Path) -> Option<(Vec<Step>, usize)> {
     })
 }
 
-fn formula_reads(f: &Formula, out: &mut Vec<Path>) {
+fn formula_reads(f: &Formula, out: &mut Vec<FieldPath>) {
     match f {
         Formula::Cmp(_, a, b) => {
             sym_reads(a, out);
@@ -276,37 +281,21 @@ fn formula_reads(f: &Formula, out: &mut Vec<Path>) {
     }
 }
 
-fn sym_reads(s: &Sym, out: &mut Vec<Path>) {
+fn sym_reads(s: &Term, out: &mut Vec<FieldPath>) {
     match s {
-        Sym::Read(p) if !out.contains(p) => out.push(p.clone()),
-        Sym::Bin(_, a, b) => {
+        Term::Read(p) if !out.contains(p) => out.push(p.clone()),
+        Term::Bin(_, a, b) => {
             sym_reads(a, out);
             sym_reads(b, out);
         }
-        Sym::Neg(a) => sym_reads(a, out),
-        Sym::Ite(c, a, b) => {
+        Term::Neg(a) => sym_reads(a, out),
+        Term::Ite(c, a, b) => {
             formula_reads(c, out);
             sym_reads(a, out);
             sym_reads(b, out);
         }
         _ => {}
     }
-}
-
-fn in_range(p: Prim, v: i128) -> bool {
-    let (lo, hi): (i128, i128) = match p {
-        Prim::Bool => (0, 1),
-        Prim::U8 => (0, u8::MAX.into()),
-        Prim::U16 => (0, u16::MAX.into()),
-        Prim::U32 => (0, u32::MAX.into()),
-        Prim::U64 => (0, u64::MAX.into()),
-        Prim::I8 => (i8::MIN.into(), i8::MAX.into()),
-        Prim::I16 => (i16::MIN.into(), i16::MAX.into()),
-        Prim::I32 => (i32::MIN.into(), i32::MAX.into()),
-        Prim::I64 => (i64::MIN.into(), i64::MAX.into()),
-        Prim::F32 | Prim::F64 => return false,
-    };
-    (lo..=hi).contains(&v)
 }
 
 /// `x op y` as `y op' x`.

@@ -5,7 +5,7 @@
 //! the field values it pins (`inst_word_len == 16`, `imm_state[7] == 0`, ...),
 //! which the typed constructors write.
 
-use super::eval::{formula_text, sym_text, Env, Evaluator, Formula, Path, Sym, Val};
+use super::eval::{formula_text, term_text, Evaluator, FieldPath, Formula, Inputs, Term, Value};
 use super::spec::{disjuncts, BinOp, SpecFn, SpecTy};
 use super::{EnumId, Model, RecordId};
 use crate::diag::Sink;
@@ -16,7 +16,7 @@ pub enum ColumnSource {
     /// A parameter of the legality function (the engine).
     Param(usize),
     /// A field of the instruction.
-    Field(Path),
+    Field(FieldPath),
 }
 
 /// One input of a legality table.
@@ -38,11 +38,11 @@ pub struct Arm {
     /// State words (the `N` of `count == N`).
     pub words: u32,
     /// The element-count expression of this arm.
-    pub count: Sym,
+    pub count: Term,
     /// Index of the disjunct of the legality function that admits it.
     pub disjunct: usize,
     /// Field values the opcode's validator pins under this arm (canonical paths).
-    pub pinned: Vec<(Path, i128)>,
+    pub pinned: Vec<(FieldPath, i128)>,
 }
 
 /// The legality table of one opcode.
@@ -74,7 +74,7 @@ fn column_name(model: &Model, shape_record: RecordId, c: &ColumnSource, fns: &Sp
         ColumnSource::Param(k) => {
             let (name, ty) = &fns.params[*k];
             match ty {
-                SpecTy::Enum(e) if model.enums[*e].c_name == super::build::NEURON_ENGINE => {
+                SpecTy::Enum(e) if model.enums[*e].c_name == crate::vendor::NEURON_ENGINE => {
                     "engine".into()
                 }
                 _ => name.clone(),
@@ -96,7 +96,7 @@ pub fn derive(
 ) -> Vec<Table> {
     let mut tables = Vec::new();
     for (fk, f) in fns.iter().enumerate() {
-        let Some(prefix) = f.name.strip_suffix("_legal_combinations") else {
+        let Some(prefix) = f.name.strip_suffix(crate::vendor::LEGALITY_SUFFIX) else {
             continue;
         };
         let Some(op) = model
@@ -125,7 +125,7 @@ pub fn derive(
             continue;
         };
         if let (Some(common), Some(j)) = (
-            model.record_named(super::build::INST_COMMON),
+            model.record_named(crate::vendor::INST_COMMON),
             super::spec::uncarried_common_field(model, shape, &f.common_reads),
         ) {
             sink.push(
@@ -149,17 +149,18 @@ pub fn derive(
     tables
 }
 
-fn initial_args(f: &SpecFn) -> Vec<Val> {
+fn initial_args(f: &SpecFn) -> Vec<Value> {
     f.params
         .iter()
         .enumerate()
         .map(|(k, (_, t))| match t {
-            SpecTy::Inst(_) => Val::Inst,
-            _ => Val::Num(Sym::Param(k)),
+            SpecTy::Inst(_) => Value::Inst,
+            _ => Value::Num(Term::Param(k)),
         })
         .collect()
 }
 
+/// The legality table of opcode `op` (shape `shape`) from legality function `fns[fk]`.
 fn table(
     model: &Model,
     fns: &[SpecFn],
@@ -172,7 +173,65 @@ fn table(
 ) -> Result<Table, String> {
     let f = &fns[fk];
     let shape_record = model.shapes[shape].record;
-    // Columns: enum parameters, then the enum fields the function reads.
+    let columns = columns(model, fns, fk, shape_record)?;
+    let domains = domains(model, f, &columns)?;
+    let body_disjuncts: Vec<&super::spec::Expr> = disjuncts(&f.body);
+    let mut arms = Vec::new();
+    let mut count_text: Option<String> = None;
+    for values in candidates(model, fns, fk, shape_record, &columns, &domains)? {
+        let Some(arm) = arm(
+            model,
+            fns,
+            fk,
+            shape_record,
+            &columns,
+            values,
+            &body_disjuncts,
+            line,
+        )?
+        else {
+            continue;
+        };
+        let text = term_text(model, shape_record, &arm.count);
+        match &count_text {
+            None => count_text = Some(text),
+            Some(t) if *t != text => {
+                return Err(format!(
+                    "`{}`: arms count different things (`{t}` and `{text}` at {})",
+                    f.name,
+                    describe(model, &columns, &arm.values)
+                ))
+            }
+            Some(_) => {}
+        }
+        arms.push(arm);
+    }
+    arms.sort_by_key(|a| a.disjunct);
+    distinct_keys(model, f, &columns, &arms)?;
+    // Pinned fields: the validator of the opcode, evaluated under each arm.
+    if let Some((_, v)) = validators.iter().find(|(o, _)| *o == op) {
+        for arm in &mut arms {
+            arm.pinned = pinned(model, fns, v, shape_record, &columns, arm, op);
+        }
+    }
+    Ok(Table {
+        opcode: op,
+        shape,
+        func: fk,
+        columns,
+        arms,
+        count_text: count_text.unwrap_or_default(),
+    })
+}
+
+/// The inputs of legality function `fns[fk]`: its enum parameters, then the enum fields it reads.
+fn columns(
+    model: &Model,
+    fns: &[SpecFn],
+    fk: usize,
+    shape_record: RecordId,
+) -> Result<Vec<Column>, String> {
+    let f = &fns[fk];
     let mut sources: Vec<(ColumnSource, EnumId)> = Vec::new();
     for (k, (name, t)) in f.params.iter().enumerate() {
         match t {
@@ -188,19 +247,26 @@ fn table(
     }
     let mut discover = Evaluator::new(model, fns, shape_record);
     discover
-        .call(&Env::default(), fk, initial_args(f))
+        .call(&Inputs::default(), fk, initial_args(f))
         .map_err(|e| e.0)?;
     for (path, e) in &discover.unassigned_enum_reads {
         sources.push((ColumnSource::Field(path.clone()), *e));
     }
-    let columns: Vec<Column> = sources
+    Ok(sources
         .iter()
         .map(|(s, e)| Column {
             name: column_name(model, shape_record, s, f),
             enum_id: *e,
             source: s.clone(),
         })
-        .collect();
+        .collect())
+}
+
+/// Input tuples beyond this many are not enumerated.
+const MAX_TUPLES: usize = 1_000_000;
+
+/// The members (aliases left out) each column ranges over.
+fn domains(model: &Model, f: &SpecFn, columns: &[Column]) -> Result<Vec<Vec<usize>>, String> {
     let domains: Vec<Vec<usize>> = columns
         .iter()
         .map(|c| {
@@ -214,100 +280,105 @@ fn table(
         })
         .collect();
     let total: usize = domains.iter().map(Vec::len).product();
-    if total > 1_000_000 {
+    if total > MAX_TUPLES {
         return Err(format!(
             "`{}`: {total} input tuples is too many to enumerate",
             f.name
         ));
     }
-    let body_disjuncts: Vec<&super::spec::Expr> = disjuncts(&f.body);
-    let mut arms = Vec::new();
-    let mut count_text: Option<String> = None;
-    for values in candidates(model, fns, fk, shape_record, &columns, &domains)? {
-        let (env, args) = bind(model, f, &columns, &values);
-        let mut ev = Evaluator::new(model, fns, shape_record);
-        let result = match ev.call(&env, fk, args.clone()).map_err(|e| e.0)? {
-            Val::Bool(r) => r,
-            _ => return Err(format!("`{}` does not return a boolean", f.name)),
-        };
-        let tuple = || describe(model, &columns, &values);
-        match &result {
-            Formula::Const(false) => {}
-            Formula::Cmp(BinOp::Eq, a, b) => {
-                let (count, n) = match (a, b) {
-                    (c, Sym::Int(n)) | (Sym::Int(n), c) => (c.clone(), *n),
-                    _ => {
-                        return Err(format!(
-                            "`{}` at {}: reduces to `{}`, not `<element count> == N`",
-                            f.name,
-                            tuple(),
-                            formula_text(model, shape_record, &result)
-                        ))
-                    }
-                };
-                // Which disjunct admits it: the first whose own evaluation is not false.
-                let mut disjunct = 0;
-                for (k, d) in body_disjuncts.iter().enumerate() {
-                    let mut pev = Evaluator::new(model, fns, shape_record);
-                    if let Ok(Val::Bool(r)) = pev.call_with_body(&env, fk, d, args.clone()) {
-                        if r != Formula::Const(false) {
-                            disjunct = k;
-                            break;
-                        }
-                    }
-                }
-                // A width of 0 would be a legal arm with no state at all (the spec language
-                // defines `x / 0 = 0`, so a divisor of zero gets here silently).
-                let words = u32::try_from(n).ok().filter(|&w| w > 0).ok_or_else(|| {
-                    *line = body_disjuncts.get(disjunct).map_or(0, |d| d.line);
-                    format!(
-                        "`{}` at {}: width {n} is not a word count (`{} == {n}`; a state has at least one word, and `x / 0` is 0 in the spec language)",
-                        f.name,
-                        tuple(),
-                        sym_text(model, shape_record, &count)
-                    )
-                })?;
-                let text = sym_text(model, shape_record, &count);
-                match &count_text {
-                    None => count_text = Some(text),
-                    Some(t) if *t != text => {
-                        return Err(format!(
-                            "`{}`: arms count different things (`{t}` and `{text}` at {})",
-                            f.name,
-                            tuple()
-                        ))
-                    }
-                    Some(_) => {}
-                }
-                arms.push(Arm {
-                    values,
-                    words,
-                    count,
-                    disjunct,
-                    pinned: Vec::new(),
-                });
-            }
-            Formula::Const(true) => {
+    Ok(domains)
+}
+
+/// The legal arm of input tuple `values`, if it is one: the function reduces to `count == N`
+/// (`None` when it is false), and the first of `body_disjuncts` that admits it.
+#[allow(clippy::too_many_arguments)]
+fn arm(
+    model: &Model,
+    fns: &[SpecFn],
+    fk: usize,
+    shape_record: RecordId,
+    columns: &[Column],
+    values: Vec<usize>,
+    body_disjuncts: &[&super::spec::Expr],
+    line: &mut u32,
+) -> Result<Option<Arm>, String> {
+    let f = &fns[fk];
+    let (env, args) = bind(model, f, columns, &values);
+    let mut ev = Evaluator::new(model, fns, shape_record);
+    let result = match ev.call(&env, fk, args.clone()).map_err(|e| e.0)? {
+        Value::Bool(r) => r,
+        _ => return Err(format!("`{}` does not return a boolean", f.name)),
+    };
+    let tuple = || describe(model, columns, &values);
+    let (count, n) = match &result {
+        Formula::Const(false) => return Ok(None),
+        Formula::Cmp(BinOp::Eq, a, b) => match (a, b) {
+            (c, Term::Int(n)) | (Term::Int(n), c) => (c.clone(), *n),
+            _ => {
                 return Err(format!(
-                    "`{}` at {}: no element-count clause (always true)",
-                    f.name,
-                    tuple()
-                ));
-            }
-            other => {
-                return Err(format!(
-                    "`{}` at {}: reduces to `{}`, not one `<element count> == N`",
+                    "`{}` at {}: reduces to `{}`, not `<element count> == N`",
                     f.name,
                     tuple(),
-                    formula_text(model, shape_record, other)
+                    formula_text(model, shape_record, &result)
                 ))
+            }
+        },
+        Formula::Const(true) => {
+            return Err(format!(
+                "`{}` at {}: no element-count clause (always true)",
+                f.name,
+                tuple()
+            ));
+        }
+        other => {
+            return Err(format!(
+                "`{}` at {}: reduces to `{}`, not one `<element count> == N`",
+                f.name,
+                tuple(),
+                formula_text(model, shape_record, other)
+            ))
+        }
+    };
+    // Which disjunct admits it: the first whose own evaluation is not false.
+    let mut disjunct = 0;
+    for (k, d) in body_disjuncts.iter().enumerate() {
+        let mut pev = Evaluator::new(model, fns, shape_record);
+        if let Ok(Value::Bool(r)) = pev.call_with_body(&env, fk, d, args.clone()) {
+            if r != Formula::Const(false) {
+                disjunct = k;
+                break;
             }
         }
     }
-    arms.sort_by_key(|a| a.disjunct);
-    // The type-level layer keys arms by every input but the state element type; two arms
-    // with one key and one width would be the same trait impl.
-    let dtype = model.enum_named("NEURON_ISA_TPB_DTYPE");
+    // A width of 0 would be a legal arm with no state at all (the spec language
+    // defines `x / 0 = 0`, so a divisor of zero gets here silently).
+    let words = u32::try_from(n).ok().filter(|&w| w > 0).ok_or_else(|| {
+        *line = body_disjuncts.get(disjunct).map_or(0, |d| d.line);
+        format!(
+            "`{}` at {}: width {n} is not a word count (`{} == {n}`; a state has at least one word, and `x / 0` is 0 in the spec language)",
+            f.name,
+            tuple(),
+            term_text(model, shape_record, &count)
+        )
+    })?;
+    Ok(Some(Arm {
+        values,
+        words,
+        count,
+        disjunct,
+        pinned: Vec::new(),
+    }))
+}
+
+/// The type-level layer keys arms by every input but the state element type; two arms
+/// with one key and one width would be the same trait impl.
+fn distinct_keys(
+    model: &Model,
+    f: &SpecFn,
+    columns: &[Column],
+    arms: &[Arm],
+) -> Result<(), String> {
+    let dtype = model.enum_named(crate::vendor::DTYPE);
     for (k, a) in arms.iter().enumerate() {
         for b in &arms[..k] {
             let same_key = columns
@@ -318,26 +389,13 @@ fn table(
                 return Err(format!(
                     "`{}`: arms {} and {} differ only in the element type, which the arm must fix",
                     f.name,
-                    describe(model, &columns, &a.values),
-                    describe(model, &columns, &b.values)
+                    describe(model, columns, &a.values),
+                    describe(model, columns, &b.values)
                 ));
             }
         }
     }
-    // Pinned fields: the validator of the opcode, evaluated under each arm.
-    if let Some((_, v)) = validators.iter().find(|(o, _)| *o == op) {
-        for arm in &mut arms {
-            arm.pinned = pinned(model, fns, v, shape_record, &columns, arm, op);
-        }
-    }
-    Ok(Table {
-        opcode: op,
-        shape,
-        func: fk,
-        columns,
-        arms,
-        count_text: count_text.unwrap_or_default(),
-    })
+    Ok(())
 }
 
 /// The input tuples worth evaluating, in odometer order (last column fastest): every tuple but
@@ -362,7 +420,7 @@ fn candidates(
         if !prefix.is_empty() {
             let (env, args) = bind(model, &fns[fk], &columns[..prefix.len()], &prefix);
             let mut ev = Evaluator::new(model, fns, shape_record);
-            if ev.call(&env, fk, args).map_err(|e| e.0)? == Val::Bool(Formula::Const(false)) {
+            if ev.call(&env, fk, args).map_err(|e| e.0)? == Value::Bool(Formula::Const(false)) {
                 continue;
             }
         }
@@ -375,13 +433,13 @@ fn candidates(
     Ok(out)
 }
 
-fn bind(model: &Model, f: &SpecFn, columns: &[Column], values: &[usize]) -> (Env, Vec<Val>) {
-    let mut env = Env::default();
+fn bind(model: &Model, f: &SpecFn, columns: &[Column], values: &[usize]) -> (Inputs, Vec<Value>) {
+    let mut env = Inputs::default();
     let mut args = initial_args(f);
     for (c, m) in columns.iter().zip(values) {
         let v = model.enums[c.enum_id].members[*m].value;
         match &c.source {
-            ColumnSource::Param(k) => args[*k] = Val::Num(Sym::Int(v)),
+            ColumnSource::Param(k) => args[*k] = Value::Num(Term::Int(v)),
             ColumnSource::Field(p) => {
                 env.fields.insert(p.clone(), v);
             }
@@ -408,11 +466,11 @@ fn pinned(
     columns: &[Column],
     arm: &Arm,
     op: usize,
-) -> Vec<(Path, i128)> {
+) -> Vec<(FieldPath, i128)> {
     let f = &fns[v.func];
-    let mut env = Env {
+    let mut env = Inputs {
         opcode: Some(i128::from(model.opcodes[op].value)),
-        ..Env::default()
+        ..Inputs::default()
     };
     let mut args = initial_args(f);
     for (c, m) in columns.iter().zip(&arm.values) {
@@ -425,7 +483,7 @@ fn pinned(
                 // The engine: bind the validator's own engine parameter, if it has one.
                 for (k, (_, t)) in f.params.iter().enumerate() {
                     if *t == SpecTy::Enum(c.enum_id) {
-                        args[k] = Val::Num(Sym::Int(value));
+                        args[k] = Value::Num(Term::Int(value));
                     }
                 }
             }
@@ -433,20 +491,20 @@ fn pinned(
     }
     for (k, (_, t)) in f.params.iter().enumerate() {
         if let SpecTy::Enum(e) = t {
-            if model.enums[*e].c_name == super::build::NEURON_CORE_VERSION {
-                args[k] = Val::Num(Sym::Int(i128::from(model.nc_version)));
+            if model.enums[*e].c_name == crate::vendor::NEURON_CORE_VERSION {
+                args[k] = Value::Num(Term::Int(i128::from(model.nc_version)));
             }
         }
     }
     let mut ev = Evaluator::new(model, fns, shape_record);
-    let Ok(Val::Bool(residual)) = ev.call(&env, v.func, args) else {
+    let Ok(Value::Bool(residual)) = ev.call(&env, v.func, args) else {
         return Vec::new();
     };
-    let mut out: Vec<(Path, i128)> = env.fields.iter().map(|(p, v)| (p.clone(), *v)).collect();
+    let mut out: Vec<(FieldPath, i128)> = env.fields.iter().map(|(p, v)| (p.clone(), *v)).collect();
     for c in residual.conjuncts() {
         if let Formula::Cmp(BinOp::Eq, a, b) = c {
             match (a, b) {
-                (Sym::Read(p), Sym::Int(x)) | (Sym::Int(x), Sym::Read(p))
+                (Term::Read(p), Term::Int(x)) | (Term::Int(x), Term::Read(p))
                     if !out.iter().any(|(q, _)| q == p) =>
                 {
                     out.push((p.clone(), *x));

@@ -1,20 +1,24 @@
 //! Stage 2, model: the generator's own description of one generation.
 //!
-//! Built from the read stage only ([`build::build`]); the emitters and the
+//! Built from the read stage only ([`build`], a driver over named passes); the emitters and the
 //! report read only this. Items refer to each other by index.
 
-pub mod build;
+pub mod address;
 pub mod construct;
 pub mod eval;
 pub mod instance;
 pub mod legality;
 pub mod names;
+pub mod passes;
+pub mod place;
 pub mod placement;
 pub mod runtime;
 pub mod spec;
 
+pub use passes::build;
+
+pub use crate::ctype::{CType, Prim, RecordKind};
 use crate::diag::{Diagnostic, Loc};
-use crate::read::cdecl::{CType, Prim, RecordKind};
 use isa_core::fingerprint::TreeFingerprint;
 
 /// Index of an enum in [`Model::enums`].
@@ -226,8 +230,8 @@ pub struct Shape {
 }
 
 /// Where the opcode byte sits in every operand struct: `header.opcode` at byte 0.
-#[derive(Clone, Debug)]
-pub struct Discriminator {
+#[derive(Clone, Debug, Default)]
+pub struct OpcodeField {
     /// Record holding the opcode field (`NEURON_ISA_TPB_HEADER`).
     pub record: RecordId,
     /// Index of the opcode field in it.
@@ -247,7 +251,13 @@ pub struct Validator {
 }
 
 /// A generation, modelled.
-#[derive(Clone, Debug)]
+///
+/// [`build`] fills it in phases: the declaration passes (`passes::*`) every field up to
+/// `untranslated`; then, when they found no error, the fields each marked with the pass that
+/// fills it, in this order: instruction names, address forms, spec, validators, unused specs,
+/// placement, legality, runtime, constructions. A field of a later phase is empty (its `Default`) in a model whose build
+/// stopped before it, which only an error returns.
+#[derive(Clone, Debug, Default)]
 pub struct Model {
     /// Directory name of the tree.
     pub tree_name: String,
@@ -259,62 +269,72 @@ pub struct Model {
     pub fingerprint: TreeFingerprint,
     /// Header files (tree-relative), sorted.
     pub headers: Vec<String>,
-    /// Every enum, OPCODE included, in file then source order.
+    /// Every enum, OPCODE included, in file then source order (pass `enums`).
     pub enums: Vec<Enum>,
-    /// Every struct and union.
+    /// Every struct and union, laid out (pass `records`).
     pub records: Vec<Record>,
-    /// Scalar/enum/record typedefs under other names.
+    /// Scalar/enum/record typedefs under other names (pass `typedefs`).
     pub typedefs: Vec<Typedef>,
-    /// Constants.
+    /// Constants (pass `constants`).
     pub constants: Vec<Constant>,
     /// The OPCODE enum's index in [`Model::enums`].
     pub opcode_enum: EnumId,
-    /// Opcodes in source order.
+    /// Opcodes in source order (pass `opcodes`; their shapes from pass `shapes`).
     pub opcodes: Vec<Opcode>,
-    /// Mapped operand structs.
+    /// Mapped operand structs (pass `shapes`).
     pub shapes: Vec<Shape>,
-    /// The opcode field.
-    pub discriminator: Discriminator,
+    /// Per opcode (index into [`Model::opcodes`]) the Rust name of its typed instruction, `None`
+    /// when it is unmapped (pass `instruction_names`, right after the declarations).
+    pub instruction_names: Vec<Option<String>>,
+    /// The opcode field (pass `opcode_field`).
+    pub opcode_field: OpcodeField,
     /// Size every operand struct has (`NEURON_ISA_TPB_INST_NBYTES`).
     pub inst_nbytes: u64,
     /// `NEURON_ISA_TPB_INST_UNION`, when the tree has util.h.
     pub inst_union: Option<RecordId>,
-    /// Items the generator cannot represent; reported, never dropped silently.
+    /// Items the generator cannot represent; reported, never dropped silently (passes `decls`
+    /// and `typedefs`).
     pub untranslated: Vec<Diagnostic>,
     /// Problems the generator worked around, each at its `file:line`, sorted by place: a clang
     /// warning, a header that parses only after the others, a stale mapping entry skipped or an
     /// alias resolved, a spec block it could not translate (dropped, with every function that
     /// calls it), a mapped opcode without a validator, an unused spec function. The report lists
     /// them; `--strict` ([`crate::Options`]) makes each one (and each `untranslated` item) an error.
+    /// Filled last, from the read stage's and every pass's warnings.
     pub warnings: Vec<Diagnostic>,
-    /// The spec functions, resolved (same order as the blocks were read).
+    /// The spec functions, resolved (same order as the blocks were read; [`spec::resolve`]).
     pub specs: Vec<spec::SpecFn>,
     /// Spec functions left out because they could not be translated (each reported as a
-    /// warning), and the functions that call them.
+    /// warning), and the functions that call them ([`spec::resolve`]).
     pub spec_dropped: Vec<spec::DroppedSpec>,
     /// Mapped opcodes (index into [`Model::opcodes`]) without a validator, and why: no spec
     /// function of the names tried, or one that is not translated. Their typed instructions have
-    /// no `validate`, and `Instruction::validate` returns a violation carrying the reason.
+    /// no `validate`, and `Instruction::validate` returns a violation carrying the reason (pass
+    /// `validators`).
     pub unvalidated: Vec<(usize, String)>,
     /// Which engines run each opcode, interpreted from the tree's generated C function
     /// `neuron_isa_check_opcode_on_engine` (`aws_neuron_isa_tpb_instr_assert.h`); `None` when the
-    /// tree has no such function or it could not be interpreted (a warning says why).
+    /// tree has no such function or it could not be interpreted (a warning says why;
+    /// [`placement::derive`]).
     pub placement: Option<placement::Placement>,
     /// Facts the report prints that are neither errors nor warnings (an unused shared helper of
-    /// `common.h`), each at its `file:line`.
+    /// `common.h`), each at its `file:line` (pass `unused_specs`).
     pub notes: Vec<Diagnostic>,
-    /// Per mapped opcode (index into [`Model::opcodes`]) its validator.
+    /// Per mapped opcode (index into [`Model::opcodes`]) its validator (pass `validators`).
     pub validators: Vec<(usize, Validator)>,
-    /// Derived legality tables.
+    /// Derived legality tables ([`legality::derive`]).
     pub tables: Vec<legality::Table>,
     /// `NEURON_ISA_TPB_NEURON_ENGINE`, when the tree has it.
     pub engine_enum: Option<EnumId>,
     /// `NEURON_ISA_TPB_NEURON_CORE_VERSION`, when the tree has it.
     pub version_enum: Option<EnumId>,
-    /// The project's runtime data (`rng-runtime.json`), when the tree has it.
+    /// The project's runtime data (`rng-runtime.json`), when the tree has it ([`runtime::resolve`]).
     pub runtime: Option<runtime::RuntimeModel>,
     /// The typed constructors derived from the validators ([`construct`]).
     pub constructions: construct::Constructions,
+    /// What the generated `TensorAddress` can build, when the tree's tensor records have an
+    /// `ADDR4` start address ([`address::derive`], right after the declarations).
+    pub address_forms: Option<address::AddressForms>,
 }
 
 impl Model {
@@ -326,6 +346,13 @@ impl Model {
     /// The record named `c_name`.
     pub fn record_named(&self, c_name: &str) -> Option<RecordId> {
         self.records.iter().position(|r| r.c_name == c_name)
+    }
+
+    /// The value of the `u32` constant named `NEURON_ISA_TPB_<short>` (or exactly `short`).
+    pub fn u32_constant(&self, short: &str) -> Option<i128> {
+        self.constant(short)
+            .filter(|c| c.ty == Prim::U32)
+            .map(|c| c.value)
     }
 
     /// The constant named `NEURON_ISA_TPB_<short>` (or exactly `short`).
@@ -374,8 +401,8 @@ impl Model {
     }
 
     /// True when `(record, field)` is the opcode field, which typed structs leave out.
-    pub fn is_discriminator(&self, record: RecordId, field: usize) -> bool {
-        self.discriminator.record == record && self.discriminator.field == field
+    pub fn is_opcode_field(&self, record: RecordId, field: usize) -> bool {
+        self.opcode_field.record == record && self.opcode_field.field == field
     }
 
     /// True when operand shape `shape` (index into [`Model::shapes`]) has field `field` of

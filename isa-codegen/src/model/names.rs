@@ -1,7 +1,6 @@
 //! Naming rules shared by the model and the emitters.
 
-/// Prefix of every vendor declaration.
-pub const VENDOR_PREFIX: &str = "NEURON_ISA_TPB_";
+use crate::vendor::VENDOR_PREFIX;
 
 /// Name without the vendor prefix (`NEURON_ISA_TPB_RAND_ALGORITHM` → `RAND_ALGORITHM`).
 pub fn short(c_name: &str) -> &str {

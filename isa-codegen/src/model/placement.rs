@@ -9,14 +9,11 @@
 //! tree (`is_pseudo_op(opcode)`). Anything else, or a name that resolves to nothing, is a
 //! warning at its `file:line`, and the model has no placement.
 
-use super::build::{NEURON_ENGINE, OPCODE_ENUM};
 use super::Model;
 use crate::diag::{Diagnostic, Loc, Sink};
 use crate::read::cfunc::CFunction;
+use crate::vendor::{NEURON_ENGINE, OPCODE_ENUM, PLACEMENT_FN};
 use std::collections::BTreeMap;
-
-/// Name of the vendor's placement function.
-pub const PLACEMENT_FN: &str = "neuron_isa_check_opcode_on_engine";
 
 /// Which engines run which opcode.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -1,8 +1,8 @@
 //! The ISA surface of one generation, as committed next to its crate
 //! (`src/generated/isa.json`) so a later regeneration can say what changed.
 
+use crate::model::{CType, Prim, RecordKind};
 use crate::model::{Model, Status, Ty};
-use crate::read::cdecl::{CType, Prim, RecordKind};
 use serde::{Deserialize, Serialize};
 
 /// One opcode.

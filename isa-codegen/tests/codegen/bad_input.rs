@@ -1279,7 +1279,7 @@ fn every_warning_and_note_of_the_normal_trees_names_a_line() {
     let mut seen = 0;
     for tree in &trees {
         let input = isa_codegen::read::read_tree(tree).unwrap_or_else(|e| panic!("{e}"));
-        let model = isa_codegen::model::build::build(&input).unwrap_or_else(|e| panic!("{e}"));
+        let model = isa_codegen::model::build(&input).unwrap_or_else(|e| panic!("{e}"));
         assert_model_places_have_lines(tree, &model);
         seen += model.warnings.len() + model.untranslated.len() + model.notes.len();
     }

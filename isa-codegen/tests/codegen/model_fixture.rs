@@ -1,4 +1,4 @@
-use isa_codegen::model::{build::build, Status, Ty};
+use isa_codegen::model::{build, Status, Ty};
 use isa_codegen::read::read_tree;
 use std::path::Path;
 
@@ -57,7 +57,7 @@ fn tiny_fixture_models_completely() {
         word.fields[0].ty,
         Ty::Prim(isa_codegen::read::cdecl::Prim::U32)
     );
-    assert_eq!(model.discriminator.path, ["header", "opcode"]);
+    assert_eq!(model.opcode_field.path, ["header", "opcode"]);
     assert_eq!(rec.loc.file, "tpb/aws_neuron_isa_tpb_s1_fill.h");
     assert_eq!(rec.loc.line, 11);
     assert_eq!(input.specs.len(), 3);

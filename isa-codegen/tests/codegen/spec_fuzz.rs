@@ -11,7 +11,7 @@
 
 use crate::common;
 
-use isa_codegen::model::eval::{Env, Evaluator, Sym, Val};
+use isa_codegen::model::eval::{Evaluator, Inputs, Term, Value};
 use isa_codegen::model::spec::SpecTy;
 use isa_codegen::read::spec::MAX_SPEC_DEPTH;
 use proptest::prelude::*;
@@ -174,7 +174,7 @@ fn run() {
                     input.spec_unparsed = unparsed;
                 }
             }
-            let built = isa_codegen::model::build::build(&input);
+            let built = isa_codegen::model::build(&input);
             match built {
                 Err(e) => {
                     prop_assert!(e.diagnostics.iter().all(line_ok), "{e}");
@@ -188,14 +188,14 @@ fn run() {
                             .iter()
                             .enumerate()
                             .map(|(p, (_, t))| match t {
-                                SpecTy::Inst(_) => Val::Inst,
-                                _ => Val::Num(Sym::Param(p)),
+                                SpecTy::Inst(_) => Value::Inst,
+                                _ => Value::Num(Term::Param(p)),
                             })
                             .collect();
                         let shape = model.shapes[0].record;
                         // Ok or a typed EvalError; a panic fails the case.
                         let _ = Evaluator::new(&model, &model.specs, shape).call(
-                            &Env::default(),
+                            &Inputs::default(),
                             f,
                             args,
                         );

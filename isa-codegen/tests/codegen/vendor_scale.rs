@@ -234,7 +234,7 @@ fn a_common_field_read_through_a_struct_without_it_is_a_warning() {
         "fn dma_copy2d_waits_on_nothing(i: Inst) -> bool {\n    (i.dma_copy2d.update_idx == 0) && (i.common.events.wait_idx == 0)\n}\n",
     );
     let input = isa_codegen::read::read_tree(&tree).unwrap_or_else(|e| panic!("{e}"));
-    let model = isa_codegen::model::build::build(&input).unwrap_or_else(|e| panic!("{e}"));
+    let model = isa_codegen::model::build(&input).unwrap_or_else(|e| panic!("{e}"));
     let lacks = "NEURON_ISA_TPB_DMA_COPY2D_STRUCT has no such field";
     warning(
         &model,
