@@ -84,7 +84,7 @@ pub fn typed_enum(model: &Model, e: &Enum) -> TokenStream {
         };
         quote! { #s => Some(Self::#v), }
     });
-    let serde = super::api::enum_serde(&name);
+    let serde = super::traits::enum_serde(&name);
     quote! {
         #docs
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -241,7 +241,7 @@ pub fn emit_opcode(model: &Model) -> Source {
             e.loc
         ),
     );
-    let serde = super::api::enum_serde(&name);
+    let serde = super::traits::enum_serde(&name);
     let placement = placement_fns(model);
     let tokens = quote! {
         #docs

@@ -403,7 +403,7 @@ fn instruction(
     } else {
         quote!(, check_padding)
     };
-    let derives = super::api::instruction_derives();
+    let derives = super::traits::instruction_derives();
     quote! {
         #docs
         #derives
@@ -426,7 +426,7 @@ fn instruction_enum(model: &Model, names: &[Option<String>]) -> TokenStream {
         .collect();
     let variants = mapped.iter().map(|(o, id, _, cfg)| {
         let d = format!(" `{}` ({:#04x}).", o.short, o.value);
-        let attrs = super::api::instruction_variant_attrs(&o.short);
+        let attrs = super::traits::instruction_variant_attrs(&o.short);
         quote! { #[doc = #d] #cfg #attrs #id(#id), }
     });
     // Not `from_bytes(bytes).map(Self::X)`: built inside the `Ok` after the checks, the
@@ -472,12 +472,12 @@ fn instruction_enum(model: &Model, names: &[Option<String>]) -> TokenStream {
         model.generation,
         model.opcodes.len()
     );
-    let derives = super::api::instruction_enum_derives();
+    let derives = super::traits::instruction_enum_derives();
     let ids: Vec<(proc_macro2::Ident, TokenStream)> = mapped
         .iter()
         .map(|(_, id, _, cfg)| (id.clone(), cfg.clone()))
         .collect();
-    let extras = super::api::instruction_enum_impls(&ids);
+    let extras = super::traits::instruction_enum_impls(&ids);
     quote! {
         #[doc = #doc]
         #derives

@@ -7,7 +7,6 @@
 //! (no paths, no time).
 
 mod agreement;
-mod api;
 mod construct;
 mod doc;
 mod enums;
@@ -20,6 +19,7 @@ mod lib_rs;
 mod raw;
 mod records;
 mod spec;
+mod traits;
 mod ty;
 mod validate;
 

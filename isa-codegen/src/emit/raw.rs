@@ -5,7 +5,7 @@
 //! unions are byte arrays with an accessor per member (reading a Rust union needs
 //! `unsafe`, which the crates forbid); bit-fields are storage units with accessors.
 
-use super::ty::{le_fns, prim, raw as raw_ty};
+use super::ty::{le_fns, mark_records, prim, raw as raw_ty};
 use super::{
     banner, doc, hex, ident, index_var, item_var, lit, plus, plus_elem_at, unprinted, Source,
 };
@@ -82,22 +82,10 @@ fn shape_cfg(model: &Model, r: usize) -> TokenStream {
 /// `#[repr(align)]` type inside a `#[repr(packed)]` one (E0588), so such a union takes its
 /// alignment from a zero-length array field instead.
 fn inside_packed(model: &Model) -> Vec<bool> {
-    fn mark(model: &Model, t: &Ty, out: &mut Vec<bool>) {
-        match t {
-            Ty::Record(r) if !out[*r] => {
-                out[*r] = true;
-                for f in &model.records[*r].fields {
-                    mark(model, &f.ty, out);
-                }
-            }
-            Ty::Array(inner, _) => mark(model, inner, out),
-            _ => {}
-        }
-    }
     let mut out = vec![false; model.records.len()];
     for r in model.records.iter().filter(|r| r.packed) {
         for f in &r.fields {
-            mark(model, &f.ty, &mut out);
+            mark_records(model, &f.ty, &mut out);
         }
     }
     out

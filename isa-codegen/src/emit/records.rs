@@ -3,39 +3,27 @@
 //! member), plus the encode/decode code shared with the instructions.
 
 use super::raw::bitfield_units;
-use super::ty::{fallible, typed, zero_decodable};
+use super::ty::{fallible, mark_records, typed, typed_fields, zero_decodable};
 use super::{banner, doc, ident, index_var, item_var, lit, plus, plus_elem_at, unprinted, Source};
 use crate::model::names::rust_field;
-use crate::model::{Field, Model, Record, RecordId, Ty};
+use crate::model::{Model, Record, RecordId, Ty};
 use crate::read::cdecl::{Prim, RecordKind};
 use proc_macro2::TokenStream;
 use quote::quote;
 
 /// Records reachable from the operand structs (their typed forms are emitted), in model order.
 pub fn reachable(model: &Model) -> Vec<RecordId> {
-    fn walk(model: &Model, t: &Ty, seen: &mut Vec<bool>) {
-        match t {
-            Ty::Record(r) if !seen[*r] => {
-                seen[*r] = true;
-                for f in &model.records[*r].fields {
-                    walk(model, &f.ty, seen);
-                }
-            }
-            Ty::Array(inner, _) => walk(model, inner, seen),
-            _ => {}
-        }
-    }
     let mut seen = vec![false; model.records.len()];
     for s in &model.shapes {
         for f in &model.records[s.record].fields {
-            walk(model, &f.ty, &mut seen);
+            mark_records(model, &f.ty, &mut seen);
         }
     }
     // Records spec functions take as parameters need a typed form too.
     for f in &model.specs {
         for (_, t) in &f.params {
             if let crate::model::spec::SpecTy::Record(r) = t {
-                walk(model, &Ty::Record(*r), &mut seen);
+                mark_records(model, &Ty::Record(*r), &mut seen);
             }
         }
     }
@@ -43,15 +31,6 @@ pub fn reachable(model: &Model) -> Vec<RecordId> {
     (0..model.records.len())
         .filter(|r| seen[*r] && !shape_records.contains(r))
         .collect()
-}
-
-/// Fields of a record in its typed form (the opcode field is implied by the instruction type).
-pub fn typed_fields(model: &Model, r: RecordId) -> impl Iterator<Item = (usize, &Field)> {
-    model.records[r]
-        .fields
-        .iter()
-        .enumerate()
-        .filter(move |(k, _)| !model.is_discriminator(r, *k))
 }
 
 pub fn emit(model: &Model) -> Source {
@@ -332,7 +311,7 @@ pub fn typed_struct(
 ) -> TokenStream {
     let rec = &model.records[r];
     let id = ident(name);
-    let derives = super::api::struct_derives(model, r);
+    let derives = super::traits::struct_derives(model, r);
     let mut facts = String::new();
     if let Some(extra) = extra_doc {
         facts.push_str(extra);
@@ -360,7 +339,7 @@ pub fn typed_struct(
             None => format!("Bytes {}..{}", f.offset, f.offset + f.size),
         };
         let d = doc::field(f.doc.as_deref(), &format!("{place} (`{}`)", f.name));
-        let attrs = super::api::field_attrs(&f.ty, &f.name);
+        let attrs = super::traits::field_attrs(&f.ty, &f.name);
         quote! { #d #attrs pub #fname: #t, }
     });
     let size = lit(rec.size);
@@ -408,8 +387,8 @@ pub fn typed_struct(
     } else {
         quote!()
     };
-    let equality = super::api::bitwise_eq(model, r, name);
-    let disasm = super::api::struct_disasm(model, r, name);
+    let equality = super::traits::bitwise_eq(model, r, name);
+    let disasm = super::traits::struct_disasm(model, r, name);
     quote! {
         #docs
         #derives
@@ -495,9 +474,9 @@ fn union_view(model: &Model, r: RecordId) -> TokenStream {
             pub fn #ctor(value: #t) -> Self { let mut bytes = [0u8; #size]; { let b = &mut bytes[..]; #enc } Self { bytes } }
         });
     }
-    let derives = super::api::union_derives();
-    let bytes_attrs = super::api::array_attr();
-    let disasm = super::api::union_disasm(&rec.rust);
+    let derives = super::traits::union_derives();
+    let bytes_attrs = super::traits::array_attr();
+    let disasm = super::traits::union_disasm(&rec.rust);
     quote! {
         #docs
         #derives
