@@ -10,7 +10,7 @@
 //! `ADDR4_MARKER_ADDR_REG`; the `ADDR4` union's `addr_immediate` (u32) and `addr_reg` (`regnum`,
 //! `marker`) members; the parameter conventions of the model.
 
-use super::{ident, lit, unprinted, Source};
+use super::{ident, lit, Source};
 use crate::model::construct::{
     immediate_forms, tensor_record, Construction, Ctor, ImmediateForms, ParamKind,
 };
@@ -1501,7 +1501,7 @@ pub fn emit(model: &Model) -> Source {
         }
     });
     let dispatch = dispatch(model, &emitted);
-    unprinted(
+    Source::items(
         &super::banner(model, "typed constructors, their operands, and Default."),
         quote! {
             pub use isa_core::{AddressError, Immediate, TensorError};

@@ -1,7 +1,7 @@
 //! Typed enums (one Rust enum per C enum), the `Opcode` enum, and constants.
 
 use super::ty::prim;
-use super::{banner, doc, hex, ident, lit, unprinted, Source};
+use super::{banner, doc, hex, ident, lit, Source};
 use crate::model::{Enum, Model, Status};
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -307,7 +307,7 @@ pub fn emit_opcode(model: &Model) -> Source {
             fn operand_struct(self) -> Option<&'static str> { #name::operand_struct(self) }
         }
     };
-    unprinted(&banner(model, "the opcode enum."), tokens)
+    Source::items(&banner(model, "the opcode enum."), tokens)
 }
 
 /// `Opcode::engines` and `Opcode::runs_on`, from the tree's engine placement
@@ -359,5 +359,5 @@ pub fn emit_consts(model: &Model) -> Source {
         );
         quote! { #d #allow pub const #name: #t = #v; }
     });
-    unprinted(&banner(model, "the header constants."), quote!(#(#items)*))
+    Source::items(&banner(model, "the header constants."), quote!(#(#items)*))
 }

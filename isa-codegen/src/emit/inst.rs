@@ -3,7 +3,7 @@
 //! decodes any 64-byte word by its opcode byte.
 
 use super::records::typed_struct;
-use super::{banner, doc, ident, lit, unprinted, Source};
+use super::{banner, doc, ident, lit, Source};
 use crate::model::{Model, Opcode, RecordId, Shape, Status, Ty};
 use crate::read::cdecl::{Prim, RecordKind};
 use proc_macro2::TokenStream;
@@ -98,7 +98,7 @@ pub fn emit(
         }
     }
     items.push(instruction_enum(model, &names));
-    unprinted(
+    Source::items(
         &banner(model, "operand structs and typed instructions."),
         quote!(#(#items)*),
     )

@@ -12,7 +12,7 @@
 //! `start_addr` / `step_elem` / `num_elem`; a tree without them gets the tables
 //! but no constructors.
 
-use super::{banner, doc, ident, lit, unprinted, Source};
+use super::{banner, doc, ident, lit, Source};
 use crate::model::eval::{Path, Root, Step, Sym};
 use crate::model::legality::{ColumnSource, Table};
 use crate::model::names::rust_field;
@@ -832,11 +832,11 @@ pub fn emit(model: &Model, firmware: &dyn Fn(&Table, usize) -> Firmware) -> (Sou
             constructors(model, t, &key, &clashes),
         ));
     }
-    let legality = unprinted(
+    let legality = Source::items(
         &banner(model, "derived legality tables and the type-level layer."),
         quote!(#(#items)*),
     );
-    let arm = unprinted(
+    let arm = Source::items(
         &banner(model, "marker types of the type-level legality layer."),
         {
             // Without a legality table nothing is sealed; keep the module so paths stay stable.

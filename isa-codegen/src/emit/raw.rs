@@ -6,9 +6,7 @@
 //! `unsafe`, which the crates forbid); bit-fields are storage units with accessors.
 
 use super::ty::{le_fns, mark_records, prim, raw as raw_ty};
-use super::{
-    banner, doc, hex, ident, index_var, item_var, lit, plus, plus_elem_at, unprinted, Source,
-};
+use super::{banner, doc, hex, ident, index_var, item_var, lit, plus, plus_elem_at, Source};
 use crate::model::{Field, Model, Record, Ty};
 use crate::read::cdecl::{Prim, RecordKind};
 use proc_macro2::TokenStream;
@@ -64,7 +62,7 @@ pub fn emit(model: &Model) -> Source {
             record(model, r, in_packed[k]),
         ));
     }
-    unprinted(
+    Source::items(
         &banner(model, "the vendor declarations, by their C names."),
         quote!(#(#items)*),
     )

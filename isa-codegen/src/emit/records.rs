@@ -4,7 +4,7 @@
 
 use super::raw::bitfield_units;
 use super::ty::{fallible, mark_records, typed, typed_fields, zero_decodable};
-use super::{banner, doc, ident, index_var, item_var, lit, plus, plus_elem_at, unprinted, Source};
+use super::{banner, doc, ident, index_var, item_var, lit, plus, plus_elem_at, Source};
 use crate::model::names::rust_field;
 use crate::model::{Model, Record, RecordId, Ty};
 use crate::read::cdecl::{Prim, RecordKind};
@@ -47,7 +47,7 @@ pub fn emit(model: &Model) -> Source {
             RecordKind::Struct => typed_struct(model, r, &rec.rust, None),
         });
     }
-    unprinted(
+    Source::items(
         &banner(model, "typed enums and records."),
         quote!(#(#items)*),
     )

@@ -23,7 +23,7 @@
 //! [`Violation`]: isa_core::Violation
 
 use super::spec::{Code, Translator};
-use super::{banner, ident, lit, unprinted, Source};
+use super::{banner, ident, lit, Source};
 use crate::model::eval::Step;
 use crate::model::spec::{conjuncts, Expr, ExprKind, InstRoot, SpecFn, SpecTy};
 use crate::model::{Model, RecordId, Ty, Validator};
@@ -905,7 +905,7 @@ pub fn emit(model: &Model) -> Source {
             }
         }
     });
-    unprinted(
+    Source::items(
         &format!(
             "{}{PREDICATE_MACRO}",
             banner(model, "validate() and the explain pass.")
