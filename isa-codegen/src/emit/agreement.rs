@@ -30,6 +30,8 @@ struct TableTest {
     invocation: (proc_macro2::Ident, Vec<TokenStream>, Vec<TokenStream>),
 }
 
+/// The test of table `t`; `None` for a table without a typed instruction, a state tensor, an
+/// engine column or an arm.
 fn table_test(
     model: &Model,
     names: &[Option<String>],
@@ -40,7 +42,6 @@ fn table_test(
     let inst = ident(names[t.opcode].as_ref()?);
     let shape = &model.shapes[t.shape];
     let sid = ident(&shape.rust);
-    let shape_record = shape.record;
     let key = key_columns(model, t);
     let trait_id = ident(&trait_name(model, t));
     let konst = ident(&table_const(model, t));
@@ -51,61 +52,10 @@ fn table_test(
         .copied()
         .find(|k| matches!(t.columns[*k].source, ColumnSource::Param(_)))?;
     let engine_field = ident(&t.columns[engine_col].name);
-    // The fields of the row, written into the operand struct.
-    let sets: Vec<TokenStream> = t
-        .columns
-        .iter()
-        .filter_map(|c| {
-            let ColumnSource::Field(path) = &c.source else {
-                return None;
-            };
-            let (pl, _) = place(model, shape_record, path);
-            let name = ident(&c.name);
-            Some(quote!(#pl = r.#name;))
-        })
-        .collect();
+    let (sets, header) = row_writes(model, t)?;
     let ones: Vec<TokenStream> = (1..rank).map(|_| quote!(1)).collect();
-    // Header fields every arm pins (the instruction length), written as the constructors do.
-    let header: Vec<TokenStream> = t
-        .arms
-        .first()?
-        .pinned
-        .iter()
-        .filter(|(p, v)| {
-            let n = p.name(model, shape_record);
-            n.starts_with(&format!("{}.", model.discriminator.path[0]))
-                && *v != 0
-                && t.arms.iter().all(|a| a.pinned.contains(&(p.clone(), *v)))
-        })
-        .map(|(p, v)| {
-            let (pl, _) = place(model, shape_record, p);
-            let v = lit(*v);
-            quote!(#pl = #v;)
-        })
-        .collect();
     let tensor_f: TokenStream = tensor.to_string().replacen("inst", "f", 1).parse().ok()?;
-    // Nested loops over every column's values, then the widths, innermost.
-    let fields: Vec<proc_macro2::Ident> = t.columns.iter().map(|c| ident(&c.name)).collect();
-    let vars: Vec<proc_macro2::Ident> = (0..t.columns.len())
-        .map(|k| ident(&format!("c{k}")))
-        .collect();
-    let mut product = quote! {
-        for &words in &widths {
-            let m = legality::__m_row { #(#fields: #vars,)* words };
-            tuples += 1;
-            // Outside the assertion, whose arguments are printed as plain tokens.
-            let (validator, table) = (accepted(&m), legality::__m_arms.contains(&m));
-            assert_eq!(validator, table, "{m:?}: validator (left) against the table (right)");
-        }
-    };
-    for (c, v) in t.columns.iter().zip(&vars).rev() {
-        let en = ident(&model.enums[c.enum_id].rust);
-        product = quote! {
-            for &#v in #en::ALL {
-                #product
-            }
-        };
-    }
+    let product = tuple_loops(model, t);
     // The integer literals of the legality function (`rand_set_state_elem_cnt(i, 7)`): the widths
     // to probe, independent of what the derivation made of them.
     let mut mentioned: Vec<u32> = vec![0];
@@ -161,23 +111,7 @@ fn table_test(
             assert!(tuples > 0);
         }
     };
-    let arms: Vec<TokenStream> = t
-        .arms
-        .iter()
-        .map(|a| {
-            let tys = key.iter().map(|c| {
-                let n = ident(&marker_name(
-                    model,
-                    t.columns[*c].enum_id,
-                    a.values[*c],
-                    clashes,
-                ));
-                quote!(arm::#n)
-            });
-            let n = lit(a.words);
-            quote!(legal::<(#(#tys,)*), #n>())
-        })
-        .collect();
+    let arms = arm_calls(model, t, &key, clashes);
     let test_name = ident(&format!(
         "{}_agrees_with_validator",
         o.short.to_ascii_lowercase()
@@ -194,6 +128,91 @@ fn table_test(
         layout,
         invocation: (test_name, args, arms),
     })
+}
+
+/// What a row writes into the operand struct: its column fields (`f.x = r.x;`), and the header
+/// fields every arm pins (the instruction length), written as the constructors do.
+fn row_writes(model: &Model, t: &Table) -> Option<(Vec<TokenStream>, Vec<TokenStream>)> {
+    let shape_record = model.shapes[t.shape].record;
+    // The fields of the row, written into the operand struct.
+    let sets: Vec<TokenStream> = t
+        .columns
+        .iter()
+        .filter_map(|c| {
+            let ColumnSource::Field(path) = &c.source else {
+                return None;
+            };
+            let (pl, _) = place(model, shape_record, path);
+            let name = ident(&c.name);
+            Some(quote!(#pl = r.#name;))
+        })
+        .collect();
+    // Header fields every arm pins (the instruction length), written as the constructors do.
+    let header: Vec<TokenStream> = t
+        .arms
+        .first()?
+        .pinned
+        .iter()
+        .filter(|(p, v)| {
+            let n = p.name(model, shape_record);
+            n.starts_with(&format!("{}.", model.discriminator.path[0]))
+                && *v != 0
+                && t.arms.iter().all(|a| a.pinned.contains(&(p.clone(), *v)))
+        })
+        .map(|(p, v)| {
+            let (pl, _) = place(model, shape_record, p);
+            let v = lit(*v);
+            quote!(#pl = #v;)
+        })
+        .collect();
+    Some((sets, header))
+}
+
+/// Nested loops over every column's values of table `t`, then the widths, innermost: each
+/// tuple is accepted by the validator exactly when it is a row.
+fn tuple_loops(model: &Model, t: &Table) -> TokenStream {
+    let fields: Vec<proc_macro2::Ident> = t.columns.iter().map(|c| ident(&c.name)).collect();
+    let vars: Vec<proc_macro2::Ident> = (0..t.columns.len())
+        .map(|k| ident(&format!("c{k}")))
+        .collect();
+    let mut product = quote! {
+        for &words in &widths {
+            let m = legality::__m_row { #(#fields: #vars,)* words };
+            tuples += 1;
+            // Outside the assertion, whose arguments are printed as plain tokens.
+            let (validator, table) = (accepted(&m), legality::__m_arms.contains(&m));
+            assert_eq!(validator, table, "{m:?}: validator (left) against the table (right)");
+        }
+    };
+    for (c, v) in t.columns.iter().zip(&vars).rev() {
+        let en = ident(&model.enums[c.enum_id].rust);
+        product = quote! {
+            for &#v in #en::ALL {
+                #product
+            }
+        };
+    }
+    product
+}
+
+/// Per arm of table `t`, the call `legal::<(markers), N>()` that compiles only for a legal arm.
+fn arm_calls(model: &Model, t: &Table, key: &[usize], clashes: &[String]) -> Vec<TokenStream> {
+    t.arms
+        .iter()
+        .map(|a| {
+            let tys = key.iter().map(|c| {
+                let n = ident(&marker_name(
+                    model,
+                    t.columns[*c].enum_id,
+                    a.values[*c],
+                    clashes,
+                ));
+                quote!(arm::#n)
+            });
+            let n = lit(a.words);
+            quote!(legal::<(#(#tys,)*), #n>())
+        })
+        .collect()
 }
 
 fn literals(e: &crate::model::spec::Expr, out: &mut Vec<u32>) {

@@ -37,7 +37,7 @@ pub fn emit(model: &Model) -> Source {
     let mut items = Vec::new();
     for (k, e) in model.enums.iter().enumerate() {
         if k != model.opcode_enum {
-            items.push(super::enums::typed_enum(model, e));
+            items.push(super::enums::typed_enum(e));
         }
     }
     for r in reachable(model) {
@@ -162,7 +162,6 @@ fn struct_field_decoders(
     offset: u64,
     checks: &mut Vec<TokenStream>,
 ) -> Vec<TokenStream> {
-    let rec = &model.records[r];
     let mut out = Vec::new();
     for (_, f) in typed_fields(model, r) {
         let fname = ident(&rust_field(&f.name));
@@ -174,11 +173,9 @@ fn struct_field_decoders(
         let fat = plus(at, f.offset);
         let value = match f.bits {
             Some(bits) => {
-                let n = lit(f.size);
                 let first = lit(bits.offset);
                 let width = lit(bits.width);
                 let end = plus(&fat, f.size);
-                let _ = n;
                 let raw = quote!(isa_core::le::extract_bits(isa_core::le::get_uint(&b[#fat..#end]), #first, #width));
                 match &f.ty {
                     Ty::Enum(e) => {
@@ -211,7 +208,6 @@ fn struct_field_decoders(
         };
         out.push(quote! { #fname: #value, });
     }
-    let _ = rec;
     out
 }
 
@@ -264,8 +260,7 @@ fn encode_value_at(
 pub fn encode_fields(model: &Model, r: RecordId, src: TokenStream) -> Vec<TokenStream> {
     let rec = &model.records[r];
     let mut out = Vec::new();
-    for (uname, uoff, usize_, members) in bitfield_units(rec) {
-        let _ = uname;
+    for (_, uoff, usize_, members) in bitfield_units(rec) {
         let uat = plus(&quote!(at), uoff);
         let uend = plus(&quote!(at), uoff + usize_);
         let inserts = members.iter().map(|m| {
