@@ -16,7 +16,7 @@
 //! Tables with the same layout (columns, operand-struct places) share one `macro_rules!` that
 //! holds the test body; each table is one invocation listing its arms.
 
-use super::legality::{key_columns, marker_name, place, table_const, tensor_path, trait_name};
+use super::legality::{key_columns, marker_types, place, table_const, tensor_path, trait_name};
 use super::{ident, lit};
 use crate::model::legality::{ColumnSource, Table};
 use crate::model::Model;
@@ -200,15 +200,7 @@ fn arm_calls(model: &Model, t: &Table, key: &[usize], clashes: &[String]) -> Vec
     t.arms
         .iter()
         .map(|a| {
-            let tys = key.iter().map(|c| {
-                let n = ident(&marker_name(
-                    model,
-                    t.columns[*c].enum_id,
-                    a.values[*c],
-                    clashes,
-                ));
-                quote!(arm::#n)
-            });
+            let tys = marker_types(model, t, key, a, clashes);
             let n = lit(a.words);
             quote!(legal::<(#(#tys,)*), #n>())
         })

@@ -56,6 +56,27 @@ pub fn marker_name(model: &Model, enum_id: usize, member: usize, clashes: &[Stri
     }
 }
 
+/// The marker types (`arm::X`) of arm `a`'s values in the key columns `key` of table `t`.
+pub(crate) fn marker_types(
+    model: &Model,
+    t: &Table,
+    key: &[usize],
+    a: &crate::model::legality::Arm,
+    clashes: &[String],
+) -> Vec<TokenStream> {
+    key.iter()
+        .map(|c| {
+            let n = ident(&marker_name(
+                model,
+                t.columns[*c].enum_id,
+                a.values[*c],
+                clashes,
+            ));
+            quote!(arm::#n)
+        })
+        .collect()
+}
+
 /// Enums whose members get markers, and marker names that two of them would share.
 pub(crate) fn marker_enums(model: &Model) -> (Vec<usize>, Vec<String>) {
     let mut enums = Vec::new();
@@ -868,18 +889,7 @@ fn arm_impl(
     let trait_id = ident(&trait_name(model, t));
     let pin_fn = ident(&format!("pin_{}", o.short.to_ascii_lowercase()));
     let a = &t.arms[k];
-    let tys: Vec<TokenStream> = key
-        .iter()
-        .map(|c| {
-            let n = ident(&marker_name(
-                model,
-                t.columns[*c].enum_id,
-                a.values[*c],
-                clashes,
-            ));
-            quote!(arm::#n)
-        })
-        .collect();
+    let tys = marker_types(model, t, key, a, clashes);
     let tuple = quote!((#(#tys,)*));
     let n = lit(a.words);
     let kk = lit(k as u64);
