@@ -52,11 +52,11 @@ pub fn instruction_example(model: &Model, op: usize, name: &str) -> String {
         Some((stmts, found.engine))
     };
     let typed = model.constructions.of(op).and_then(|c| {
-        let ctor = *super::construct::emitted(model, c).first()?;
+        let ctor = *super::construct::emitted::emitted(model, c).first()?;
         Some((c, ctor))
     });
     if let Some((c, ctor)) = typed {
-        let (call, names, _) = super::construct::example_call(model, c, ctor, "inst");
+        let (call, names, _) = super::construct::example::example_call(model, c, ctor, "inst");
         lines.push(format!(
             "// By the typed constructor `{name}::{}`: what the validator fixes is written for you.",
             ctor.name

@@ -502,7 +502,7 @@ fn state_tensor(model: &Model) -> TokenStream {
     } else {
         quote!()
     };
-    let from_address = match super::construct::address_forms(model) {
+    let from_address = match super::construct::operands::address_forms(model) {
         Some(a) if a.union == addr => quote! {
             impl<const N: usize> From<crate::TensorAddress> for StateTensor<N> {
                 /// The state tensor at a checked address, words contiguous.

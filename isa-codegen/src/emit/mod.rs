@@ -333,7 +333,7 @@ pub fn emit(model: &Model) -> (Sources, Vec<String>) {
     if let Some(test) = agreement::emit(model) {
         files.insert("tests/agreement.rs".into(), Source::Text(test));
     }
-    if let Some(test) = construct::test_file(model) {
+    if let Some(test) = construct::test_file::test_file(model) {
         files.insert("tests/constructors.rs".into(), Source::Text(test));
     }
     if model.opcodes.iter().any(|o| o.shape.is_some()) {
