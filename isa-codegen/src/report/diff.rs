@@ -325,3 +325,73 @@ pub fn diff(old: &Summary, new: &Summary) -> Vec<Change> {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{diff, Change};
+    use crate::report::Summary;
+
+    /// A summary from its JSON form (the committed `isa.json`).
+    fn summary(json: &str) -> Summary {
+        serde_json::from_str(json).expect("a summary")
+    }
+
+    /// Every kind of change, in the documented order: opcodes, records (fields inside),
+    /// enums (members inside), spec functions; within each, the new side's order, then what
+    /// the old side had alone.
+    #[test]
+    fn every_kind_of_change_is_listed_in_order() {
+        let old = summary(
+            r#"{"generation":"G","nc_version":1,"fingerprint":"0",
+            "opcodes":[{"name":"KEEP","value":1,"status":"Y","pseudo":false,"operand_struct":"S"},
+                       {"name":"GONE","value":2,"status":"","pseudo":false}],
+            "enums":[{"name":"E","members":[{"name":"A","value":0},{"name":"B","value":1}]},
+                     {"name":"OLD_E","members":[]}],
+            "records":[{"name":"S","kind":"struct","size":8,"fields":[
+                         {"name":"x","offset":0,"size":4,"ty":"uint32_t"},
+                         {"name":"y","offset":4,"size":4,"ty":"uint32_t"},
+                         {"name":"z","offset":4,"size":2,"ty":"uint16_t"}]},
+                       {"name":"OLD_S","kind":"struct","size":1,"fields":[]}],
+            "spec_functions":["f","g"]}"#,
+        );
+        let new = summary(
+            r#"{"generation":"G","nc_version":1,"fingerprint":"1",
+            "opcodes":[{"name":"NEW","value":3,"status":"","pseudo":false},
+                       {"name":"KEEP","value":5,"status":"n","pseudo":false,"operand_struct":"T"}],
+            "enums":[{"name":"E","members":[{"name":"C","value":2},{"name":"A","value":7}]},
+                     {"name":"NEW_E","members":[{"name":"Q","value":0}]}],
+            "records":[{"name":"NEW_S","kind":"struct","size":2,"fields":[]},
+                       {"name":"S","kind":"struct","size":16,"fields":[
+                         {"name":"w","offset":8,"size":1,"ty":"uint8_t"},
+                         {"name":"x","offset":4,"size":4,"ty":"int32_t"},
+                         {"name":"z","offset":4,"size":2,"ty":"uint16_t"}]}],
+            "spec_functions":["h","f"]}"#,
+        );
+        let text: Vec<String> = diff(&old, &new).iter().map(Change::to_string).collect();
+        assert_eq!(
+            text,
+            [
+                "+ opcode NEW = 0x03",
+                "~ opcode KEEP: 0x01 -> 0x05",
+                "~ opcode KEEP: flag `Y` -> `n`",
+                "~ opcode KEEP: operand struct S -> T",
+                "- opcode GONE = 0x02",
+                "+ struct NEW_S (2 bytes)",
+                "~ struct S: 8 -> 16 bytes",
+                "+ field S.w (uint8_t, bytes 8..9)",
+                "~ field S.x: byte 0 -> 4",
+                "~ field S.x: uint32_t -> int32_t",
+                "- field S.y (uint32_t)",
+                "- struct OLD_S",
+                "+ member E::C = 2",
+                "~ member E::A: 0 -> 7",
+                "- member E::B = 1",
+                "+ enum NEW_E (1 members)",
+                "- enum OLD_E",
+                "+ spec fn h",
+                "- spec fn g",
+            ]
+        );
+        assert!(diff(&new, &new).is_empty());
+    }
+}
