@@ -157,8 +157,8 @@ pub fn generate(tree: &Path, options: &Options) -> Result<Generated, diag::Error
 }
 
 /// [`generate`] for the crate at `crate_dir`: where the crate's committed files are what rustfmt
-/// would make of this run's rendering, they are taken as they are, without running rustfmt
-/// ([`emit::format_reusing`]). The files are the same bytes either way.
+/// would make of this run's printed sources, they are taken as they are, without printing or
+/// formatting them again ([`emit::format_sources`]). The files are the same bytes either way.
 pub fn generate_reusing(
     tree: &Path,
     options: &Options,
@@ -176,8 +176,8 @@ pub(crate) fn generate_here(
     let input = read::read_tree(tree)?;
     let model = model::build(&input)?;
     options.check(&model)?;
-    let (sources, notes) = emit::emit_sources(&model);
-    let mut files = emit::format_reusing(sources, crate_dir, |files| emit::rustfmt_all(files))
+    let (sources, notes) = emit::emit(&model);
+    let mut files = emit::format_sources(sources, crate_dir, |files| emit::rustfmt_all(files))
         .map_err(|e| diag::Error::single(input.tree_name.clone(), diag::Loc::new(".", 0), e))?;
     let summary = report::Summary::of(&model, spec_names(&model));
     files.insert(SUMMARY_FILE.into(), summary.to_json());

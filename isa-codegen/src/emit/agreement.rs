@@ -16,7 +16,7 @@
 //! Tables with the same layout (columns, operand-struct places) share one `macro_rules!` that
 //! holds the test body; each table is one invocation listing its arms.
 
-use super::legality::{key_columns, marker_name, table_const, tensor_path, trait_name};
+use super::legality::{key_columns, marker_types, table_const, tensor_path, trait_name};
 use super::place::place;
 use super::{ident, lit};
 use crate::model::legality::{ColumnSource, Table};
@@ -31,6 +31,8 @@ struct TableTest {
     invocation: (proc_macro2::Ident, Vec<TokenStream>, Vec<TokenStream>),
 }
 
+/// The test of table `t`; `None` for a table without a typed instruction, a state tensor, an
+/// engine column or an arm.
 fn table_test(
     model: &Model,
     names: &[Option<String>],
@@ -41,7 +43,6 @@ fn table_test(
     let inst = ident(names[t.opcode].as_ref()?);
     let shape = &model.shapes[t.shape];
     let sid = ident(&shape.rust);
-    let shape_record = shape.record;
     let key = key_columns(model, t);
     let trait_id = ident(&trait_name(model, t));
     let konst = ident(&table_const(model, t));
@@ -52,61 +53,10 @@ fn table_test(
         .copied()
         .find(|k| matches!(t.columns[*k].source, ColumnSource::Param(_)))?;
     let engine_field = ident(&t.columns[engine_col].name);
-    // The fields of the row, written into the operand struct.
-    let sets: Vec<TokenStream> = t
-        .columns
-        .iter()
-        .filter_map(|c| {
-            let ColumnSource::Field(path) = &c.source else {
-                return None;
-            };
-            let (pl, _) = place(model, shape_record, path);
-            let name = ident(&c.name);
-            Some(quote!(#pl = r.#name;))
-        })
-        .collect();
+    let (sets, header) = row_writes(model, t)?;
     let ones: Vec<TokenStream> = (1..rank).map(|_| quote!(1)).collect();
-    // Header fields every arm pins (the instruction length), written as the constructors do.
-    let header: Vec<TokenStream> = t
-        .arms
-        .first()?
-        .pinned
-        .iter()
-        .filter(|(p, v)| {
-            let n = p.name(model, shape_record);
-            n.starts_with(&format!("{}.", model.opcode_field.path[0]))
-                && *v != 0
-                && t.arms.iter().all(|a| a.pinned.contains(&(p.clone(), *v)))
-        })
-        .map(|(p, v)| {
-            let (pl, _) = place(model, shape_record, p);
-            let v = lit(*v);
-            quote!(#pl = #v;)
-        })
-        .collect();
     let tensor_f: TokenStream = tensor.to_string().replacen("inst", "f", 1).parse().ok()?;
-    // Nested loops over every column's values, then the widths, innermost.
-    let fields: Vec<proc_macro2::Ident> = t.columns.iter().map(|c| ident(&c.name)).collect();
-    let vars: Vec<proc_macro2::Ident> = (0..t.columns.len())
-        .map(|k| ident(&format!("c{k}")))
-        .collect();
-    let mut product = quote! {
-        for &words in &widths {
-            let m = legality::__m_row { #(#fields: #vars,)* words };
-            tuples += 1;
-            // Outside the assertion, whose arguments are printed as plain tokens.
-            let (validator, table) = (accepted(&m), legality::__m_arms.contains(&m));
-            assert_eq!(validator, table, "{m:?}: validator (left) against the table (right)");
-        }
-    };
-    for (c, v) in t.columns.iter().zip(&vars).rev() {
-        let en = ident(&model.enums[c.enum_id].rust);
-        product = quote! {
-            for &#v in #en::ALL {
-                #product
-            }
-        };
-    }
+    let product = tuple_loops(model, t);
     // The integer literals of the legality function (`rand_set_state_elem_cnt(i, 7)`): the widths
     // to probe, independent of what the derivation made of them.
     let mut mentioned: Vec<u32> = vec![0];
@@ -162,23 +112,7 @@ fn table_test(
             assert!(tuples > 0);
         }
     };
-    let arms: Vec<TokenStream> = t
-        .arms
-        .iter()
-        .map(|a| {
-            let tys = key.iter().map(|c| {
-                let n = ident(&marker_name(
-                    model,
-                    t.columns[*c].enum_id,
-                    a.values[*c],
-                    clashes,
-                ));
-                quote!(arm::#n)
-            });
-            let n = lit(a.words);
-            quote!(legal::<(#(#tys,)*), #n>())
-        })
-        .collect();
+    let arms = arm_calls(model, t, &key, clashes);
     let test_name = ident(&format!(
         "{}_agrees_with_validator",
         o.short.to_ascii_lowercase()
@@ -195,6 +129,83 @@ fn table_test(
         layout,
         invocation: (test_name, args, arms),
     })
+}
+
+/// What a row writes into the operand struct: its column fields (`f.x = r.x;`), and the header
+/// fields every arm pins (the instruction length), written as the constructors do.
+fn row_writes(model: &Model, t: &Table) -> Option<(Vec<TokenStream>, Vec<TokenStream>)> {
+    let shape_record = model.shapes[t.shape].record;
+    // The fields of the row, written into the operand struct.
+    let sets: Vec<TokenStream> = t
+        .columns
+        .iter()
+        .filter_map(|c| {
+            let ColumnSource::Field(path) = &c.source else {
+                return None;
+            };
+            let (pl, _) = place(model, shape_record, path);
+            let name = ident(&c.name);
+            Some(quote!(#pl = r.#name;))
+        })
+        .collect();
+    // Header fields every arm pins (the instruction length), written as the constructors do.
+    let header: Vec<TokenStream> = t
+        .arms
+        .first()?
+        .pinned
+        .iter()
+        .filter(|(p, v)| {
+            let n = p.name(model, shape_record);
+            n.starts_with(&format!("{}.", model.opcode_field.path[0]))
+                && *v != 0
+                && t.arms.iter().all(|a| a.pinned.contains(&(p.clone(), *v)))
+        })
+        .map(|(p, v)| {
+            let (pl, _) = place(model, shape_record, p);
+            let v = lit(*v);
+            quote!(#pl = #v;)
+        })
+        .collect();
+    Some((sets, header))
+}
+
+/// Nested loops over every column's values of table `t`, then the widths, innermost: each
+/// tuple is accepted by the validator exactly when it is a row.
+fn tuple_loops(model: &Model, t: &Table) -> TokenStream {
+    let fields: Vec<proc_macro2::Ident> = t.columns.iter().map(|c| ident(&c.name)).collect();
+    let vars: Vec<proc_macro2::Ident> = (0..t.columns.len())
+        .map(|k| ident(&format!("c{k}")))
+        .collect();
+    let mut product = quote! {
+        for &words in &widths {
+            let m = legality::__m_row { #(#fields: #vars,)* words };
+            tuples += 1;
+            // Outside the assertion, whose arguments are printed as plain tokens.
+            let (validator, table) = (accepted(&m), legality::__m_arms.contains(&m));
+            assert_eq!(validator, table, "{m:?}: validator (left) against the table (right)");
+        }
+    };
+    for (c, v) in t.columns.iter().zip(&vars).rev() {
+        let en = ident(&model.enums[c.enum_id].rust);
+        product = quote! {
+            for &#v in #en::ALL {
+                #product
+            }
+        };
+    }
+    product
+}
+
+/// Per arm of table `t`, the call `legal::<(markers), N>()` that compiles only for a legal arm.
+fn arm_calls(model: &Model, t: &Table, key: &[usize], clashes: &[String]) -> Vec<TokenStream> {
+    t.arms
+        .iter()
+        .map(|a| {
+            let tys = marker_types(model, t, key, a, clashes);
+            let n = lit(a.words);
+            quote!(legal::<(#(#tys,)*), #n>())
+        })
+        .collect()
 }
 
 fn literals(e: &crate::model::spec::Expr, out: &mut Vec<u32>) {
@@ -243,7 +254,10 @@ pub fn emit(model: &Model) -> Option<String> {
         return None;
     }
     // Each macro body is printed as a function: rustfmt leaves macro bodies as they are.
-    let bodies: Vec<String> = macros.iter().map(printed_fn).collect();
+    let bodies: Vec<String> = macros
+        .into_iter()
+        .map(|test| super::print_items("", test))
+        .collect();
     // A macro is compiled when one of the tables that use it is.
     let macros: Vec<String> = bodies
         .iter()
@@ -256,7 +270,7 @@ pub fn emit(model: &Model) -> Option<String> {
         #![allow(clippy::all, unused_imports)]
         use #krate::*;
     };
-    let mut out = super::render(
+    let mut out = super::print_items(
         &format!(
             "// @generated by isa-codegen from headers/{}. Do not edit: the type-level/validator agreement test.\n\n",
             model.tree_name
@@ -266,16 +280,8 @@ pub fn emit(model: &Model) -> Option<String> {
     for m in macros {
         out.push_str(&m);
     }
-    out.push_str(&prettyplease::unparse(
-        &syn::parse2(quote!(#(#calls)*)).expect("invocations parse"),
-    ));
+    out.push_str(&super::print_items("", quote!(#(#calls)*)));
     Some(out)
-}
-
-/// The test function `test`, printed.
-fn printed_fn(test: &TokenStream) -> String {
-    let file: syn::File = syn::parse2(test.clone()).expect("the agreement test parses");
-    prettyplease::unparse(&file)
 }
 
 /// `macro_rules! agreement_<k>` whose body is the formatted test function `function`, its
@@ -285,9 +291,7 @@ fn macro_text(k: usize, cfg: &TokenStream, function: &str) -> String {
         .replace("__m_arm_list", "$($arm),*")
         .replace("__m_", "$");
     // The attribute, printed the way the rest of the file prints it.
-    let attr = prettyplease::unparse(
-        &syn::parse2(quote!(#cfg struct S;)).expect("an attribute on an item parses"),
-    );
+    let attr = super::print_items("", quote!(#cfg struct S;));
     let attr = attr.trim_end().trim_end_matches("struct S;").trim_end();
     let mut out = format!(
         "/// The agreement test of one table layout: `(test, instruction, operand struct, row, table, trait, [arms])`.\n{attr}\nmacro_rules! agreement_{k} {{\n    ($test:ident, $inst:ident, $shape:ident, $row:ident, $arms:ident, $legal:ident, [$($arm:expr),* $(,)?]) => {{\n"
@@ -342,7 +346,7 @@ pub fn emit_features(model: &Model) -> super::Source {
             }
         }
     };
-    super::unprinted(
+    super::Source::items(
         &format!(
             "// @generated by isa-codegen from headers/{}. Do not edit: the operand-shape features test.\n\n",
             model.tree_name

@@ -1,8 +1,8 @@
 //! Typed enums (one Rust enum per C enum), the `Opcode` enum, and constants.
 
 use super::ty::prim;
-use super::{banner, doc, hex, ident, lit, unprinted, Source};
-use crate::model::{Enum, Model, Status};
+use super::{banner, doc, hex, ident, lit, Source};
+use crate::model::{Enum, Model, Opcode, Status};
 use proc_macro2::TokenStream;
 use quote::quote;
 
@@ -15,8 +15,7 @@ fn value_lit(e: &Enum, v: i128) -> TokenStream {
 }
 
 /// One C enum as a Rust enum with `TryFrom` its integer type.
-pub fn typed_enum(model: &Model, e: &Enum) -> TokenStream {
-    let _ = model;
+pub fn typed_enum(e: &Enum) -> TokenStream {
     let name = ident(&e.rust);
     let c_name = &e.c_name;
     let repr = prim(e.repr);
@@ -84,7 +83,7 @@ pub fn typed_enum(model: &Model, e: &Enum) -> TokenStream {
         };
         quote! { #s => Some(Self::#v), }
     });
-    let serde = super::api::enum_serde(&name);
+    let serde = super::traits::enum_serde(&name);
     quote! {
         #docs
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -154,36 +153,7 @@ pub fn typed_enum(model: &Model, e: &Enum) -> TokenStream {
 pub fn emit_opcode(model: &Model) -> Source {
     let e = &model.enums[model.opcode_enum];
     let name = ident(&e.rust);
-    let c_name = e.c_name.as_str();
-    let variants = model.opcodes.iter().map(|o| {
-        let v = ident(&o.rust);
-        let val = hex(i128::from(o.value), 2);
-        let status = match &o.status {
-            Status::Maintained => "maintained (`// Y`)".to_string(),
-            Status::Dormant(r) if r.is_empty() => "dormant (`// n`)".to_string(),
-            Status::Dormant(r) => format!("dormant (`// n`: {})", doc::doc_text(r)),
-            Status::Unflagged => "no maintenance flag".to_string(),
-        };
-        let binding = match o.shape {
-            Some(s) => format!(
-                "operand struct `{}`",
-                model.records[model.shapes[s].record].c_name
-            ),
-            None => "no operand struct in instruction_mapping.json".to_string(),
-        };
-        let d = format!(
-            " `{}` = {:#04x}{}: {status}; {binding}. Declared at {}.",
-            o.c_name,
-            o.value,
-            if o.pseudo {
-                ", pseudo (lowered by the runtime)"
-            } else {
-                ""
-            },
-            o.loc
-        );
-        quote! { #[doc = #d] #v = #val, }
-    });
+    let variants = model.opcodes.iter().map(|o| opcode_variant(model, o));
     let all = model.opcodes.iter().map(|o| ident(&o.rust));
     let names = model.opcodes.iter().map(|o| {
         let v = ident(&o.rust);
@@ -242,8 +212,9 @@ pub fn emit_opcode(model: &Model) -> Source {
             e.loc
         ),
     );
-    let serde = super::api::enum_serde(&name);
+    let serde = super::traits::enum_serde(&name);
     let placement = placement_fns(model);
+    let impls = opcode_trait_impls(&name, &e.c_name, serde);
     let tokens = quote! {
         #docs
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -281,34 +252,73 @@ pub fn emit_opcode(model: &Model) -> Source {
             }
             #placement
         }
+        #impls
+    };
+    Source::items(&banner(model, "the opcode enum."), tokens)
+}
+
+/// The variant of opcode `o`, documented with its value, maintenance flag and operand struct.
+fn opcode_variant(model: &Model, o: &Opcode) -> TokenStream {
+    let v = ident(&o.rust);
+    let val = hex(i128::from(o.value), 2);
+    let status = match &o.status {
+        Status::Maintained => "maintained (`// Y`)".to_string(),
+        Status::Dormant(r) if r.is_empty() => "dormant (`// n`)".to_string(),
+        Status::Dormant(r) => format!("dormant (`// n`: {})", doc::doc_text(r)),
+        Status::Unflagged => "no maintenance flag".to_string(),
+    };
+    let binding = match o.shape {
+        Some(s) => format!(
+            "operand struct `{}`",
+            model.records[model.shapes[s].record].c_name
+        ),
+        None => "no operand struct in instruction_mapping.json".to_string(),
+    };
+    let d = format!(
+        " `{}` = {:#04x}{}: {status}; {binding}. Declared at {}.",
+        o.c_name,
+        o.value,
+        if o.pseudo {
+            ", pseudo (lowered by the runtime)"
+        } else {
+            ""
+        },
+        o.loc
+    );
+    quote! { #[doc = #d] #v = #val, }
+}
+
+/// The trait impls of the `Opcode` enum `name` (conversions, `Display`, `VendorEnum`, serde
+/// through `serde`, `OpcodeInfo`).
+fn opcode_trait_impls(name: &proc_macro2::Ident, c_name: &str, serde: TokenStream) -> TokenStream {
+    quote! {
         impl TryFrom<u8> for #name {
             type Error = isa_core::InvalidEnumValue;
             fn try_from(value: u8) -> Result<Self, Self::Error> {
                 Self::from_value(value).ok_or(isa_core::InvalidEnumValue { enum_name: #c_name, value: value as u64 })
             }
-        }
-        impl From<#name> for u8 {
-            fn from(op: #name) -> u8 { op as u8 }
-        }
-        impl core::fmt::Display for #name {
-            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result { f.write_str(self.name()) }
-        }
-        impl isa_core::VendorEnum for #name {
-            const C_NAME: &'static str = #c_name;
-            fn all() -> &'static [Self] { Self::ALL }
-            fn vendor_name(self) -> &'static str { self.name() }
-            fn from_vendor_name(name: &str) -> Option<Self> { Self::from_name(name) }
-            fn value_u64(self) -> u64 { self as u64 }
-        }
-        #serde
-        impl isa_core::OpcodeInfo for #name {
-            fn byte(self) -> u8 { self as u8 }
-            fn status(self) -> isa_core::OpcodeStatus { #name::status(self) }
-            fn is_pseudo(self) -> bool { #name::is_pseudo(self) }
-            fn operand_struct(self) -> Option<&'static str> { #name::operand_struct(self) }
-        }
-    };
-    unprinted(&banner(model, "the opcode enum."), tokens)
+    }
+    impl From<#name> for u8 {
+        fn from(op: #name) -> u8 { op as u8 }
+    }
+    impl core::fmt::Display for #name {
+        fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result { f.write_str(self.name()) }
+    }
+    impl isa_core::VendorEnum for #name {
+        const C_NAME: &'static str = #c_name;
+        fn all() -> &'static [Self] { Self::ALL }
+        fn vendor_name(self) -> &'static str { self.name() }
+        fn from_vendor_name(name: &str) -> Option<Self> { Self::from_name(name) }
+        fn value_u64(self) -> u64 { self as u64 }
+    }
+    #serde
+    impl isa_core::OpcodeInfo for #name {
+        fn byte(self) -> u8 { self as u8 }
+        fn status(self) -> isa_core::OpcodeStatus { #name::status(self) }
+        fn is_pseudo(self) -> bool { #name::is_pseudo(self) }
+        fn operand_struct(self) -> Option<&'static str> { #name::operand_struct(self) }
+    }
+    }
 }
 
 /// `Opcode::engines` and `Opcode::runs_on`, from the tree's engine placement
@@ -360,5 +370,5 @@ pub fn emit_consts(model: &Model) -> Source {
         );
         quote! { #d #allow pub const #name: #t = #v; }
     });
-    unprinted(&banner(model, "the header constants."), quote!(#(#items)*))
+    Source::items(&banner(model, "the header constants."), quote!(#(#items)*))
 }

@@ -52,11 +52,11 @@ pub fn instruction_example(model: &Model, op: usize, name: &str) -> String {
         Some((stmts, found.engine))
     };
     let typed = model.constructions.of(op).and_then(|c| {
-        let ctor = *super::construct::emitted(model, c).first()?;
+        let ctor = *super::construct::emitted::emitted(model, c).first()?;
         Some((c, ctor))
     });
     if let Some((c, ctor)) = typed {
-        let (call, names, _) = super::construct::example_call(model, c, ctor, "inst");
+        let (call, names, _) = super::construct::example::example_call(model, c, ctor, "inst");
         lines.push(format!(
             "// By the typed constructor `{name}::{}`: what the validator fixes is written for you.",
             ctor.name
@@ -262,12 +262,12 @@ fn engine_arg(model: &Model, op: usize, chosen: Option<usize>, uses: &mut Vec<St
     format!("{}::{}", en.rust, en.members[m].rust)
 }
 
-/// Statements as formatted lines (through `prettyplease`, as every generated file).
+/// Statements as printed lines ([`print_items`](super::print_items), as every generated file).
 fn statements(stmts: &[TokenStream]) -> Vec<String> {
     if stmts.is_empty() {
         return Vec::new();
     }
-    let text = super::render("", quote!(fn f() { #(#stmts)* }));
+    let text = super::print_items("", quote!(fn f() { #(#stmts)* }));
     let body: Vec<&str> = text.lines().collect();
     body[1..body.len().saturating_sub(1)]
         .iter()

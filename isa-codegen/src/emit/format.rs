@@ -2,12 +2,12 @@
 //! what `cargo fmt` would leave, and reusing rustfmt's earlier results where it would give the
 //! same bytes again.
 //!
-//! Printing (syn, prettyplease, rustfmt) is most of a regeneration's CPU when nothing changed.
-//! A printed file is a function of its [`Source`](super::Source) and of the printers' versions,
-//! so [`FORMAT_LOCK`] records, per `.rs` file, a digest of its source and of the text that came
-//! out, under the printers that produced it. A later run whose source for a file has the same
-//! digest, under the same printers, and finds the committed file still hashing to the recorded
-//! output, takes the committed file instead of printing it. A file edited by hand, a new toolchain
+//! Printing and formatting (syn and prettyplease, then rustfmt) are most of a regeneration's CPU
+//! when nothing changed. A formatted file is a function of its [`Source`](super::Source) and of
+//! the printers' versions, so [`FORMAT_LOCK`] records, per `.rs` file, a digest of its source and
+//! of the text that came out, under the printers that produced it. A later run whose source for
+//! a file has the same digest, under the same printers, and finds the committed file still
+//! hashing to the recorded output, takes the committed file instead of printing it. A file edited by hand, a new toolchain
 //! pin or printer version, or `$RUSTFMT` set is printed and formatted again.
 
 use super::{Files, Sources};
@@ -72,7 +72,7 @@ impl FormatLock {
 /// source has the digest [`FORMAT_LOCK`] records there, under the same printers, and whose
 /// committed copy has the recorded output digest, is that committed copy: it is neither printed
 /// nor formatted. Without `$RUSTFMT` set only (another binary's results are not the pin's).
-pub fn format_reusing(
+pub fn format_sources(
     sources: Sources,
     previous: Option<&Path>,
     formatter: impl for<'a> FnOnce(Vec<(&'a str, &'a mut String)>) -> Result<(), String>,
@@ -202,8 +202,8 @@ impl Drop for Scratch {
 
 #[cfg(test)]
 mod tests {
-    use super::{format_reusing, printers, rustfmt_all, FormatLock, Scratch, FORMAT_LOCK};
-    use crate::emit::{unprinted, Files, Source, Sources};
+    use super::{format_sources, printers, rustfmt_all, FormatLock, Scratch, FORMAT_LOCK};
+    use crate::emit::{Files, Source, Sources};
     use std::path::Path;
 
     /// Stands in for rustfmt: marks each text, and records which it got.
@@ -224,7 +224,7 @@ mod tests {
         let mut out = Sources::new();
         out.insert(
             "src/generated/a.rs".into(),
-            unprinted(
+            Source::items(
                 "// a\n",
                 quote::quote!(
                     fn a() {}
@@ -239,7 +239,7 @@ mod tests {
     /// The files of `sources` reusing `dir`, and the names the formatter got.
     fn format_in(dir: &Path, sources: Sources) -> (Files, Vec<String>) {
         let mut got = Vec::new();
-        let files = format_reusing(sources, Some(dir), marking(&mut got)).unwrap();
+        let files = format_sources(sources, Some(dir), marking(&mut got)).unwrap();
         (files, got)
     }
 

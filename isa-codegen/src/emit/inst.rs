@@ -3,7 +3,7 @@
 //! decodes any 64-byte word by its opcode byte.
 
 use super::records::typed_struct;
-use super::{banner, doc, ident, lit, unprinted, Source};
+use super::{banner, doc, ident, lit, Source};
 use crate::model::{Model, Opcode, RecordId, Shape, Status, Ty};
 use crate::model::{Prim, RecordKind};
 use proc_macro2::TokenStream;
@@ -69,7 +69,7 @@ pub fn emit(
         }
     }
     items.push(instruction_enum(model, names));
-    unprinted(
+    Source::items(
         &banner(model, "operand structs and typed instructions."),
         quote!(#(#items)*),
     )
@@ -374,7 +374,7 @@ fn instruction(
     } else {
         quote!(, check_padding)
     };
-    let derives = super::api::instruction_derives();
+    let derives = super::traits::instruction_derives();
     quote! {
         #docs
         #derives
@@ -397,7 +397,7 @@ fn instruction_enum(model: &Model, names: &[Option<String>]) -> TokenStream {
         .collect();
     let variants = mapped.iter().map(|(o, id, _, cfg)| {
         let d = format!(" `{}` ({:#04x}).", o.short, o.value);
-        let attrs = super::api::instruction_variant_attrs(&o.short);
+        let attrs = super::traits::instruction_variant_attrs(&o.short);
         quote! { #[doc = #d] #cfg #attrs #id(#id), }
     });
     // Not `from_bytes(bytes).map(Self::X)`: built inside the `Ok` after the checks, the
@@ -443,12 +443,12 @@ fn instruction_enum(model: &Model, names: &[Option<String>]) -> TokenStream {
         model.generation,
         model.opcodes.len()
     );
-    let derives = super::api::instruction_enum_derives();
+    let derives = super::traits::instruction_enum_derives();
     let ids: Vec<(proc_macro2::Ident, TokenStream)> = mapped
         .iter()
         .map(|(_, id, _, cfg)| (id.clone(), cfg.clone()))
         .collect();
-    let extras = super::api::instruction_enum_impls(&ids);
+    let extras = super::traits::instruction_enum_impls(&ids);
     quote! {
         #[doc = #doc]
         #derives

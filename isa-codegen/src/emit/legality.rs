@@ -13,7 +13,7 @@
 //! but no constructors.
 
 use super::place::{assign, place, place_from};
-use super::{banner, doc, ident, lit, unprinted, Source};
+use super::{banner, doc, ident, lit, Source};
 use crate::model::eval::{FieldPath, Root, Term};
 use crate::model::legality::{ColumnSource, Table};
 use crate::model::{Model, Ty};
@@ -54,6 +54,27 @@ pub fn marker_name(model: &Model, enum_id: usize, member: usize, clashes: &[Stri
     } else {
         m.rust.clone()
     }
+}
+
+/// The marker types (`arm::X`) of arm `a`'s values in the key columns `key` of table `t`.
+pub(crate) fn marker_types(
+    model: &Model,
+    t: &Table,
+    key: &[usize],
+    a: &crate::model::legality::Arm,
+    clashes: &[String],
+) -> Vec<TokenStream> {
+    key.iter()
+        .map(|c| {
+            let n = ident(&marker_name(
+                model,
+                t.columns[*c].enum_id,
+                a.values[*c],
+                clashes,
+            ));
+            quote!(arm::#n)
+        })
+        .collect()
 }
 
 /// Enums whose members get markers, and marker names that two of them would share.
@@ -124,7 +145,7 @@ pub fn markdown(model: &Model, t: &Table, firmware: &dyn Fn(&Table, usize) -> Fi
 
 /// The state tensor a table's element count constrains, and the paths of its counts.
 struct TensorBinding {
-    /// Path to the tensor record.
+    /// FieldPath to the tensor record.
     tensor: FieldPath,
     /// Rank of the descriptor.
     rank: u64,
@@ -160,8 +181,9 @@ fn tensor_binding(model: &Model, t: &Table) -> Option<TensorBinding> {
     };
     let rec = &model.records[r];
     let field = |n: &str| rec.fields.iter().find(|f| f.name == n);
-    let (start, step, num) = (
-        field(crate::vendor::START_ADDR)?,
+    // The constructors write the start address too.
+    field(crate::vendor::START_ADDR)?;
+    let (step, num) = (
         field(crate::vendor::STEP_ELEM)?,
         field(crate::vendor::NUM_ELEM)?,
     );
@@ -169,7 +191,6 @@ fn tensor_binding(model: &Model, t: &Table) -> Option<TensorBinding> {
         (Ty::Array(_, a), Ty::Array(_, b)) if a == b => *a,
         _ => return None,
     };
-    let _ = start;
     // Every count read must be a num_elem of that tensor.
     if !reads.iter().all(|p| {
         p.steps.len() == tensor.steps.len() + 2 && p.steps[..tensor.steps.len()] == tensor.steps[..]
@@ -411,13 +432,39 @@ fn state_tensor(model: &Model) -> TokenStream {
 
 /// The `legality` module (tables, traits, constructors) and the `arm` module (markers).
 pub fn emit(model: &Model, firmware: &dyn Fn(&Table, usize) -> Firmware) -> (Source, Source) {
-    let gen = &model.generation;
     let (marker_enums, clashes) = marker_enums(model);
     let mut items = vec![state_tensor(model)];
+    // A tuple of markers two tables share is sealed once.
+    let mut sealed_tuples: Vec<String> = Vec::new();
+    for t in &model.tables {
+        // Everything of a table but the (shared) sealing of its marker tuples is compiled with
+        // the table's operand shape.
+        let cfg = super::cfg_for_shape(model, t.shape);
+        items.push(super::with_cfg(&cfg, arm_table(model, t, firmware)));
+        items.extend(legal_trait(model, t, &clashes, &mut sealed_tuples));
+        let key = key_columns(model, t);
+        items.push(super::with_cfg(
+            &cfg,
+            constructors(model, t, &key, &clashes),
+        ));
+    }
+    let legality = Source::items(
+        &banner(model, "derived legality tables and the type-level layer."),
+        quote!(#(#items)*),
+    );
+    let arm = Source::items(
+        &banner(model, "marker types of the type-level legality layer."),
+        arm_module(model, &marker_enums, &clashes),
+    );
+    (legality, arm)
+}
 
-    // Markers.
+/// The `arm` module: the sealing trait, and per enum of an arm key a marker trait and one
+/// marker type per member.
+fn arm_module(model: &Model, marker_enums: &[usize], clashes: &[String]) -> TokenStream {
+    let gen = &model.generation;
     let mut marker_items = Vec::new();
-    for &e in &marker_enums {
+    for &e in marker_enums {
         let en = &model.enums[e];
         let tr = ident(&format!("{}Marker", en.rust));
         let et = ident(&en.rust);
@@ -435,7 +482,7 @@ pub fn emit(model: &Model, firmware: &dyn Fn(&Table, usize) -> Firmware) -> (Sou
             .enumerate()
             .filter(|(_, m)| m.alias_of.is_none())
         {
-            let name = ident(&marker_name(model, e, k, &clashes));
+            let name = ident(&marker_name(model, e, k, clashes));
             let v = member_of(model, e, k);
             let d = format!(" Marker for `{}` ({gen}).", m.c_name);
             marker_items.push(quote! {
@@ -447,306 +494,339 @@ pub fn emit(model: &Model, firmware: &dyn Fn(&Table, usize) -> Firmware) -> (Sou
             });
         }
     }
-
-    let mut sealed_tuples: Vec<String> = Vec::new();
-    for t in &model.tables {
-        // Everything of a table but the (shared) sealing of its marker tuples is compiled with
-        // the table's operand shape.
-        let cfg = super::cfg_for_shape(model, t.shape);
-        let o = &model.opcodes[t.opcode];
-        let shape = &model.shapes[t.shape];
-        let shape_record = shape.record;
-        let row = ident(&row_struct(model, t));
-        let konst = ident(&table_const(model, t));
-        let fname = &model.specs[t.func].name;
-        let floc = &model.specs[t.func].loc;
-        let fields = t.columns.iter().map(|c| {
-            let name = ident(&c.name);
-            let ty = ident(&model.enums[c.enum_id].rust);
-            let d = match &c.source {
-                ColumnSource::Param(_) => " The executing engine.".to_string(),
-                ColumnSource::Field(p) => format!(" Field `{}`.", p.name(model, shape_record)),
-            };
-            quote! { #[doc = #d] pub #name: crate::#ty, }
-        });
-        // Rows are `Row::new(values.., words)` with the column enums' variants in scope; a
-        // variant two of them share is written in full.
-        let mut col_enums: Vec<usize> = t.columns.iter().map(|c| c.enum_id).collect();
-        col_enums.sort();
-        col_enums.dedup();
-        let shared = |name: &str| {
-            col_enums
-                .iter()
-                .filter(|e| model.enums[**e].members.iter().any(|m| m.rust == name))
-                .count()
-                > 1
-        };
-        let globs = col_enums.iter().map(|e| {
-            let t = ident(&model.enums[*e].rust);
-            quote!(use crate::#t::*;)
-        });
-        let rows = t.arms.iter().map(|a| {
-            let vals = t.columns.iter().zip(&a.values).map(|(c, m)| {
-                let member = &model.enums[c.enum_id].members[*m];
-                if shared(&member.rust) {
-                    member_of(model, c.enum_id, *m)
-                } else {
-                    let v = ident(&member.rust);
-                    quote!(#v)
-                }
-            });
-            let words = lit(a.words);
-            quote! { #row::new(#(#vals,)* #words) }
-        });
-        let params = t.columns.iter().map(|c| {
-            let name = ident(&c.name);
-            let ty = ident(&model.enums[c.enum_id].rust);
-            quote!(#name: crate::#ty)
-        });
-        let names = t.columns.iter().map(|c| ident(&c.name));
-        let table_md = markdown(model, t, firmware);
-        let row_doc = format!(
-            " One legal arm of `{}` on {gen}: the inputs of `{fname}` and the state width in u32 words (`{}`).",
-            o.short, t.count_text
-        );
-        let names_inst = &model.instruction_names;
-        let konst_doc = match &names_inst[t.opcode] {
-            // The table is shown once, on the instruction.
-            Some(inst) => format!(
-                "The legal arms of `{}` on {gen} (shown on [`crate::{inst}`]), derived by evaluating `{fname}` ({floc}) over every value of its enum inputs; `words` solves its element-count clause `{} == N`.",
-                o.short, t.count_text
-            ),
-            None => format!(
-                "The legal arms of `{}` on {gen}, derived by evaluating `{fname}` ({floc}) over every value of its enum inputs; `words` solves its element-count clause `{} == N`.\n\n{table_md}",
-                o.short, t.count_text
-            ),
-        };
-        let konst_docs = doc::attrs(&konst_doc);
-        let wired = firmware_fn(model, t);
-        items.push(super::with_cfg(
-            &cfg,
-            quote! {
-                #[doc = #row_doc]
-                #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-                pub struct #row { #(#fields)* /// State words per partition.
-                    pub words: u32, }
-                impl #row {
-                    /// The row with these column values and width.
-                    #[allow(clippy::too_many_arguments)]
-                    pub const fn new(#(#params,)* words: u32) -> Self {
-                        Self { #(#names,)* words }
-                    }
-                }
-                #konst_docs
-                pub const #konst: &[#row] = {
-                    #(#globs)*
-                    &[#(#rows),*]
-                };
-                #wired
-            },
-        ));
-
-        // The sealed legality trait and its impls.
-        let key = key_columns(model, t);
-        let trait_id = ident(&trait_name(model, t));
-        let arm_list: Vec<String> = t
-            .arms
-            .iter()
-            .map(|a| {
-                let names: Vec<String> = key
-                    .iter()
-                    .map(|k| marker_name(model, t.columns[*k].enum_id, a.values[*k], &clashes))
-                    .collect();
-                format!("({}) -> {}", names.join(", "), a.words)
-            })
-            .collect();
-        let key_names: Vec<&str> = key.iter().map(|k| t.columns[*k].name.as_str()).collect();
-        let message = format!(
-            "`{{Self}}` is not a legal {} arm on {gen} (state width {{N}})",
-            o.short
-        );
-        let label = format!(
-            "not a legal ({}) arm of {} on {gen}",
-            key_names.join(", "),
-            o.short
-        );
-        let note = format!(
-            "legal {} arms on {gen} (arm -> words): {}",
-            o.short,
-            arm_list.join("; ")
-        );
-        let trait_doc = format!(
-            " Implemented exactly for the legal ({}) arms of `{}` on {gen}, with the arm's state width `N`: a constructor bounded by it accepts nothing else, at compile time. Sealed.",
-            key_names.join(", "),
-            o.short
-        );
-        let sid = ident(&shape.rust);
-        // What every arm pins the same way: its columns (from the row), its width into the
-        // element count when that is one field, and the fields every arm pins to one value.
-        let column_paths: Vec<&FieldPath> = t
-            .columns
-            .iter()
-            .filter_map(|c| match &c.source {
-                ColumnSource::Field(p) => Some(p),
-                ColumnSource::Param(_) => None,
-            })
-            .collect();
-        let count_path = |a: &crate::model::legality::Arm| match &a.count {
-            Term::Read(p) => Some(p.canonical(model, shape_record)),
-            _ => None,
-        };
-        let common: Vec<(FieldPath, i128)> = t
-            .arms
-            .first()
-            .map(|a0| {
-                a0.pinned
-                    .iter()
-                    .filter(|(p, v)| {
-                        !column_paths.contains(&p)
-                            && t.arms.iter().all(|a| a.pinned.contains(&(p.clone(), *v)))
-                            && t.arms.iter().all(|a| count_path(a).as_ref() != Some(p))
-                    })
-                    .cloned()
-                    .collect()
-            })
-            .unwrap_or_default();
-        let mut row_pins: Vec<TokenStream> = t
-            .columns
-            .iter()
-            .filter_map(|c| {
-                let ColumnSource::Field(p) = &c.source else {
-                    return None;
-                };
-                let (place, union) = place(model, shape_record, &p.canonical(model, shape_record));
-                let name = ident(&c.name);
-                union.is_none().then(|| quote!(#place = r.#name;))
-            })
-            .collect();
-        let count_pin = t.arms.first().and_then(count_path).and_then(|p| {
-            let Ty::Prim(prim) = p.ty(model, shape_record) else {
-                return None;
-            };
-            let all = t.arms.iter().all(|a| {
-                count_path(a).as_ref() == Some(&p)
-                    && a.pinned.contains(&(p.clone(), i128::from(a.words)))
-            });
-            let (place, union) = place(model, shape_record, &p);
-            let ty = super::ty::prim(prim);
-            (all && union.is_none()).then(|| (p.clone(), quote!(#place = r.words as #ty;)))
-        });
-        if let Some((_, pin)) = &count_pin {
-            row_pins.push(pin.clone());
+    // Without a legality table nothing is sealed; keep the module so paths stay stable.
+    let unused = if model.tables.is_empty() {
+        quote!(#[allow(dead_code)])
+    } else {
+        quote!()
+    };
+    quote! {
+        pub(crate) mod sealed {
+            /// Seals the legality traits: only this crate implements them.
+            #unused
+            pub trait Sealed {}
         }
-        // Constructors start from the all-zero encoding: only non-zero values need writing.
-        row_pins.extend(
-            common
-                .iter()
-                .filter(|(_, v)| *v != 0)
-                .filter_map(|(p, v)| assign(model, shape_record, p, *v)),
-        );
-        let pin_fn = ident(&format!("pin_{}", o.short.to_ascii_lowercase()));
-        items.push(quote! {
-            #cfg
-            /// Writes what every arm pins the same way: its columns, its width, the fixed fields.
-            fn #pin_fn(f: &mut crate::inst::#sid, r: &#row) { #(#row_pins)* }
-            #cfg
-            #[doc = #trait_doc]
-            #[diagnostic::on_unimplemented(message = #message, label = #label, note = #note)]
-            pub trait #trait_id<const N: usize>: crate::arm::sealed::Sealed {
-                /// The arm's row of the table.
-                const ARM: #row;
-                /// Writes the fields the validator pins under this arm.
-                fn pin(f: &mut crate::inst::#sid) { #pin_fn(f, &Self::ARM) }
+        #(#marker_items)*
+    }
+}
+
+/// The table of `t` as public data: its row struct, the `const` slice of its arms, and the
+/// firmware answer of a row and of the instruction.
+fn arm_table(
+    model: &Model,
+    t: &Table,
+    firmware: &dyn Fn(&Table, usize) -> Firmware,
+) -> TokenStream {
+    let gen = &model.generation;
+    let o = &model.opcodes[t.opcode];
+    let shape_record = model.shapes[t.shape].record;
+    let row = ident(&row_struct(model, t));
+    let konst = ident(&table_const(model, t));
+    let fname = &model.specs[t.func].name;
+    let floc = &model.specs[t.func].loc;
+    let fields = t.columns.iter().map(|c| {
+        let name = ident(&c.name);
+        let ty = ident(&model.enums[c.enum_id].rust);
+        let d = match &c.source {
+            ColumnSource::Param(_) => " The executing engine.".to_string(),
+            ColumnSource::Field(p) => format!(" Field `{}`.", p.name(model, shape_record)),
+        };
+        quote! { #[doc = #d] pub #name: crate::#ty, }
+    });
+    // Rows are `Row::new(values.., words)` with the column enums' variants in scope; a
+    // variant two of them share is written in full.
+    let mut col_enums: Vec<usize> = t.columns.iter().map(|c| c.enum_id).collect();
+    col_enums.sort();
+    col_enums.dedup();
+    let shared = |name: &str| {
+        col_enums
+            .iter()
+            .filter(|e| model.enums[**e].members.iter().any(|m| m.rust == name))
+            .count()
+            > 1
+    };
+    let globs = col_enums.iter().map(|e| {
+        let t = ident(&model.enums[*e].rust);
+        quote!(use crate::#t::*;)
+    });
+    let rows = t.arms.iter().map(|a| {
+        let vals = t.columns.iter().zip(&a.values).map(|(c, m)| {
+            let member = &model.enums[c.enum_id].members[*m];
+            if shared(&member.rust) {
+                member_of(model, c.enum_id, *m)
+            } else {
+                let v = ident(&member.rust);
+                quote!(#v)
             }
         });
-        for (k, a) in t.arms.iter().enumerate() {
-            let tys: Vec<TokenStream> = key
-                .iter()
-                .map(|c| {
-                    let n = ident(&marker_name(
-                        model,
-                        t.columns[*c].enum_id,
-                        a.values[*c],
-                        &clashes,
-                    ));
-                    quote!(arm::#n)
-                })
-                .collect();
-            let tuple = quote!((#(#tys,)*));
-            let n = lit(a.words);
-            let kk = lit(k as u64);
-            // What this arm pins beyond the common pins (constructors start from the all-zero
-            // encoding: only non-zero values need writing).
-            let extra: Vec<TokenStream> = a
-                .pinned
+        let words = lit(a.words);
+        quote! { #row::new(#(#vals,)* #words) }
+    });
+    let params = t.columns.iter().map(|c| {
+        let name = ident(&c.name);
+        let ty = ident(&model.enums[c.enum_id].rust);
+        quote!(#name: crate::#ty)
+    });
+    let names = t.columns.iter().map(|c| ident(&c.name));
+    let table_md = markdown(model, t, firmware);
+    let row_doc = format!(
+        " One legal arm of `{}` on {gen}: the inputs of `{fname}` and the state width in u32 words (`{}`).",
+        o.short, t.count_text
+    );
+    let names_inst = &model.instruction_names;
+    let konst_doc = match &names_inst[t.opcode] {
+        // The table is shown once, on the instruction.
+        Some(inst) => format!(
+            "The legal arms of `{}` on {gen} (shown on [`crate::{inst}`]), derived by evaluating `{fname}` ({floc}) over every value of its enum inputs; `words` solves its element-count clause `{} == N`.",
+            o.short, t.count_text
+        ),
+        None => format!(
+            "The legal arms of `{}` on {gen}, derived by evaluating `{fname}` ({floc}) over every value of its enum inputs; `words` solves its element-count clause `{} == N`.\n\n{table_md}",
+            o.short, t.count_text
+        ),
+    };
+    let konst_docs = doc::attrs(&konst_doc);
+    let wired = firmware_fn(model, t);
+    quote! {
+        #[doc = #row_doc]
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub struct #row { #(#fields)* /// State words per partition.
+            pub words: u32, }
+        impl #row {
+            /// The row with these column values and width.
+            #[allow(clippy::too_many_arguments)]
+            pub const fn new(#(#params,)* words: u32) -> Self {
+                Self { #(#names,)* words }
+            }
+        }
+        #konst_docs
+        pub const #konst: &[#row] = {
+            #(#globs)*
+            &[#(#rows),*]
+        };
+        #wired
+    }
+}
+
+/// What every arm of a table pins the same way: its columns (from the row), its width into the
+/// element count when that is one field, and the fields every arm pins to one value.
+struct CommonPins<'a> {
+    /// The paths of the columns read from a field.
+    column_paths: Vec<&'a FieldPath>,
+    /// The fields every arm pins to the same value (not a column, not the count).
+    common: Vec<(FieldPath, i128)>,
+    /// The count field and its statement, when every arm pins it to its width.
+    count_pin: Option<(FieldPath, TokenStream)>,
+    /// The statements writing the columns, the count and the common fields.
+    statements: Vec<TokenStream>,
+}
+
+fn common_pins<'a>(model: &Model, t: &'a Table) -> CommonPins<'a> {
+    let shape_record = model.shapes[t.shape].record;
+    let column_paths: Vec<&FieldPath> = t
+        .columns
+        .iter()
+        .filter_map(|c| match &c.source {
+            ColumnSource::Field(p) => Some(p),
+            ColumnSource::Param(_) => None,
+        })
+        .collect();
+    let count_path = |a: &crate::model::legality::Arm| match &a.count {
+        Term::Read(p) => Some(p.canonical(model, shape_record)),
+        _ => None,
+    };
+    let common: Vec<(FieldPath, i128)> = t
+        .arms
+        .first()
+        .map(|a0| {
+            a0.pinned
                 .iter()
                 .filter(|(p, v)| {
-                    *v != 0
-                        && !column_paths.contains(&p)
-                        && !common.iter().any(|(q, _)| q == p)
-                        && count_pin.as_ref().map(|(q, _)| q) != Some(p)
+                    !column_paths.contains(&p)
+                        && t.arms.iter().all(|a| a.pinned.contains(&(p.clone(), *v)))
+                        && t.arms.iter().all(|a| count_path(a).as_ref() != Some(p))
                 })
-                .filter_map(|(p, v)| assign(model, shape_record, p, *v))
-                .collect();
-            let pin = if extra.is_empty() {
-                quote!()
-            } else {
-                quote! {
-                    fn pin(f: &mut crate::inst::#sid) {
-                        #pin_fn(f, &Self::ARM);
-                        #(#extra)*
-                    }
-                }
+                .cloned()
+                .collect()
+        })
+        .unwrap_or_default();
+    let mut statements: Vec<TokenStream> = t
+        .columns
+        .iter()
+        .filter_map(|c| {
+            let ColumnSource::Field(p) = &c.source else {
+                return None;
             };
-            let sealed = if sealed_tuples.contains(&tuple.to_string()) {
-                quote!()
-            } else {
-                sealed_tuples.push(tuple.to_string());
-                quote! { impl crate::arm::sealed::Sealed for #tuple {} }
-            };
-            items.push(quote! {
-                #sealed
-                // Keeps rustc from listing every other arm's impl under a legality error:
-                // the on_unimplemented note already lists them.
-                #cfg
-                #[diagnostic::do_not_recommend]
-                impl #trait_id<#n> for #tuple {
-                    const ARM: #row = #konst[#kk];
-                    #pin
-                }
-            });
-        }
-
-        // Typed constructors.
-        items.push(super::with_cfg(
-            &cfg,
-            constructors(model, t, &key, &clashes),
-        ));
+            let (place, union) = place(model, shape_record, &p.canonical(model, shape_record));
+            let name = ident(&c.name);
+            union.is_none().then(|| quote!(#place = r.#name;))
+        })
+        .collect();
+    let count_pin = t.arms.first().and_then(count_path).and_then(|p| {
+        let Ty::Prim(prim) = p.ty(model, shape_record) else {
+            return None;
+        };
+        let all = t.arms.iter().all(|a| {
+            count_path(a).as_ref() == Some(&p)
+                && a.pinned.contains(&(p.clone(), i128::from(a.words)))
+        });
+        let (place, union) = place(model, shape_record, &p);
+        let ty = super::ty::prim(prim);
+        (all && union.is_none()).then(|| (p.clone(), quote!(#place = r.words as #ty;)))
+    });
+    if let Some((_, pin)) = &count_pin {
+        statements.push(pin.clone());
     }
-    let legality = unprinted(
-        &banner(model, "derived legality tables and the type-level layer."),
-        quote!(#(#items)*),
+    // Constructors start from the all-zero encoding: only non-zero values need writing.
+    statements.extend(
+        common
+            .iter()
+            .filter(|(_, v)| *v != 0)
+            .filter_map(|(p, v)| assign(model, shape_record, p, *v)),
     );
-    let arm = unprinted(
-        &banner(model, "marker types of the type-level legality layer."),
-        {
-            // Without a legality table nothing is sealed; keep the module so paths stay stable.
-            let unused = if model.tables.is_empty() {
-                quote!(#[allow(dead_code)])
-            } else {
-                quote!()
-            };
-            quote! {
-                pub(crate) mod sealed {
-                    /// Seals the legality traits: only this crate implements them.
-                    #unused
-                    pub trait Sealed {}
-                }
-                #(#marker_items)*
+    CommonPins {
+        column_paths,
+        common,
+        count_pin,
+        statements,
+    }
+}
+
+/// The sealed legality trait of table `t`, its pin function, and one impl per arm (sealing the
+/// arm's marker tuple unless `sealed_tuples` says another table did).
+fn legal_trait(
+    model: &Model,
+    t: &Table,
+    clashes: &[String],
+    sealed_tuples: &mut Vec<String>,
+) -> Vec<TokenStream> {
+    let gen = &model.generation;
+    let cfg = super::cfg_for_shape(model, t.shape);
+    let o = &model.opcodes[t.opcode];
+    let shape = &model.shapes[t.shape];
+    let row = ident(&row_struct(model, t));
+    let key = key_columns(model, t);
+    let trait_id = ident(&trait_name(model, t));
+    let arm_list: Vec<String> = t
+        .arms
+        .iter()
+        .map(|a| {
+            let names: Vec<String> = key
+                .iter()
+                .map(|k| marker_name(model, t.columns[*k].enum_id, a.values[*k], clashes))
+                .collect();
+            format!("({}) -> {}", names.join(", "), a.words)
+        })
+        .collect();
+    let key_names: Vec<&str> = key.iter().map(|k| t.columns[*k].name.as_str()).collect();
+    let message = format!(
+        "`{{Self}}` is not a legal {} arm on {gen} (state width {{N}})",
+        o.short
+    );
+    let label = format!(
+        "not a legal ({}) arm of {} on {gen}",
+        key_names.join(", "),
+        o.short
+    );
+    let note = format!(
+        "legal {} arms on {gen} (arm -> words): {}",
+        o.short,
+        arm_list.join("; ")
+    );
+    let trait_doc = format!(
+        " Implemented exactly for the legal ({}) arms of `{}` on {gen}, with the arm's state width `N`: a constructor bounded by it accepts nothing else, at compile time. Sealed.",
+        key_names.join(", "),
+        o.short
+    );
+    let sid = ident(&shape.rust);
+    let pins = common_pins(model, t);
+    let row_pins = &pins.statements;
+    let pin_fn = ident(&format!("pin_{}", o.short.to_ascii_lowercase()));
+    let mut items = vec![quote! {
+        #cfg
+        /// Writes what every arm pins the same way: its columns, its width, the fixed fields.
+        fn #pin_fn(f: &mut crate::inst::#sid, r: &#row) { #(#row_pins)* }
+        #cfg
+        #[doc = #trait_doc]
+        #[diagnostic::on_unimplemented(message = #message, label = #label, note = #note)]
+        pub trait #trait_id<const N: usize>: crate::arm::sealed::Sealed {
+            /// The arm's row of the table.
+            const ARM: #row;
+            /// Writes the fields the validator pins under this arm.
+            fn pin(f: &mut crate::inst::#sid) { #pin_fn(f, &Self::ARM) }
+        }
+    }];
+    for k in 0..t.arms.len() {
+        items.push(arm_impl(model, t, k, &key, clashes, &pins, sealed_tuples));
+    }
+    items
+}
+
+/// The impl of table `t`'s legality trait for arm `k` (its marker tuple and width), writing what
+/// the arm pins beyond the common pins.
+fn arm_impl(
+    model: &Model,
+    t: &Table,
+    k: usize,
+    key: &[usize],
+    clashes: &[String],
+    pins: &CommonPins,
+    sealed_tuples: &mut Vec<String>,
+) -> TokenStream {
+    let cfg = super::cfg_for_shape(model, t.shape);
+    let o = &model.opcodes[t.opcode];
+    let shape = &model.shapes[t.shape];
+    let shape_record = shape.record;
+    let sid = ident(&shape.rust);
+    let row = ident(&row_struct(model, t));
+    let konst = ident(&table_const(model, t));
+    let trait_id = ident(&trait_name(model, t));
+    let pin_fn = ident(&format!("pin_{}", o.short.to_ascii_lowercase()));
+    let a = &t.arms[k];
+    let tys = marker_types(model, t, key, a, clashes);
+    let tuple = quote!((#(#tys,)*));
+    let n = lit(a.words);
+    let kk = lit(k as u64);
+    // What this arm pins beyond the common pins (constructors start from the all-zero
+    // encoding: only non-zero values need writing).
+    let extra: Vec<TokenStream> = a
+        .pinned
+        .iter()
+        .filter(|(p, v)| {
+            *v != 0
+                && !pins.column_paths.contains(&p)
+                && !pins.common.iter().any(|(q, _)| q == p)
+                && pins.count_pin.as_ref().map(|(q, _)| q) != Some(p)
+        })
+        .filter_map(|(p, v)| assign(model, shape_record, p, *v))
+        .collect();
+    let pin = if extra.is_empty() {
+        quote!()
+    } else {
+        quote! {
+            fn pin(f: &mut crate::inst::#sid) {
+                #pin_fn(f, &Self::ARM);
+                #(#extra)*
             }
-        },
-    );
-    (legality, arm)
+        }
+    };
+    let sealed = if sealed_tuples.contains(&tuple.to_string()) {
+        quote!()
+    } else {
+        sealed_tuples.push(tuple.to_string());
+        quote! { impl crate::arm::sealed::Sealed for #tuple {} }
+    };
+    quote! {
+        #sealed
+        // Keeps rustc from listing every other arm's impl under a legality error:
+        // the on_unimplemented note already lists them.
+        #cfg
+        #[diagnostic::do_not_recommend]
+        impl #trait_id<#n> for #tuple {
+            const ARM: #row = #konst[#kk];
+            #pin
+        }
+    }
 }
 
 /// A typed constructor of the instruction of a legality table.
@@ -828,8 +908,8 @@ pub(crate) fn type_param(model: &Model, t: &Table, k: usize) -> (proc_macro2::Id
     (id, bound)
 }
 
+/// The typed constructors of table `t`'s instruction ([`ctors`]), with `LEGAL_ARMS`.
 fn constructors(model: &Model, t: &Table, key: &[usize], clashes: &[String]) -> TokenStream {
-    let _ = clashes;
     let kinds = ctors(model, t);
     let o = &model.opcodes[t.opcode];
     let shape = &model.shapes[t.shape];
@@ -878,53 +958,68 @@ fn constructors(model: &Model, t: &Table, key: &[usize], clashes: &[String]) -> 
             .collect();
         quote!((#(#parts,)*))
     };
-    let mut fns = Vec::new();
     let gen = &model.generation;
-    match update_col {
-        None => {
-            let tuple = tuple_for(None);
-            let d = format!(
-                " A legal `{}` on {gen}: saves the arm's `N` state words per partition into `dst` for `num_active_channels` partitions.\n\n The arm is the type parameters ({}); an illegal arm or a wrong `N` does not compile.",
-                o.short,
-                params.iter().map(|(k, _)| t.columns[*k].name.as_str()).collect::<Vec<_>>().join(", ")
-            );
-            fns.push(quote! {
-                #[doc = #d]
-                pub fn save<#(#generic_names,)* const N: usize>(dst: crate::StateTensor<N>, num_active_channels: u8) -> Self
-                where #tuple: crate::legality::#trait_id<N>
-                {
-                    let src = dst;
-                    let mut f = crate::inst::#sid::ZEROED;
-                    #fill_tensor
-                    f.num_active_channels = num_active_channels;
-                    <#tuple as crate::legality::#trait_id<N>>::pin(&mut f);
-                    Self(f)
-                }
-            });
+    let arm_note = format!(
+        "\n\n The arm is the type parameters ({}); an illegal arm or a wrong `N` does not compile.",
+        params
+            .iter()
+            .map(|(k, _)| t.columns[*k].name.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    // One constructor: its name, its state argument, what it does (the doc's first sentence),
+    // the marker of the update column it fixes, and the statements before and after the common
+    // writes (the tensor, the partition count).
+    let ctor_fn = |name: &str,
+                   arg: TokenStream,
+                   what: String,
+                   fixed: Option<TokenStream>,
+                   before: TokenStream,
+                   after: TokenStream| {
+        let fname = ident(name);
+        let tuple = tuple_for(fixed);
+        let d = format!(" A legal `{}` on {gen}{what}{arm_note}", o.short);
+        quote! {
+            #[doc = #d]
+            pub fn #fname<#(#generic_names,)* const N: usize>(#arg, num_active_channels: u8) -> Self
+            where #tuple: crate::legality::#trait_id<N>
+            {
+                #before
+                #fill_tensor
+                f.num_active_channels = num_active_channels;
+                #after
+                <#tuple as crate::legality::#trait_id<N>>::pin(&mut f);
+                Self(f)
+            }
         }
+    };
+    let zeroed = quote!(let mut f = crate::inst::#sid::ZEROED;);
+    let mut fns = Vec::new();
+    match update_col {
+        None => fns.push(ctor_fn(
+            "save",
+            quote!(dst: crate::StateTensor<N>),
+            ": saves the arm's `N` state words per partition into `dst` for `num_active_channels` partitions.".into(),
+            None,
+            quote!(let src = dst; #zeroed),
+            quote!(),
+        )),
         Some(uc) => {
             let en = t.columns[uc].enum_id;
+            let marker = |m: usize| {
+                let marker = ident(&marker_name(model, en, m, clashes));
+                Some(quote!(crate::arm::#marker))
+            };
             if let Some(m) = update_member(model, t, uc, crate::vendor::SRC_TENSOR) {
                 if kinds.contains(&Ctor::Restore) {
-                    let marker = ident(&marker_name(model, en, m, clashes));
-                    let tuple = tuple_for(Some(quote!(crate::arm::#marker)));
-                    let d = format!(
-                        " A legal `{}` on {gen} restoring from a tensor (`SRC_TENSOR`): the arm's `N` state words per partition read from `src` for `num_active_channels` partitions.\n\n The arm is the type parameters ({}); an illegal arm or a wrong `N` does not compile.",
-                        o.short,
-                        params.iter().map(|(k, _)| t.columns[*k].name.as_str()).collect::<Vec<_>>().join(", ")
-                    );
-                    fns.push(quote! {
-                        #[doc = #d]
-                        pub fn restore<#(#generic_names,)* const N: usize>(src: crate::StateTensor<N>, num_active_channels: u8) -> Self
-                        where #tuple: crate::legality::#trait_id<N>
-                        {
-                            let mut f = crate::inst::#sid::ZEROED;
-                            #fill_tensor
-                            f.num_active_channels = num_active_channels;
-                            <#tuple as crate::legality::#trait_id<N>>::pin(&mut f);
-                            Self(f)
-                        }
-                    });
+                    fns.push(ctor_fn(
+                        "restore",
+                        quote!(src: crate::StateTensor<N>),
+                        " restoring from a tensor (`SRC_TENSOR`): the arm's `N` state words per partition read from `src` for `num_active_channels` partitions.".into(),
+                        marker(m),
+                        zeroed.clone(),
+                        quote!(),
+                    ));
                 }
             }
             let imm = imm_state_field(model, shape_record);
@@ -932,33 +1027,22 @@ fn constructors(model: &Model, t: &Table, key: &[usize], clashes: &[String]) -> 
                 (update_member(model, t, uc, crate::vendor::IMM_SINGLE), imm)
             {
                 if kinds.contains(&Ctor::SeedImmediate) {
-                    let marker = ident(&marker_name(model, en, m, clashes));
-                    let tuple = tuple_for(Some(quote!(crate::arm::#marker)));
                     let cap = match &imm.ty {
                         Ty::Array(_, n) => lit(*n),
                         _ => lit(0),
                     };
-                    let d = format!(
-                        " A legal `{}` on {gen} loading one inline state for every lane (`IMM_SINGLE`): `state` goes into `imm_state[0..N]`.\n\n The arm is the type parameters ({}); an illegal arm or a wrong `N` does not compile.",
-                        o.short,
-                        params.iter().map(|(k, _)| t.columns[*k].name.as_str()).collect::<Vec<_>>().join(", ")
-                    );
-                    fns.push(quote! {
-                        #[doc = #d]
-                        pub fn seed_immediate<#(#generic_names,)* const N: usize>(state: [u32; N], num_active_channels: u8) -> Self
-                        where #tuple: crate::legality::#trait_id<N>
-                        {
-                            let mut f = crate::inst::#sid::ZEROED;
-                            let src = crate::StateTensor::<N>::at(0);
-                            #fill_tensor
-                            f.num_active_channels = num_active_channels;
+                    fns.push(ctor_fn(
+                        "seed_immediate",
+                        quote!(state: [u32; N]),
+                        " loading one inline state for every lane (`IMM_SINGLE`): `state` goes into `imm_state[0..N]`.".into(),
+                        marker(m),
+                        quote!(#zeroed let src = crate::StateTensor::<N>::at(0);),
+                        quote! {
                             for (slot, word) in f.imm_state.iter_mut().zip(state).take(#cap) {
                                 *slot = word;
                             }
-                            <#tuple as crate::legality::#trait_id<N>>::pin(&mut f);
-                            Self(f)
-                        }
-                    });
+                        },
+                    ));
                 }
             }
         }

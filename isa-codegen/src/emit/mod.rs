@@ -1,13 +1,17 @@
 //! Stage 3, emit: Rust source for one generated crate, from the model only.
 //!
-//! Every file is built as tokens with `quote` ([`Source`]), printed with `prettyplease` and
-//! formatted by the pinned rustfmt ([`format_reusing`], which reuses the committed file when its
-//! source is as recorded), so the output is rustfmt-clean and byte-identical on every run: the
-//! model is ordered (vectors in source order, no hash maps) and nothing depends on the machine
-//! (no paths, no time).
-
+//! A generated file goes through three steps, named the same throughout the generator:
+//! * **emit**: the model becomes the file's [`Source`]: items as tokens built with `quote`
+//!   ([`Source::items`]), or text as it is ([`emit`], one module per file below);
+//! * **print**: a source becomes text, its items through `syn` and `prettyplease`
+//!   ([`Source::print`], [`print_items`]);
+//! * **format**: the printed `.rs` files go through the pinned rustfmt ([`format_sources`],
+//!   which takes the committed file instead where its source is as recorded).
+//!
+//! The output is rustfmt-clean and byte-identical on every run: the model is ordered (vectors in
+//! source order, no hash maps) and nothing depends on the machine (no paths, no time).
+//!
 mod agreement;
-mod api;
 mod construct;
 mod doc;
 mod enums;
@@ -21,11 +25,12 @@ mod place;
 mod raw;
 mod records;
 mod spec;
+mod traits;
 mod ty;
 mod validate;
 
 pub use doc::doc_text;
-pub use format::{format_reusing, rustfmt_all, FORMAT_LOCK};
+pub use format::{format_sources, rustfmt_all, FORMAT_LOCK};
 
 use crate::model::Model;
 use proc_macro2::{Ident, Span, TokenStream};
@@ -201,8 +206,8 @@ pub fn with_cfg(cfg: &TokenStream, items: TokenStream) -> TokenStream {
     quote::quote!(#(#out)*)
 }
 
-/// Pretty-prints a file of items.
-pub(crate) fn render(header: &str, tokens: TokenStream) -> String {
+/// Prints a file of items: `header`, then the items of `tokens` (syn, prettyplease).
+pub(crate) fn print_items(header: &str, tokens: TokenStream) -> String {
     let file: syn::File = match syn::parse2(tokens.clone()) {
         Ok(f) => f,
         Err(e) => panic!("generator bug: emitted tokens do not parse: {e}\n{tokens}"),
@@ -213,10 +218,10 @@ pub(crate) fn render(header: &str, tokens: TokenStream) -> String {
     out
 }
 
-/// A generated file before it is printed: its text, or a header and the items to print after it
-/// (with syn and prettyplease). Printing (syn, prettyplease, then rustfmt) is most of a regeneration's
-/// time, and the items' token text identifies the printed file, so a file whose items are as
-/// the last time need not be printed again ([`format_reusing`]).
+/// A generated file as emitted, before it is printed: its text, or a header and the items to
+/// print after it. Printing and formatting are most of a regeneration's time, and the items'
+/// token text identifies the printed file, so a file whose items are as the last time need not
+/// be printed again ([`format_sources`]).
 #[derive(Clone, Debug)]
 pub enum Source {
     /// Text as it is.
@@ -226,11 +231,20 @@ pub enum Source {
 }
 
 impl Source {
-    /// The file's text (its items rendered).
+    /// A file of `header`, then the items of `tokens`.
+    pub fn items(header: &str, tokens: TokenStream) -> Source {
+        Source::Items {
+            header: header.to_string(),
+            tokens,
+        }
+    }
+
+    /// The file's text: the text as it is, or the items printed ([`print_items`]); not yet
+    /// formatted.
     pub fn print(self) -> String {
         match self {
             Source::Text(text) => text,
-            Source::Items { header, tokens } => render(&header, tokens),
+            Source::Items { header, tokens } => print_items(&header, tokens),
         }
     }
 
@@ -248,15 +262,13 @@ impl Source {
     }
 }
 
-/// A file of `header` and `tokens`, to be printed.
+/// [`Source::items`] under its former name, for the emitter of `generation.rs`, its one caller
+/// left.
 pub(crate) fn unprinted(header: &str, tokens: TokenStream) -> Source {
-    Source::Items {
-        header: header.to_string(),
-        tokens,
-    }
+    Source::items(header, tokens)
 }
 
-/// Every generated file of a crate, unprinted, by its path inside the crate.
+/// Every generated file of a crate, as emitted, by its path inside the crate.
 pub type Sources = BTreeMap<String, Source>;
 
 /// First line of every generated file.
@@ -268,15 +280,10 @@ pub(crate) fn banner(model: &Model, what: &str) -> String {
     )
 }
 
-/// Emits every file of the crate for `model`, printed (not formatted by rustfmt).
-pub fn emit(model: &Model) -> Files {
-    emit_with_notes(model).0
-}
-
-/// Emits every file, printed (not formatted by rustfmt), and says what could not be emitted
-/// (by name, with the reason).
-pub fn emit_with_notes(model: &Model) -> (Files, Vec<String>) {
-    let (sources, notes) = emit_sources(model);
+/// Emits every file and prints it (not formatted by rustfmt), and says what could not be
+/// emitted (by name, with the reason).
+pub fn emit_printed(model: &Model) -> (Files, Vec<String>) {
+    let (sources, notes) = emit(model);
     let files = sources
         .into_iter()
         .map(|(path, source)| (path, source.print()))
@@ -284,8 +291,9 @@ pub fn emit_with_notes(model: &Model) -> (Files, Vec<String>) {
     (files, notes)
 }
 
-/// Emits every file unprinted, and says what could not be emitted (by name, with the reason).
-pub fn emit_sources(model: &Model) -> (Sources, Vec<String>) {
+/// Emits every file of the crate for `model`, and says what could not be emitted (by name,
+/// with the reason).
+pub fn emit(model: &Model) -> (Sources, Vec<String>) {
     let mut notes = Vec::new();
     let mut files = Sources::new();
     let mut put = |name: &str, content: Source| {
@@ -326,7 +334,7 @@ pub fn emit_sources(model: &Model) -> (Sources, Vec<String>) {
     if let Some(test) = agreement::emit(model) {
         files.insert("tests/agreement.rs".into(), Source::Text(test));
     }
-    if let Some(test) = construct::test_file(model) {
+    if let Some(test) = construct::test_file::test_file(model) {
         files.insert("tests/constructors.rs".into(), Source::Text(test));
     }
     if model.opcodes.iter().any(|o| o.shape.is_some()) {

@@ -5,10 +5,8 @@
 //! unions are byte arrays with an accessor per member (reading a Rust union needs
 //! `unsafe`, which the crates forbid); bit-fields are storage units with accessors.
 
-use super::ty::{le_fns, prim, raw as raw_ty};
-use super::{
-    banner, doc, hex, ident, index_var, item_var, lit, plus, plus_elem_at, unprinted, Source,
-};
+use super::ty::{le_fns, mark_records, prim, raw as raw_ty};
+use super::{banner, doc, hex, ident, index_var, item_var, lit, plus, plus_elem_at, Source};
 use crate::model::{Field, Model, Record, Ty};
 use crate::model::{Prim, RecordKind};
 use proc_macro2::TokenStream;
@@ -64,7 +62,7 @@ pub fn emit(model: &Model) -> Source {
             record(model, r, in_packed[k]),
         ));
     }
-    unprinted(
+    Source::items(
         &banner(model, "the vendor declarations, by their C names."),
         quote!(#(#items)*),
     )
@@ -82,22 +80,10 @@ fn shape_cfg(model: &Model, r: usize) -> TokenStream {
 /// `#[repr(align)]` type inside a `#[repr(packed)]` one (E0588), so such a union takes its
 /// alignment from a zero-length array field instead.
 fn inside_packed(model: &Model) -> Vec<bool> {
-    fn mark(model: &Model, t: &Ty, out: &mut Vec<bool>) {
-        match t {
-            Ty::Record(r) if !out[*r] => {
-                out[*r] = true;
-                for f in &model.records[*r].fields {
-                    mark(model, &f.ty, out);
-                }
-            }
-            Ty::Array(inner, _) => mark(model, inner, out),
-            _ => {}
-        }
-    }
     let mut out = vec![false; model.records.len()];
     for r in model.records.iter().filter(|r| r.packed) {
         for f in &r.fields {
-            mark(model, &f.ty, &mut out);
+            mark_records(model, &f.ty, &mut out);
         }
     }
     out
@@ -213,6 +199,63 @@ fn write_raw_at(
     }
 }
 
+/// A bit-field storage unit `(name, offset, size, members)` of a raw struct: its field, its
+/// read and write in the codec, and the accessors of its members.
+fn bitfield_unit(
+    model: &Model,
+    (uname, uoff, usize_, members): &(String, u64, u64, Vec<&Field>),
+) -> (TokenStream, TokenStream, TokenStream, Vec<TokenStream>) {
+    let uid = ident(uname);
+    let n = lit(*usize_);
+    let udoc = format!(
+        " Storage of the bit-fields {} (bytes {}..{}).",
+        members
+            .iter()
+            .map(|m| format!("`{}`", m.name))
+            .collect::<Vec<_>>()
+            .join(", "),
+        uoff,
+        uoff + usize_
+    );
+    let field = quote! { #[doc = #udoc] pub #uid: [u8; #n], };
+    let uat = plus(&quote!(at), *uoff);
+    let read = quote! { #uid: isa_core::le::get_bytes::<#n>(b, #uat), };
+    let write = quote! { isa_core::le::put_bytes::<#n>(b, #uat, &self.#uid); };
+    let mut accessors = Vec::new();
+    for m in members {
+        let bits = m.bits.expect("bit-field");
+        let getter = ident(&crate::model::names::rust_field(&m.name));
+        let setter = ident(&format!("set_{}", m.name));
+        let t = raw_ty(model, &m.c_type, &m.ty);
+        let first = lit(bits.offset);
+        let width = lit(bits.width);
+        let from = match &m.ty {
+            Ty::Prim(Prim::Bool) => quote!(v != 0),
+            _ => quote!(v as #t),
+        };
+        let gdoc = format!(
+            " Bit-field `{}`: bits {}..{} of `{}`.",
+            m.name,
+            bits.offset,
+            bits.offset + bits.width,
+            uname
+        );
+        accessors.push(quote! {
+            #[doc = #gdoc]
+            pub fn #getter(&self) -> #t {
+                let v = isa_core::le::extract_bits(isa_core::le::get_uint(&self.#uid), #first, #width);
+                #from
+            }
+            #[doc = #gdoc]
+            pub fn #setter(&mut self, value: #t) {
+                let unit = isa_core::le::insert_bits(isa_core::le::get_uint(&self.#uid), #first, #width, value as u64);
+                isa_core::le::put_uint(&mut self.#uid, unit);
+            }
+        });
+    }
+    (field, read, write, accessors)
+}
+
 fn record(model: &Model, r: &Record, in_packed: bool) -> TokenStream {
     let name = ident(&r.c_name);
     let size = lit(r.size);
@@ -271,63 +314,18 @@ fn record(model: &Model, r: &Record, in_packed: bool) -> TokenStream {
     for f in &r.fields {
         let off = lit(f.offset);
         if f.bits.is_some() {
-            let Some((uname, uoff, usize_, members)) = units.iter().find(|u| u.1 == f.offset)
-            else {
+            let Some(unit) = units.iter().find(|u| u.1 == f.offset) else {
                 continue;
             };
-            if unit_done.contains(uname) {
+            if unit_done.contains(&unit.0) {
                 continue;
             }
-            unit_done.push(uname.clone());
-            let uid = ident(uname);
-            let n = lit(*usize_);
-            let uoffl = lit(*uoff);
-            let udoc = format!(
-                " Storage of the bit-fields {} (bytes {}..{}).",
-                members
-                    .iter()
-                    .map(|m| format!("`{}`", m.name))
-                    .collect::<Vec<_>>()
-                    .join(", "),
-                uoff,
-                uoff + usize_
-            );
-            fields.push(quote! { #[doc = #udoc] pub #uid: [u8; #n], });
-            let uat = plus(&quote!(at), *uoff);
-            let _ = uoffl;
-            reads.push(quote! { #uid: isa_core::le::get_bytes::<#n>(b, #uat), });
-            writes.push(quote! { isa_core::le::put_bytes::<#n>(b, #uat, &self.#uid); });
-            for m in members {
-                let bits = m.bits.expect("bit-field");
-                let getter = ident(&crate::model::names::rust_field(&m.name));
-                let setter = ident(&format!("set_{}", m.name));
-                let t = raw_ty(model, &m.c_type, &m.ty);
-                let first = lit(bits.offset);
-                let width = lit(bits.width);
-                let from = match &m.ty {
-                    Ty::Prim(Prim::Bool) => quote!(v != 0),
-                    _ => quote!(v as #t),
-                };
-                let gdoc = format!(
-                    " Bit-field `{}`: bits {}..{} of `{}`.",
-                    m.name,
-                    bits.offset,
-                    bits.offset + bits.width,
-                    uname
-                );
-                accessors.push(quote! {
-                    #[doc = #gdoc]
-                    pub fn #getter(&self) -> #t {
-                        let v = isa_core::le::extract_bits(isa_core::le::get_uint(&self.#uid), #first, #width);
-                        #from
-                    }
-                    #[doc = #gdoc]
-                    pub fn #setter(&mut self, value: #t) {
-                        let unit = isa_core::le::insert_bits(isa_core::le::get_uint(&self.#uid), #first, #width, value as u64);
-                        isa_core::le::put_uint(&mut self.#uid, unit);
-                    }
-                });
-            }
+            unit_done.push(unit.0.clone());
+            let (field, read, write, access) = bitfield_unit(model, unit);
+            fields.push(field);
+            reads.push(read);
+            writes.push(write);
+            accessors.extend(access);
             continue;
         }
         let fname = ident(&crate::model::names::rust_field(&f.name));

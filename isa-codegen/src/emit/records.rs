@@ -3,39 +3,27 @@
 //! member), plus the encode/decode code shared with the instructions.
 
 use super::raw::bitfield_units;
-use super::ty::{fallible, typed, zero_decodable};
-use super::{banner, doc, ident, index_var, item_var, lit, plus, plus_elem_at, unprinted, Source};
+use super::ty::{fallible, mark_records, typed, typed_fields, zero_decodable};
+use super::{banner, doc, ident, index_var, item_var, lit, plus, plus_elem_at, Source};
 use crate::model::names::rust_field;
-use crate::model::{Field, Model, Record, RecordId, Ty};
+use crate::model::{Model, Record, RecordId, Ty};
 use crate::model::{Prim, RecordKind};
 use proc_macro2::TokenStream;
 use quote::quote;
 
 /// Records reachable from the operand structs (their typed forms are emitted), in model order.
 pub fn reachable(model: &Model) -> Vec<RecordId> {
-    fn walk(model: &Model, t: &Ty, seen: &mut Vec<bool>) {
-        match t {
-            Ty::Record(r) if !seen[*r] => {
-                seen[*r] = true;
-                for f in &model.records[*r].fields {
-                    walk(model, &f.ty, seen);
-                }
-            }
-            Ty::Array(inner, _) => walk(model, inner, seen),
-            _ => {}
-        }
-    }
     let mut seen = vec![false; model.records.len()];
     for s in &model.shapes {
         for f in &model.records[s.record].fields {
-            walk(model, &f.ty, &mut seen);
+            mark_records(model, &f.ty, &mut seen);
         }
     }
     // Records spec functions take as parameters need a typed form too.
     for f in &model.specs {
         for (_, t) in &f.params {
             if let crate::model::spec::SpecTy::Record(r) = t {
-                walk(model, &Ty::Record(*r), &mut seen);
+                mark_records(model, &Ty::Record(*r), &mut seen);
             }
         }
     }
@@ -45,20 +33,11 @@ pub fn reachable(model: &Model) -> Vec<RecordId> {
         .collect()
 }
 
-/// Fields of a record in its typed form (the opcode field is implied by the instruction type).
-pub fn typed_fields(model: &Model, r: RecordId) -> impl Iterator<Item = (usize, &Field)> {
-    model.records[r]
-        .fields
-        .iter()
-        .enumerate()
-        .filter(move |(k, _)| !model.is_opcode_field(r, *k))
-}
-
 pub fn emit(model: &Model) -> Source {
     let mut items = Vec::new();
     for (k, e) in model.enums.iter().enumerate() {
         if k != model.opcode_enum {
-            items.push(super::enums::typed_enum(model, e));
+            items.push(super::enums::typed_enum(e));
         }
     }
     for r in reachable(model) {
@@ -68,7 +47,7 @@ pub fn emit(model: &Model) -> Source {
             RecordKind::Struct => typed_struct(model, r, &rec.rust, None),
         });
     }
-    unprinted(
+    Source::items(
         &banner(model, "typed enums and records."),
         quote!(#(#items)*),
     )
@@ -183,7 +162,6 @@ fn struct_field_decoders(
     offset: u64,
     checks: &mut Vec<TokenStream>,
 ) -> Vec<TokenStream> {
-    let rec = &model.records[r];
     let mut out = Vec::new();
     for (_, f) in typed_fields(model, r) {
         let fname = ident(&rust_field(&f.name));
@@ -195,11 +173,9 @@ fn struct_field_decoders(
         let fat = plus(at, f.offset);
         let value = match f.bits {
             Some(bits) => {
-                let n = lit(f.size);
                 let first = lit(bits.offset);
                 let width = lit(bits.width);
                 let end = plus(&fat, f.size);
-                let _ = n;
                 let raw = quote!(isa_core::le::extract_bits(isa_core::le::get_uint(&b[#fat..#end]), #first, #width));
                 match &f.ty {
                     Ty::Enum(e) => {
@@ -232,7 +208,6 @@ fn struct_field_decoders(
         };
         out.push(quote! { #fname: #value, });
     }
-    let _ = rec;
     out
 }
 
@@ -285,8 +260,7 @@ fn encode_value_at(
 pub fn encode_fields(model: &Model, r: RecordId, src: TokenStream) -> Vec<TokenStream> {
     let rec = &model.records[r];
     let mut out = Vec::new();
-    for (uname, uoff, usize_, members) in bitfield_units(rec) {
-        let _ = uname;
+    for (_, uoff, usize_, members) in bitfield_units(rec) {
         let uat = plus(&quote!(at), uoff);
         let uend = plus(&quote!(at), uoff + usize_);
         let inserts = members.iter().map(|m| {
@@ -332,7 +306,7 @@ pub fn typed_struct(
 ) -> TokenStream {
     let rec = &model.records[r];
     let id = ident(name);
-    let derives = super::api::struct_derives(model, r);
+    let derives = super::traits::struct_derives(model, r);
     let mut facts = String::new();
     if let Some(extra) = extra_doc {
         facts.push_str(extra);
@@ -360,7 +334,7 @@ pub fn typed_struct(
             None => format!("Bytes {}..{}", f.offset, f.offset + f.size),
         };
         let d = doc::field(f.doc.as_deref(), &format!("{place} (`{}`)", f.name));
-        let attrs = super::api::field_attrs(&f.ty, &f.name);
+        let attrs = super::traits::field_attrs(&f.ty, &f.name);
         quote! { #d #attrs pub #fname: #t, }
     });
     let size = lit(rec.size);
@@ -408,8 +382,8 @@ pub fn typed_struct(
     } else {
         quote!()
     };
-    let equality = super::api::bitwise_eq(model, r, name);
-    let disasm = super::api::struct_disasm(model, r, name);
+    let equality = super::traits::bitwise_eq(model, r, name);
+    let disasm = super::traits::struct_disasm(model, r, name);
     quote! {
         #docs
         #derives
@@ -495,9 +469,9 @@ fn union_view(model: &Model, r: RecordId) -> TokenStream {
             pub fn #ctor(value: #t) -> Self { let mut bytes = [0u8; #size]; { let b = &mut bytes[..]; #enc } Self { bytes } }
         });
     }
-    let derives = super::api::union_derives();
-    let bytes_attrs = super::api::array_attr();
-    let disasm = super::api::union_disasm(&rec.rust);
+    let derives = super::traits::union_derives();
+    let bytes_attrs = super::traits::array_attr();
+    let disasm = super::traits::union_disasm(&rec.rust);
     quote! {
         #docs
         #derives

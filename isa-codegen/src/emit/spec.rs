@@ -2,7 +2,7 @@
 //! the same name, over the typed instructions. Names were resolved by the model;
 //! here they only become Rust paths.
 
-use super::{banner, doc, ident, lit, unprinted, Source};
+use super::{banner, doc, ident, lit, Source};
 use crate::model::names::rust_field;
 use crate::model::spec::{children, BinOp, Expr, ExprKind, InstKind, InstRoot, SpecFn, SpecTy};
 use crate::model::{Model, RecordId, Ty};
@@ -812,7 +812,7 @@ pub fn emit(model: &Model) -> Source {
             pub fn #name #generics (#(#params),*) -> #ret { #body }
         });
     }
-    unprinted(
+    Source::items(
         &banner(model, "the header's validator spec, translated."),
         quote!(#(#items)*),
     )

@@ -1,8 +1,9 @@
-//! Rust spellings of model types, in the raw and the typed layer.
+//! Rust spellings of model types, in the raw and the typed layer, and the facts about them the
+//! emitters share (which fields a typed form has, what holds a float, what decodes from zeros).
 
 use super::ident;
 use crate::model::{CType, Prim};
-use crate::model::{Model, Ty};
+use crate::model::{Field, Model, RecordId, Ty};
 use proc_macro2::TokenStream;
 use quote::quote;
 
@@ -115,6 +116,30 @@ pub fn zero_decodable(model: &Model, t: &Ty) -> bool {
                     .all(|(k, f)| model.is_opcode_field(*r, k) || zero_decodable(model, &f.ty))
         }
         Ty::Array(inner, _) => zero_decodable(model, inner),
+    }
+}
+
+/// Fields of a record in its typed form (the opcode field is implied by the instruction type).
+pub fn typed_fields(model: &Model, r: RecordId) -> impl Iterator<Item = (usize, &Field)> {
+    model.records[r]
+        .fields
+        .iter()
+        .enumerate()
+        .filter(move |(k, _)| !model.is_opcode_field(r, *k))
+}
+
+/// Marks in `seen` (indexed by record) every record a value of `t` holds, `t`'s own included,
+/// without descending again into a record already marked.
+pub fn mark_records(model: &Model, t: &Ty, seen: &mut [bool]) {
+    match t {
+        Ty::Record(r) if !seen[*r] => {
+            seen[*r] = true;
+            for f in &model.records[*r].fields {
+                mark_records(model, &f.ty, seen);
+            }
+        }
+        Ty::Array(inner, _) => mark_records(model, inner, seen),
+        _ => {}
     }
 }
 

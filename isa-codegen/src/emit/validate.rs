@@ -23,7 +23,7 @@
 //! [`Violation`]: isa_core::Violation
 
 use super::spec::{Code, Translator};
-use super::{banner, ident, lit, unprinted, Source};
+use super::{banner, ident, lit, Source};
 use crate::model::eval::Step;
 use crate::model::spec::{conjuncts, Expr, ExprKind, InstRoot, SpecFn, SpecTy};
 use crate::model::{Model, RecordId, Ty, Validator};
@@ -715,9 +715,7 @@ pub fn emit(model: &Model) -> Source {
         }
     }
     let mut items = Vec::new();
-    // Frames shared by every validator with the same table: (content, name, users).
-    let mut tables: Vec<(Vec<String>, String, Vec<usize>)> = Vec::new();
-    let mut table_items = Vec::new();
+    let mut frames = Frames::default();
     let mut arms = Vec::new();
     for (k, o) in model.opcodes.iter().enumerate() {
         let (Some(name), Some(shape)) = (&names[k], o.shape) else {
@@ -735,147 +733,20 @@ pub fn emit(model: &Model) -> Source {
             continue;
         };
         arms.push(quote! { #cfg Self::#id(ref inst) => inst.validate(engine), });
-        let f = &model.specs[v.func];
-        let fname = ident(&f.name);
-        let root = &f.name;
-        let args = validator_args(model, v);
         let entries = em.frame_table(v, model.shapes[shape].record);
-        let key: Vec<String> = entries.iter().map(|t| t.to_string()).collect();
-        let table = match tables.iter_mut().find(|(k, ..)| *k == key) {
-            Some((_, name, users)) => {
-                users.push(shape);
-                name.clone()
-            }
-            None => {
-                let mut name = format!("FRAME_{}", f.name.to_ascii_uppercase());
-                if tables.iter().any(|(_, n, _)| *n == name) {
-                    name = format!("{name}_{}", o.short);
-                }
-                let id = ident(&name);
-                let n = lit(entries.len() as u64);
-                let d = format!(
-                    " What `{}` (and every validator with the same table) may report: names relative to the operand struct, and where each value is.",
-                    f.name
-                );
-                table_items.push((
-                    tables.len(),
-                    quote! {
-                        #[doc = #d]
-                        static #id: [R; #n] = [#(#entries),*];
-                    },
-                ));
-                tables.push((key, name.clone(), vec![shape]));
-                name
-            }
-        };
-        let table = ident(&table);
-        // The arguments besides the instruction, as the violation keeps them, and back.
-        let mut kept = Vec::new();
-        let mut back = Vec::new();
-        let mut bindings = Vec::new();
-        for (pname, t) in &f.params {
-            match t {
-                SpecTy::Inst(_) => {
-                    let op = ident(&o.rust);
-                    bindings.push(quote!(crate::Opcode::#op));
-                    bindings.push(quote!(&inst.0));
-                }
-                SpecTy::Enum(e) => {
-                    let en = &model.enums[*e];
-                    let ty = ident(&en.rust);
-                    let repr = super::ty::prim(en.repr);
-                    let p = ident(pname);
-                    let k = kept.len();
-                    if Some(*e) == model.engine_enum {
-                        kept.push(quote!(engine.value() as i64));
-                        let k = lit(k as u64);
-                        back.push(quote!(#ty::from_value(x.arg(#k) as #repr)));
-                    } else {
-                        let v = version(model, *e);
-                        kept.push(quote!(#v.value() as i64));
-                        back.push(quote!(Some(#v)));
-                    }
-                    bindings.push(quote!(#p));
-                }
-                _ => bindings.push(quote!(compile_error!(
-                    "validator parameter without a source"
-                ))),
-            }
-        }
-        let enum_params: Vec<proc_macro2::Ident> = f
-            .params
-            .iter()
-            .filter(|(_, t)| matches!(t, SpecTy::Enum(_)))
-            .map(|(n, _)| ident(n))
-            .collect();
-        let explain = ident(&format!("explain_{}", f.name));
-        let trace = ident(&format!("trace_{}", o.short.to_ascii_lowercase()));
-        items.push(quote! {
-            #cfg
-            fn #trace(x: &mut isa_core::Explain) {
-                if let (Ok(inst), #(Some(#enum_params),)*) = (crate::inst::#id::from_bytes(x.word()), #(#back,)*) {
-                    #explain(x, &#table, #(#bindings),*);
-                }
-            }
-        });
-        let engine_gate = match (v.implied_engine, model.engine_enum) {
-            (Some(m), Some(en)) => {
-                let e = &model.enums[en];
-                let t = ident(&e.rust);
-                let mv = ident(&e.members[m].rust);
-                let pred = format!("engine == NeuronEngine::{}", e.members[m].short);
-                engine_rejected(quote!(engine != #t::#mv), &t, root, &pred)
-            }
-            _ => quote!(let _ = engine;),
-        };
-        let engine_used = f
-            .params
-            .iter()
-            .any(|(_, t)| Some(t) == model.engine_enum.map(SpecTy::Enum).as_ref());
-        let engine_gate = if engine_used && v.implied_engine.is_none() {
-            quote!()
-        } else {
-            engine_gate
-        };
-        let placed = placement_gate(model, k);
-        let placed_doc = match (&model.placement, model.engine_enum) {
-            (Some(p), Some(_)) if !placed.is_empty() => format!(
-                " An engine that the tree's placement (`{}`, {}) does not run {} on is rejected first.",
-                crate::vendor::PLACEMENT_FN,
-                p.loc,
-                o.short
-            ),
-            _ => String::new(),
-        };
-        let doc = format!(
-            " Runs the header's validator `{}` ({}) on this instruction as executed by `engine`.{}{placed_doc}\n\n On failure the [`isa_core::Violation`] names the predicate chain from `{}` down to the check that failed, with the fields it read.",
-            f.name,
-            f.loc,
-            match v.implied_engine {
-                Some(m) => format!(
-                    " This generation's validator is written for one engine (it passes `NeuronEngine::{}`); any other engine is rejected.",
-                    model.enums[model.engine_enum.expect("engine enum")].members[m].short
-                ),
-                None => String::new(),
-            },
-            f.name
-        );
-        items.push(quote! {
-            #cfg
-            impl crate::inst::#id {
-                #[doc = #doc]
-                #[inline]
-                pub fn validate(&self, #engine_param) -> Result<(), isa_core::Violation> {
-                    #placed
-                    #engine_gate
-                    if crate::spec::#fname(#(#args),*) {
-                        Ok(())
-                    } else {
-                        Err(isa_core::Violation::traced(self.to_bytes(), &[#(#kept),*], #trace))
-                    }
-                }
-            }
-        });
+        let table = frames.name_of(model, entries, v, k, shape);
+        let (trace, kept, trace_item) = trace_fn(model, v, k, &id, &cfg, &table);
+        items.push(trace_item);
+        items.push(validate_fn(
+            model,
+            v,
+            k,
+            &id,
+            &cfg,
+            &engine_param,
+            &trace,
+            &kept,
+        ));
     }
     // Explain functions, once each, in spec order.
     let mut fns = Vec::new();
@@ -890,10 +761,7 @@ pub fn emit(model: &Model) -> Source {
             fns.push(quote!(#cfg #f));
         }
     }
-    let table_items = table_items.into_iter().map(|(k, t)| {
-        let cfg = super::cfg_for_users(model, &tables[k].2);
-        quote!(#cfg #t)
-    });
+    let table_items = frames.statics(model);
     items.push(quote! {
         impl crate::inst::Instruction {
             /// Validates the instruction with its opcode's spec validator, as executed by `engine`.
@@ -905,7 +773,7 @@ pub fn emit(model: &Model) -> Source {
             }
         }
     });
-    unprinted(
+    Source::items(
         &format!(
             "{}{PREDICATE_MACRO}",
             banner(model, "validate() and the explain pass.")
@@ -918,4 +786,205 @@ pub fn emit(model: &Model) -> Source {
             #(#fns)*
         },
     )
+}
+
+/// The frames `validate` passes to the explain pass, one `static` per distinct table, shared by
+/// every validator with the same one.
+#[derive(Default)]
+struct Frames {
+    /// Per frame: its entries' text, its name, and the operand shapes whose validators pass it.
+    tables: Vec<(Vec<String>, String, Vec<usize>)>,
+    /// Per frame, in the same order: its `static`.
+    items: Vec<TokenStream>,
+}
+
+impl Frames {
+    /// The name of the frame holding `entries` for validator `v` of opcode `op` (operand shape
+    /// `shape`): an existing frame with the same entries, or a new one.
+    fn name_of(
+        &mut self,
+        model: &Model,
+        entries: Vec<TokenStream>,
+        v: &Validator,
+        op: usize,
+        shape: usize,
+    ) -> proc_macro2::Ident {
+        let f = &model.specs[v.func];
+        let key: Vec<String> = entries.iter().map(|t| t.to_string()).collect();
+        if let Some((_, name, users)) = self.tables.iter_mut().find(|(k, ..)| *k == key) {
+            users.push(shape);
+            return ident(name);
+        }
+        let mut name = format!("FRAME_{}", f.name.to_ascii_uppercase());
+        if self.tables.iter().any(|(_, n, _)| *n == name) {
+            name = format!("{name}_{}", model.opcodes[op].short);
+        }
+        let id = ident(&name);
+        let n = lit(entries.len() as u64);
+        let d = format!(
+            " What `{}` (and every validator with the same table) may report: names relative to the operand struct, and where each value is.",
+            f.name
+        );
+        self.items.push(quote! {
+            #[doc = #d]
+            static #id: [R; #n] = [#(#entries),*];
+        });
+        self.tables.push((key, name, vec![shape]));
+        id
+    }
+
+    /// The `static`s, each compiled with the operand shapes that pass it.
+    fn statics(self, model: &Model) -> Vec<TokenStream> {
+        self.items
+            .into_iter()
+            .zip(&self.tables)
+            .map(|(t, (_, _, users))| {
+                let cfg = super::cfg_for_users(model, users);
+                quote!(#cfg #t)
+            })
+            .collect()
+    }
+}
+
+/// The trace function of validator `v` of opcode `op` (typed instruction `id`): it decodes the
+/// rejected word and the arguments the violation kept, and runs the explain function with the
+/// frame `table`. Returns its name, the kept arguments (as `validate` stores them), and the item.
+fn trace_fn(
+    model: &Model,
+    v: &Validator,
+    op: usize,
+    id: &proc_macro2::Ident,
+    cfg: &TokenStream,
+    table: &proc_macro2::Ident,
+) -> (proc_macro2::Ident, Vec<TokenStream>, TokenStream) {
+    let o = &model.opcodes[op];
+    let f = &model.specs[v.func];
+    // The arguments besides the instruction, as the violation keeps them, and back.
+    let mut kept = Vec::new();
+    let mut back = Vec::new();
+    let mut bindings = Vec::new();
+    for (pname, t) in &f.params {
+        match t {
+            SpecTy::Inst(_) => {
+                let op = ident(&o.rust);
+                bindings.push(quote!(crate::Opcode::#op));
+                bindings.push(quote!(&inst.0));
+            }
+            SpecTy::Enum(e) => {
+                let en = &model.enums[*e];
+                let ty = ident(&en.rust);
+                let repr = super::ty::prim(en.repr);
+                let p = ident(pname);
+                let k = kept.len();
+                if Some(*e) == model.engine_enum {
+                    kept.push(quote!(engine.value() as i64));
+                    let k = lit(k as u64);
+                    back.push(quote!(#ty::from_value(x.arg(#k) as #repr)));
+                } else {
+                    let v = version(model, *e);
+                    kept.push(quote!(#v.value() as i64));
+                    back.push(quote!(Some(#v)));
+                }
+                bindings.push(quote!(#p));
+            }
+            _ => bindings.push(quote!(compile_error!(
+                "validator parameter without a source"
+            ))),
+        }
+    }
+    let enum_params: Vec<proc_macro2::Ident> = f
+        .params
+        .iter()
+        .filter(|(_, t)| matches!(t, SpecTy::Enum(_)))
+        .map(|(n, _)| ident(n))
+        .collect();
+    let explain = ident(&format!("explain_{}", f.name));
+    let trace = ident(&format!("trace_{}", o.short.to_ascii_lowercase()));
+    let item = quote! {
+        #cfg
+        fn #trace(x: &mut isa_core::Explain) {
+            if let (Ok(inst), #(Some(#enum_params),)*) = (crate::inst::#id::from_bytes(x.word()), #(#back,)*) {
+                #explain(x, &#table, #(#bindings),*);
+            }
+        }
+    };
+    (trace, kept, item)
+}
+
+/// `validate(engine)` on the typed instruction `id` of opcode `op`: the placement and engine
+/// gates, then validator `v`; a failure keeps the word and the arguments `kept` for `trace`.
+#[allow(clippy::too_many_arguments)]
+fn validate_fn(
+    model: &Model,
+    v: &Validator,
+    op: usize,
+    id: &proc_macro2::Ident,
+    cfg: &TokenStream,
+    engine_param: &TokenStream,
+    trace: &proc_macro2::Ident,
+    kept: &[TokenStream],
+) -> TokenStream {
+    let o = &model.opcodes[op];
+    let f = &model.specs[v.func];
+    let fname = ident(&f.name);
+    let root = &f.name;
+    let args = validator_args(model, v);
+    let engine_gate = match (v.implied_engine, model.engine_enum) {
+        (Some(m), Some(en)) => {
+            let e = &model.enums[en];
+            let t = ident(&e.rust);
+            let mv = ident(&e.members[m].rust);
+            let pred = format!("engine == NeuronEngine::{}", e.members[m].short);
+            engine_rejected(quote!(engine != #t::#mv), &t, root, &pred)
+        }
+        _ => quote!(let _ = engine;),
+    };
+    let engine_used = f
+        .params
+        .iter()
+        .any(|(_, t)| Some(t) == model.engine_enum.map(SpecTy::Enum).as_ref());
+    let engine_gate = if engine_used && v.implied_engine.is_none() {
+        quote!()
+    } else {
+        engine_gate
+    };
+    let placed = placement_gate(model, op);
+    let placed_doc = match (&model.placement, model.engine_enum) {
+        (Some(p), Some(_)) if !placed.is_empty() => format!(
+            " An engine that the tree's placement (`{}`, {}) does not run {} on is rejected first.",
+            crate::vendor::PLACEMENT_FN,
+            p.loc,
+            o.short
+        ),
+        _ => String::new(),
+    };
+    let doc = format!(
+        " Runs the header's validator `{}` ({}) on this instruction as executed by `engine`.{}{placed_doc}\n\n On failure the [`isa_core::Violation`] names the predicate chain from `{}` down to the check that failed, with the fields it read.",
+        f.name,
+        f.loc,
+        match v.implied_engine {
+            Some(m) => format!(
+                " This generation's validator is written for one engine (it passes `NeuronEngine::{}`); any other engine is rejected.",
+                model.enums[model.engine_enum.expect("engine enum")].members[m].short
+            ),
+            None => String::new(),
+        },
+        f.name
+    );
+    quote! {
+        #cfg
+        impl crate::inst::#id {
+            #[doc = #doc]
+            #[inline]
+            pub fn validate(&self, #engine_param) -> Result<(), isa_core::Violation> {
+                #placed
+                #engine_gate
+                if crate::spec::#fname(#(#args),*) {
+                    Ok(())
+                } else {
+                    Err(isa_core::Violation::traced(self.to_bytes(), &[#(#kept),*], #trace))
+                }
+            }
+        }
+    }
 }

@@ -200,7 +200,7 @@ fn run() {
                             args,
                         );
                     }
-                    let (files, _) = isa_codegen::emit::emit_with_notes(&model);
+                    let (files, _) = isa_codegen::emit::emit_printed(&model);
                     prop_assert!(files.contains_key("src/generated/spec.rs"));
                     count(0);
                 }

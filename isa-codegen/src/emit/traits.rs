@@ -1,4 +1,5 @@
-//! The conveniences of the typed layer, emitted beside the types the other emitters write:
+//! The trait derives and impls of the typed layer, emitted beside the types the other emitters
+//! write:
 //!
 //! * `Eq` and `Hash` everywhere: derived, or, for a record holding a float (which cannot derive
 //!   them), written to compare and hash the float fields by their bits — two values are equal
@@ -13,8 +14,7 @@
 //!   deserialize, unlike internal tagging).
 
 use super::ident;
-use super::records::typed_fields;
-use super::ty::has_float;
+use super::ty::{has_float, typed_fields};
 use crate::model::names::rust_field;
 use crate::model::Prim;
 use crate::model::{Model, RecordId, Ty};
