@@ -92,7 +92,7 @@ def main() -> None:
     parser.add_argument("--reps", type=int, default=3, help="timings per side per round (best kept)")
     a = parser.parse_args()
 
-    import randomgen
+    import randomgen  # type: ignore[import-untyped]
 
     subprocess.run(["cargo", "bench", "-q", "-p", "neuron-isa-python", "--bench", "rates", "--no-run"],
                    cwd=ROOT, check=True, capture_output=True)
@@ -110,6 +110,7 @@ def main() -> None:
 
     reused = np.empty((BANK_WORDS, 128), dtype=np.uint32).T
     bank_r, reused_r, rg_r, np_r, val_r = [], [], [], [], []
+    seconds: dict = {"ni": [], "randomgen": [], "numpy": []}
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "words.bin"
         path.write_bytes(stream)
@@ -128,6 +129,8 @@ def main() -> None:
             t_rg = best(lambda: g_rg.random(DOUBLES), a.reps)
             t_np = best(lambda: g_np.random(DOUBLES), a.reps)
             rg_r.append(t_rg / t_ni)
+            for side, t in (("ni", t_ni), ("randomgen", t_rg), ("numpy", t_np)):
+                seconds[side].append(t)
             np_r.append(t_np / t_ni)
             py = best(lambda: ni.mariana.validate_stream(stream, "dve"), a.reps)
             rs = rust("validate", "mariana", "dve", path, a.reps)
@@ -139,6 +142,8 @@ def main() -> None:
     now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     print(f"{now}; {cpu}, {os.cpu_count()} cores, load average {load} at the end; {a.rounds} rounds; "
           f"Python {platform.python_version()}, numpy {np.__version__}, randomgen {randomgen.__version__}")
+    print("random(10**7), median seconds: " + ", ".join(
+        f"{side} {statistics.median(t):.4f}" for side, t in seconds.items()))
     print()
     print("| what | baseline | baseline time / package time, median (range) | goal | holds |")
     print("|---|---|---|---|---|")
