@@ -299,7 +299,9 @@ pub enum DrawInst {
         #[arg(long, default_value = "uint32")]
         dtype: String,
     },
-    /// DROPOUT (0x7F): zero each element with probability PROB, copy the others (`Dropout::new`).
+    /// DROPOUT (0x7F): zero some elements, copy the others (`Dropout::new`). Which draws drop is
+    /// a resolved conflict between the reference pages: the headers read DROP_RATE as "drop when the
+    /// draw is below PROB", so PROB is the drop probability (NKI's reading; headers/PROVENANCE.md C2).
     Dropout {
         /// Input start address (ADDR4 word).
         #[arg(long, value_name = "ADDR", value_parser = num::u32)]
@@ -307,7 +309,8 @@ pub enum DrawInst {
         /// The output tensor (same element count as the input).
         #[command(flatten)]
         out: DstArgs,
-        /// The threshold (fp32 immediate): the drop probability, or the keep probability with --keep-rate.
+        /// The threshold (fp32 immediate): the drop probability, or the keep probability with
+        /// --keep-rate, under the polarity reading of conflict C2.
         #[arg(long, value_parser = num::f32)]
         prob: f32,
         /// Element type of input and output.

@@ -49,7 +49,9 @@ impl Xorwow {
     /// A generator in state `x, y, z, w, v, d`, taken verbatim.
     ///
     /// An all-zero `x..v` is the dead state of the xorshift part (the stream
-    /// is then `d` alone); it is kept as given, as the hardware would.
+    /// is then `d` alone); it is kept as given. Whether and how the hardware guards against it on
+    /// a restore is unknown; the model's restore applies `ModelChoices::zero_guard` before it
+    /// builds the generator, so this constructor stays a plain bit-exact one.
     pub const fn from_state(state: [u32; 6]) -> Self {
         Xorwow { state }
     }

@@ -358,7 +358,9 @@ typedef enum NEURON_ISA_TPB_RAND_ALGORITHM {
 ISA_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_RAND_ALGORITHM) == 1, "Error: NEURON_ISA_TPB_RAND_ALGORITHM is NOT 1B.");
 
 // Generator source selected together with the algorithm (rand_generator fields). The numbering is
-// its own: XORWOW is 3 as an algorithm but RNG_XORWOW is 1 here; OUTPUT_CVT_LFSR pairs with LFSR.
+// its own: XORWOW is 3 as an algorithm but RNG_XORWOW is 1 here. Inferred, not documented: no page
+// lists CAYMAN's members; these three follow from its Xorwow arms (assumption A14 of
+// headers/PROVENANCE.md).
 typedef enum NEURON_ISA_TPB_RAND_SRC {
     NEURON_ISA_TPB_RAND_SRC_RNG_LFSR   = 0, // plain LFSR generator
     NEURON_ISA_TPB_RAND_SRC_RNG_XORWOW = 1, // xorwow generator

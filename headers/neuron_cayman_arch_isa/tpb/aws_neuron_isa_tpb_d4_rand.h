@@ -27,6 +27,9 @@
 // rand_num_steps, post_process and params are unused and must be zero. Legal generators and N:
 //   Pool  RNG_PHILOX       PHILOX   7 words
 //   Pool  RNG_XORWOW       XORWOW   6 words
+// Inferred, not documented: only the number of RandGetState arms (2) is documented for this
+// generation; their contents are this tree's inference (assumption A27, conflict C4 of
+// headers/PROVENANCE.md).
 //
 // State of one lane, by algorithm:
 //   LFSR    every lane is an independent generator started from word 0 of its state; the LFSR is
@@ -70,7 +73,15 @@ ISA_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_D4_RAND_STRUCT) == 64, "Error: NEURON_IS
 //    && start_addr_active_channels(i.d4_rand.dst_mem_pattern.start_addr, i.d4_rand.num_active_channels)
 //    && tensor4d_valid(i.d4_rand.dst_mem_pattern, i.d4_rand.dtype,
 //                      WriteTensor::True, AllowedInPSUM::True, AllowedInSBUF::True)
+//    && rand_get_state_dst_reachable(i, NeuronEngine::Pool)
 //    && rand_get_state_legal_combinations(i, NeuronEngine::Pool)
+// }
+
+// POOL (NKI's GpSimd engine) cannot access PSUM, so a POOL save writes SBUF (NKI, rand_get_state).
+// The shared tensor rule admits PSUM for the destination, as the quoted header text does; this
+// conjunct adds the engine's reach (assumption A67, conflict C6 of headers/PROVENANCE.md).
+// fn rand_get_state_dst_reachable(i: Inst, e: NeuronEngine) -> bool {
+//     (e != NeuronEngine::Pool) || !in_psum(i.d4_rand.dst_mem_pattern.start_addr.addr_immediate)
 // }
 
 // fn has_rand_get_state_opcode(i: Inst) -> bool {

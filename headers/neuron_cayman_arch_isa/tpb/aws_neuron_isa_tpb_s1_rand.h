@@ -20,7 +20,11 @@
 //   Pool  RNG_PHILOX       PHILOX  IMM_SINGLE   7 words
 //   Pool  RNG_PHILOX       PHILOX  SRC_TENSOR   7 words
 //   Pool  RNG_XORWOW       XORWOW  SRC_TENSOR   6 words
-// Only POOL runs it in this generation, so the validator fixes the engine to POOL.
+// Inferred, not documented: only the number of arms (3) is documented for this generation; their
+// contents are this tree's inference from CAYMAN's software-XORWOW POOL body and the absence of
+// LFSR there (assumption A27, conflict C4 of headers/PROVENANCE.md).
+// The validator fixes the engine to POOL, as the vendor's does (documented); NKI offers RandSetState
+// on GpSimd (POOL) alone in NC-v3.
 typedef struct NEURON_ISA_TPB_S1_RAND_STRUCT {
     NEURON_ISA_TPB_HEADER            header;               //  4 ( 0 -  3)
     NEURON_ISA_TPB_EVENTS            events;               //  8 ( 4 - 11)

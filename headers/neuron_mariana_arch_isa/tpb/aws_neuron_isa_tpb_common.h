@@ -402,7 +402,7 @@ typedef enum NEURON_ISA_TPB_RAND_SRC {
     NEURON_ISA_TPB_RAND_SRC_RNG_LFSR        = 0, // plain LFSR generator
     NEURON_ISA_TPB_RAND_SRC_RNG_XORWOW      = 1, // xorwow generator
     NEURON_ISA_TPB_RAND_SRC_RNG_PHILOX      = 2, // Philox generator
-    NEURON_ISA_TPB_RAND_SRC_OUTPUT_CVT_LFSR = 3, // LFSR generator of the output-conversion path
+    NEURON_ISA_TPB_RAND_SRC_OUTPUT_CVT_LFSR = 3, // a second LFSR generator source, paired with LFSR; what it serves is undocumented (the name suggests output conversion)
 } NEURON_ISA_PACKED NEURON_ISA_TPB_RAND_SRC;
 ISA_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_RAND_SRC) == 1, "Error: NEURON_ISA_TPB_RAND_SRC is NOT 1B.");
 

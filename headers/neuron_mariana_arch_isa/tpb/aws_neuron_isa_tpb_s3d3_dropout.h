@@ -15,7 +15,9 @@
 // and compares it with the threshold. A dropped element is written as 0.0; a kept element is copied
 // unchanged (no 1 / (1 - p) scaling is applied). The instruction carries no seed: it uses the
 // engine's generator state.
-// threshold is an fp32 immediate, or a pointer to per-lane thresholds, as threshold_src says.
+// threshold is an fp32 immediate, or a pointer to the threshold, as threshold_src says. Whether a
+// pointer names one value or one per lane is not documented (NKI's prob may be a per-partition
+// tile); rng-core's model reads one per lane (its pointer_operands choice).
 // threshold_dtype 0 (INVALID) is read as FP32 for compatibility. threshold_type picks the
 // comparison; this tree reads DROP_RATE as 'flush when rand < threshold'.
 typedef struct NEURON_ISA_TPB_S3D3_DROPOUT_STRUCT {

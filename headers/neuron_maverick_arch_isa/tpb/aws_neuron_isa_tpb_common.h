@@ -50,14 +50,14 @@ static const uint32_t NEURON_ISA_TPB_ADDR4_MARKER_SHAPE_REG      = 0x40U;       
 static const uint32_t NEURON_ISA_TPB_ADDR4_MARKER_ADDR_SHAPE_REG = 0xC0U;          // address and shape from registers
 static const uint32_t NEURON_ISA_TPB_ADDR4MARKER_MXTENSOR_V2     = 0x01U;          // MX tensor (v2) descriptor
 
-// On-chip address map: 29-bit addresses; SBUF (state buffer) first, PSUM above it.
+// On-chip address map: 29-bit addresses; SBUF (state buffer) first, then PSUM, sized out here.
 // Partition p of SBUF starts at STATE_BUF_OFFSET + p * STATE_BUF_PARTITION_SIZE, and partition p of
 // PSUM at PSUM_BUF_OFFSET + p * PSUM_BUF_PARTITION_SIZE. A start address in register form
 // (ADDR4_MARKER_ADDR_REG) is resolved at run time and is not checked against this map.
 static const uint32_t NEURON_ISA_TPB_TPB_PARTITION_ADDR_MASK     = 0x1fffffffU;    // address bits of a partition offset
 static const uint32_t NEURON_ISA_TPB_STATE_BUF_OFFSET            = 0x0U;           // SBUF base
 static const uint32_t NEURON_ISA_TPB_STATE_BUF_PARTITION_SIZE    = 0x100000U;      // bytes per SBUF partition
-static const uint32_t NEURON_ISA_TPB_STATE_BUF_SZ                = 0x8000000U;     // NUM_PARTITIONS * STATE_BUF_PARTITION_SIZE
+static const uint32_t NEURON_ISA_TPB_STATE_BUF_SZ                = 0x8000000U;     // NUM_PARTITIONS * STATE_BUF_PARTITION_SIZE (inferred; past PSUM_BUF_OFFSET, conflict C14)
 static const uint32_t NEURON_ISA_TPB_PSUM_BUF_OFFSET             = 0x2000000U;     // PSUM base
 static const uint32_t NEURON_ISA_TPB_PSUM_BUF_SZ                 = 0x0U;           // PSUM is sized out on this target
 static const uint32_t NEURON_ISA_TPB_PSUM_BUF_PARTITION_SIZE     = 0x0U;           // PSUM_BUF_SZ / NUM_PARTITIONS
@@ -428,7 +428,7 @@ typedef enum NEURON_ISA_TPB_RAND_SRC {
     NEURON_ISA_TPB_RAND_SRC_RNG_LFSR        = 0, // plain LFSR generator
     NEURON_ISA_TPB_RAND_SRC_RNG_XORWOW      = 1, // xorwow generator
     NEURON_ISA_TPB_RAND_SRC_RNG_PHILOX      = 2, // Philox generator
-    NEURON_ISA_TPB_RAND_SRC_OUTPUT_CVT_LFSR = 3, // LFSR generator of the output-conversion path
+    NEURON_ISA_TPB_RAND_SRC_OUTPUT_CVT_LFSR = 3, // a second LFSR generator source, paired with LFSR; what it serves is undocumented (the name suggests output conversion)
 } NEURON_ISA_PACKED NEURON_ISA_TPB_RAND_SRC;
 ISA_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_RAND_SRC) == 1, "Error: NEURON_ISA_TPB_RAND_SRC is NOT 1B.");
 
@@ -494,6 +494,10 @@ typedef struct NEURON_ISA_TPB_EVENTS {
 ISA_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_EVENTS) == 8, "Error: NEURON_ISA_TPB_EVENTS is NOT 8B.");
 
 // Byte address inside the on-chip memories: SBUF from STATE_BUF_OFFSET, PSUM from PSUM_BUF_OFFSET.
+// The documented rule that an immediate with bit 25 clear is in SBUF cannot hold on this target:
+// 128 partitions of 1 MiB reach 0x8000000, past PSUM_BUF_OFFSET. With PSUM sized out no address is
+// in both memories, so in_sbuf and in_psum below (by range) stay unambiguous (conflict C14 of
+// headers/PROVENANCE.md).
 typedef uint32_t NEURON_ISA_TPB_PARTITION_OFFSET;
 
 // Register form of a start address (marker == ADDR4_MARKER_ADDR_REG).

@@ -12,7 +12,10 @@
 // Use for: Rand2
 //
 // Fills dst_mem_pattern with uniform random numbers from the DVE xorwow generators:
-// out = min + u * (max - min), u uniform in [0, 1), converted to dtype on output.
+// out = min + u * (max - min), converted to dtype on output. NKI documents values in the range
+// [min, max]; how u is made from the generator's bits, and so which endpoints can occur, is not
+// public. The vendor simulator makes u from 23 mantissa bits, in [0, 1): that reading is a model
+// choice of rng-core (uniform_bits), not a header fact.
 // Only XORWOW and UNIFORM_IN_RANGE are accepted. min and max are fp32 immediates, or pointers to
 // them, as min_src / max_src say. min must be below max; the validator can only compare the two
 // encodings, so it rejects equal immediates.

@@ -18,8 +18,9 @@
 // it leaves zero (the second is Memset's fill value) and dst_mem_pattern. Bytes 12 - 27, 33 and 35
 // are not described anywhere; they are placeholders here (reserved0, reserved1, reserved2), not
 // hardware fields, and a real vendor header may give them names and meanings.
-// Memset, RegStore and DveReadIndices share the format but are not validated in this tree: their
-// field use is not documented.
+// Memset, RegStore and DveReadIndices share the format. Their own field use is not documented, so
+// their validator, is_valid_d4_mr, checks only what the shared form fixes: the header, the events,
+// the opcode, the lane count and a writable destination for the element type (assumption A66).
 typedef struct NEURON_ISA_TPB_D4_MR_STRUCT {
     NEURON_ISA_TPB_HEADER   header;               //  4 ( 0 -  3)
     NEURON_ISA_TPB_EVENTS   events;               //  8 ( 4 - 11)

@@ -19,7 +19,9 @@
 // are the arms of rand_set_state_legal_combinations:
 //   Pool  RNG_PHILOX       PHILOX  IMM_SINGLE   7 words
 //   Pool  RNG_PHILOX       PHILOX  SRC_TENSOR   7 words
-// Only POOL runs it in this generation, so the validator fixes the engine to POOL.
+// The validator fixes the engine to POOL, as the vendor's does (documented). Which engine runs it
+// in this generation is not documented: the POOL firmware decodes it but ships no body for any
+// algorithm (rng-runtime.json wires nothing), and NKI offers RandSetState from NC-v3 only.
 typedef struct NEURON_ISA_TPB_S1_RAND_STRUCT {
     NEURON_ISA_TPB_HEADER            header;               //  4 ( 0 -  3)
     NEURON_ISA_TPB_EVENTS            events;               //  8 ( 4 - 11)

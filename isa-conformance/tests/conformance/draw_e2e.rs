@@ -51,12 +51,10 @@ macro_rules! words {
             pub fn rand_philox(channels: u8, start: u32, n: u16) -> [u8; 64] {
                 let dst =
                     k::Tensor4d::with_steps(TensorAddress::immediate(start), [1; 4], [n, 1, 1, 1]);
-                let mut rand = k::Rand::raw_u32(dst, channels, k::Dtype::Uint32);
-                // The validator does not read `rand_generator`, so the constructor leaves it 0
-                // (RNG_LFSR); the machine draws RAND from the (rand_generator, rand_algorithm)
-                // bank, and Philox's is RNG_PHILOX.
-                rand.0.rand_generator = k::RandSrc::RngPhilox;
-                rand.to_bytes()
+                // `rand_generator` stays 0 (RNG_LFSR): neither the validator nor the machine reads
+                // it (the machine picks RAND's bank by `rand_algorithm`), so these draws also show
+                // that a Philox RAND needs no matching generator field.
+                k::Rand::raw_u32(dst, channels, k::Dtype::Uint32).to_bytes()
             }
 
             /// DROPOUT (0x7F) of fp32 `n` elements, immediate fp32 threshold.

@@ -10,7 +10,8 @@
 //!
 //! The numbers are the reference's: `num_active_channels` 1..=128 (`POOLING_NUM_CHANNELS`,
 //! §3.7), 128 partitions, state in UINT32 (0x9), SET source SBUF only, GET destination SBUF or
-//! PSUM (§3.3) and no PSUM on MAVERICK (`PSUM_BUF_SZ = 0x0`, §3.3 / §6.15), SUNDA and CAYMAN
+//! PSUM (§3.3) but SBUF for a POOL save (NKI: GpSimd cannot access PSUM; assumption A67), no PSUM
+//! on MAVERICK (`PSUM_BUF_SZ = 0x0`, §3.3 / §6.15), SUNDA and CAYMAN
 //! validators written for `NeuronEngine::Pool` alone (§3.4).
 
 macro_rules! predicates {
@@ -333,15 +334,22 @@ macro_rules! predicates {
             }
 
             #[test]
-            fn get_destination_is_sbuf_or_psum() {
+            fn get_destination_of_a_pool_save_is_sbuf() {
                 save().validate(POOL).unwrap();
                 let at = consts::PSUM_BUF_OFFSET;
                 let inst =
                     RandGetState::save::<Pool, RngPhilox, Philox, 7>(StateTensor::at(at), 128);
                 if $psum {
-                    inst.validate(POOL).unwrap();
+                    // The tensor rule admits PSUM for the destination; POOL cannot reach it
+                    // (NKI: GpSimd cannot access PSUM), which the engine-reach conjunct adds.
+                    assert!(spec::in_psum(at));
+                    rejected(
+                        inst.validate(POOL),
+                        &[GET, "rand_get_state_dst_reachable"],
+                        &[("dst_mem_pattern.start_addr.addr_immediate", i64::from(at))],
+                    );
                     // An address not aligned to the dtype is rejected by the tensor check.
-                    let bad = broken_get(inst, |f| {
+                    let bad = broken_get(save(), |f| {
                         f.dst_mem_pattern.start_addr = StateTensor::<7>::at(at + 2).start_addr
                     });
                     rejected(
@@ -453,19 +461,13 @@ macro_rules! predicates {
                     assert_eq!(v.value_of("num_active_channels"), Some(i64::from(lanes)));
                 }
                 if $psum {
-                    // PSUM partitions count the same way.
+                    // PSUM partitions count the same way (the predicate alone: a POOL save
+                    // cannot write PSUM, and POOL is the one engine every generation has).
                     let at = StateTensor::<7>::at(
                         consts::PSUM_BUF_OFFSET + consts::PSUM_BUF_PARTITION_SIZE,
                     );
-                    RandGetState::save::<Pool, RngPhilox, Philox, 7>(at, 127)
-                        .validate(POOL)
-                        .unwrap();
-                    let bad = RandGetState::save::<Pool, RngPhilox, Philox, 7>(at, 128);
-                    rejected(
-                        bad.validate(POOL),
-                        &[GET, "start_addr_active_channels"],
-                        &[("num_active_channels", 128)],
-                    );
+                    assert!(spec::start_addr_active_channels(at.start_addr, 127));
+                    assert!(!spec::start_addr_active_channels(at.start_addr, 128));
                 }
             }
 
@@ -522,3 +524,14 @@ predicates!(sunda: isa_sunda { fixed_pool_engine: true, psum: true });
 predicates!(cayman: isa_cayman { fixed_pool_engine: true, psum: true });
 predicates!(mariana: isa_mariana { fixed_pool_engine: false, psum: true });
 predicates!(maverick: isa_maverick { fixed_pool_engine: false, psum: false });
+
+/// The engine-reach rule is POOL's alone: on MARIANA a DVE save may write PSUM, as the tensor rule
+/// of the quoted header allows.
+#[test]
+fn mariana_dve_save_may_write_psum() {
+    use isa_mariana::arm::{Dve, RngXorwow, Xorwow};
+    use isa_mariana::{consts, NeuronEngine, RandGetState, StateTensor};
+    let at = StateTensor::<24>::at(consts::PSUM_BUF_OFFSET);
+    let inst = RandGetState::save::<Dve, RngXorwow, Xorwow, 24>(at, 128);
+    inst.validate(NeuronEngine::Dve).unwrap();
+}
