@@ -25,9 +25,9 @@ pub struct Plan {
     pub obsolete: Vec<String>,
     /// ISA changes against the committed summary (`None` when there is none yet).
     pub changes: Option<Vec<Change>>,
-    /// Public API changes against the committed listing (`None` when there is none yet, or it
-    /// does not parse: the reason).
-    pub api_changes: Result<Vec<ApiChange>, String>,
+    /// The committed API listing and the changes from it to the new one (the reason when there
+    /// is none to compare with, or it does not parse).
+    pub api_changes: Result<(Listing, Vec<ApiChange>), String>,
     /// The crates' version (the workspace's `[workspace.package] version`), when it can be read.
     pub version: Option<String>,
 }
@@ -451,7 +451,10 @@ fn compare(tree_name: String, crate_dir: PathBuf, generated: Generated) -> Plan 
         .map(|old| diff(&old, &generated.summary));
     let api_changes = match std::fs::read_to_string(crate_dir.join(API_FILE)) {
         Ok(text) => Listing::parse(&text)
-            .map(|old| api_diff(&old, &generated.api))
+            .map(|old| {
+                let changes = api_diff(&old, &generated.api);
+                (old, changes)
+            })
             .map_err(|e| format!("{API_FILE}: {e}")),
         Err(_) => Err(format!("no committed {API_FILE} to compare with")),
     };
@@ -605,7 +608,8 @@ impl Plan {
         if self.is_fresh() {
             return None;
         }
-        self.api_changes.as_ref().ok().map(|c| Verdict::of(c))
+        let (old, changes) = self.api_changes.as_ref().ok()?;
+        Some(Verdict::of(old, changes))
     }
 
     /// The report's API paragraph: the changed items, and the verdict with the version it
@@ -616,7 +620,7 @@ impl Plan {
                 let _ = writeln!(out, "    API changes: {why}");
                 return;
             }
-            Ok(c) => c,
+            Ok((_, c)) => c,
         };
         if changes.is_empty() {
             let _ = writeln!(out, "    API changes: none");

@@ -10,7 +10,8 @@
 //!   (`cargo-feature-remove`);
 //! * adding a variant to an exhaustive enum is major (`enum-variant-new`);
 //! * adding a public field to a struct whose fields are all public is major
-//!   (`struct-add-public-field-when-no-private`);
+//!   (`struct-add-public-field-when-no-private`); the variants and fields of a new enum or
+//!   struct come with it, a minor change;
 //! * an item whose type, value, parameters or feature changed is major: code written against
 //!   the old one need not compile (a changed parameter list is `fn-change-arity`; a constant's
 //!   value can be an array length);
@@ -129,14 +130,27 @@ const ITEM_NEW: Rule = Rule {
     text: "adding a public item is minor (item-new)",
 };
 
-/// The rule a change falls under.
-pub fn rule(change: &ApiChange) -> Rule {
+/// The enum of a variant's path (`Opcode::Rand` → `Opcode`), the struct of a field's
+/// (`S1Rand.reserved` → `S1Rand`).
+fn owner(item: &Item) -> Option<(&str, Kind)> {
+    match item.kind {
+        Kind::Variant => Some((item.path.rsplit_once("::")?.0, Kind::Enum)),
+        Kind::Field => Some((item.path.rsplit_once('.')?.0, Kind::Struct)),
+        _ => None,
+    }
+}
+
+/// The rule a change from listing `old` falls under. A variant or field is a change of its enum
+/// or struct only when that was in `old`: in a new one it is part of a new item.
+pub fn rule(change: &ApiChange, old: &Listing) -> Rule {
+    let existed =
+        |(path, kind): (&str, Kind)| old.items.iter().any(|i| i.path == path && i.kind == kind);
     match change {
         ApiChange::Removed(i) if i.kind == Kind::Feature => FEATURE_REMOVE,
         ApiChange::Removed(_) => ITEM_REMOVE,
         ApiChange::Added(i) => match i.kind {
-            Kind::Variant => VARIANT_NEW,
-            Kind::Field => FIELD_NEW,
+            Kind::Variant if owner(i).is_some_and(existed) => VARIANT_NEW,
+            Kind::Field if owner(i).is_some_and(existed) => FIELD_NEW,
             Kind::Feature => FEATURE_ADD,
             _ => ITEM_NEW,
         },
@@ -202,11 +216,11 @@ pub struct Verdict {
 }
 
 impl Verdict {
-    /// The verdict of `changes` (the output of [`api_diff`]).
-    pub fn of(changes: &[ApiChange]) -> Verdict {
+    /// The verdict of `changes` from listing `old` (the output of [`api_diff`] from `old`).
+    pub fn of(old: &Listing, changes: &[ApiChange]) -> Verdict {
         let mut best: Option<(ApiChange, Rule)> = None;
         for c in changes {
-            let r = rule(c);
+            let r = rule(c, old);
             if best.as_ref().is_none_or(|(_, b)| r.bump > b.bump) {
                 best = Some((c.clone(), r));
             }
@@ -277,7 +291,7 @@ mod tests {
         );
         let text: Vec<(String, Bump)> = api_diff(&old, &new)
             .iter()
-            .map(|c| (c.to_string(), rule(c).bump))
+            .map(|c| (c.to_string(), rule(c, &old).bump))
             .collect();
         let expected = [
             ("~ A.x field: u16 (was: u8)", Bump::Major),
@@ -297,10 +311,20 @@ mod tests {
         let expected: Vec<(String, Bump)> =
             expected.iter().map(|(s, b)| (s.to_string(), *b)).collect();
         assert_eq!(text, expected);
-        let v = Verdict::of(&api_diff(&old, &new));
+        let v = Verdict::of(&old, &api_diff(&old, &new));
         assert_eq!(v.bump, Bump::Major);
         assert_eq!(v.reason.unwrap().0.item().path, "A.x");
-        assert_eq!(Verdict::of(&api_diff(&old, &old)).bump, Bump::Patch);
+        assert_eq!(Verdict::of(&old, &api_diff(&old, &old)).bump, Bump::Patch);
+        // The variants and fields of a new enum or struct come with it: a minor change.
+        let grown = listing(
+            "A struct\nA.x field: u8\nB struct\nB.x field: u8\nE enum repr(u8)\nE::P variant = 0\n\
+             F enum repr(u8)\nF::P variant = 0\n",
+        );
+        let base = listing("A struct\nA.x field: u8\nE enum repr(u8)\nE::P variant = 0\n");
+        let changes = api_diff(&base, &grown);
+        assert_eq!(changes.len(), 4);
+        assert!(changes.iter().all(|c| rule(c, &base).bump == Bump::Minor));
+        assert_eq!(Verdict::of(&base, &changes).bump, Bump::Minor);
     }
 
     #[test]

@@ -52,7 +52,7 @@ fn drop_with(tag: &str, change: impl FnOnce(&Path)) -> (Vec<ApiChange>, Verdict)
     change(&tree);
     let new = listing_on_generator_stack(tree);
     let changes = api_diff(original(), &new);
-    let verdict = Verdict::of(&changes);
+    let verdict = Verdict::of(original(), &changes);
     (changes, verdict)
 }
 
