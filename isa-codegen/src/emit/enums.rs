@@ -14,7 +14,6 @@ fn value_lit(e: &Enum, v: i128) -> TokenStream {
     }
 }
 
-/// One C enum as a Rust enum with `TryFrom` its integer type.
 /// The associated constant an alias member of a typed enum becomes (`Self::N16X16`).
 pub(crate) fn alias_const_name(m: &crate::model::Member) -> String {
     let upper = m.short.to_ascii_uppercase();
@@ -25,6 +24,7 @@ pub(crate) fn alias_const_name(m: &crate::model::Member) -> String {
     }
 }
 
+/// One C enum as a Rust enum with `TryFrom` its integer type.
 pub fn typed_enum(e: &Enum) -> TokenStream {
     let name = ident(&e.rust);
     let c_name = &e.c_name;

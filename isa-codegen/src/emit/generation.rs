@@ -943,13 +943,13 @@ fn generation_impl(model: &Model) -> Result<(TokenStream, Vec<String>), String> 
     Ok((tokens, notes))
 }
 
-/// The `generation.rs` file, and notes on what could not be emitted (the missing
-/// `Generation` impl, or instructions of the draw family rng-core cannot be handed).
 /// Whether the crate of `model` gets its `rng_core::Generation` impl.
 pub(crate) fn has_generation_impl(model: &Model) -> bool {
     generation_impl(model).is_ok()
 }
 
+/// The `generation.rs` file, and notes on what could not be emitted (the missing
+/// `Generation` impl, or instructions of the draw family rng-core cannot be handed).
 pub fn emit(model: &Model) -> (Source, Vec<String>) {
     let id = identity(model);
     let isa = isa_impl(model);

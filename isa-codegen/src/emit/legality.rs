@@ -259,9 +259,6 @@ fn firmware_match(model: &Model, t: &Table, scrutinee: TokenStream) -> TokenStre
     }
 }
 
-/// `firmware()` on a row and `firmware(engine)` on the typed instruction: whether the firmware
-/// ships a body for the (engine, algorithm), with the evidence level, from the tree's
-/// `rng-runtime.json`.
 /// Which `firmware` answers [`firmware_fn`] writes for table `t`: the row's, and the
 /// instruction's (by engine).
 pub(crate) fn firmware_fns(model: &Model, t: &Table) -> (bool, bool) {
@@ -278,6 +275,9 @@ pub(crate) fn firmware_fns(model: &Model, t: &Table) -> (bool, bool) {
     }
 }
 
+/// `firmware()` on a row and `firmware(engine)` on the typed instruction: whether the firmware
+/// ships a body for the (engine, algorithm), with the evidence level, from the tree's
+/// `rng-runtime.json`.
 fn firmware_fn(model: &Model, t: &Table) -> TokenStream {
     let row = ident(&row_struct(model, t));
     let source = if model.runtime.is_some() {

@@ -592,10 +592,6 @@ fn joined_trait(fields: &[&PrefixField]) -> String {
     name
 }
 
-/// The prefix traits: `InstFields` (the fields every operand struct has), one trait per field
-/// only some have (implemented by those, with `InstFields` as supertrait), and a trait joining
-/// several of those for each set a spec function reads together (implemented by whatever has
-/// them all). Trait objects of one upcast to the others a callee takes.
 /// The names of the traits [`prefix_traits`] declares, in its order.
 pub(crate) fn prefix_trait_names(model: &Model) -> Vec<String> {
     let prefix = prefix_fields(model);
@@ -613,6 +609,10 @@ pub(crate) fn prefix_trait_names(model: &Model) -> Vec<String> {
     out
 }
 
+/// The prefix traits: `InstFields` (the fields every operand struct has), one trait per field
+/// only some have (implemented by those, with `InstFields` as supertrait), and a trait joining
+/// several of those for each set a spec function reads together (implemented by whatever has
+/// them all). Trait objects of one upcast to the others a callee takes.
 fn prefix_traits(model: &Model, prefix: &[PrefixField]) -> TokenStream {
     let accessor = |p: &PrefixField| {
         let id = ident(&rust_field(&p.name));

@@ -36,8 +36,9 @@ fn self_name(ty: &syn::Type) -> Option<String> {
 /// What the generated files declare, as (path, kind): module-level structs, enums with their
 /// variants, named fields, traits, constants and functions; and the public methods and
 /// associated constants of the impls whose items the headers decide (constructors, `validate`,
-/// `LEGAL_ARMS`, union accessors, the placement's functions, enum aliases). Uniform items (those
-/// every instance of a kind has, `isa_core::instruction_impls!` and the enums' codecs) are not.
+/// `LEGAL_ARMS`, union accessors, the placement's functions, enum aliases) and the trait impls
+/// the headers decide ([`decided_trait_impl`]). Uniform items (those every instance of a kind
+/// has, `isa_core::instruction_impls!` and the enums' codecs) are not.
 fn declared(gen: &str) -> BTreeSet<(String, Kind)> {
     let dir = workspace_root().join(format!("isa-{gen}/src/generated"));
     let mut out = BTreeSet::new();
@@ -97,6 +98,18 @@ fn declared(gen: &str) -> BTreeSet<(String, Kind)> {
             }
         }
     }
+    let enums: BTreeSet<String> = out
+        .iter()
+        .filter(|(_, k)| *k == Kind::Enum)
+        .map(|(p, _)| p.clone())
+        .collect();
+    for (name, _, file) in &parsed {
+        for item in &file.items {
+            if let Some(imp) = decided_trait_impl(name, item, &enums) {
+                out.insert((imp, Kind::Impl));
+            }
+        }
+    }
     for (name, prefix, file) in &parsed {
         for item in &file.items {
             let Item::Impl(imp) = item else { continue };
@@ -152,6 +165,48 @@ fn declared(gen: &str) -> BTreeSet<(String, Kind)> {
     out
 }
 
+/// The path of a trait impl the headers decide, as the listing writes it: `Default` of a typed
+/// enum (types.rs) or instruction (construct.rs), `rng_core::Generation` of the generation, and
+/// each legality arm's `impl LegalX<N> for (arm::A, ..)` (written `LegalX<(arm::A,..)>`).
+fn decided_trait_impl(file: &str, item: &Item, enums: &BTreeSet<String>) -> Option<String> {
+    let Item::Impl(imp) = item else { return None };
+    let (_, trait_path, _) = imp.trait_.as_ref()?;
+    let trait_name = trait_path.segments.last()?.ident.to_string();
+    let path_text = |p: &syn::Path| {
+        let segs: Vec<String> = p.segments.iter().map(|s| s.ident.to_string()).collect();
+        segs.join("::")
+    };
+    match (file, trait_name.as_str()) {
+        ("types.rs", "Default") => {
+            let owner = self_name(&imp.self_ty)?;
+            enums
+                .contains(&owner)
+                .then(|| format!("{owner}::<Default>"))
+        }
+        ("construct.rs", "Default") => Some(format!("{}::<Default>", self_name(&imp.self_ty)?)),
+        ("generation.rs", "Generation") => Some(format!(
+            "{}::<{}>",
+            self_name(&imp.self_ty)?,
+            path_text(trait_path)
+        )),
+        ("legality.rs", t) if t.starts_with("Legal") => {
+            let syn::Type::Tuple(tuple) = &*imp.self_ty else {
+                return None;
+            };
+            let markers: Vec<String> = tuple
+                .elems
+                .iter()
+                .map(|e| match e {
+                    syn::Type::Path(p) => path_text(&p.path),
+                    _ => String::new(),
+                })
+                .collect();
+            Some(format!("{t}<({})>", markers.join(",")))
+        }
+        _ => None,
+    }
+}
+
 /// The listing's items of the kinds [`declared`] reads from the source.
 fn listed(gen: &str) -> BTreeSet<(String, Kind)> {
     let path = workspace_root().join(format!("isa-{gen}/{API_FILE}"));
@@ -160,7 +215,7 @@ fn listed(gen: &str) -> BTreeSet<(String, Kind)> {
     listing
         .items
         .into_iter()
-        .filter(|i| !matches!(i.kind, Kind::Feature | Kind::Impl))
+        .filter(|i| i.kind != Kind::Feature)
         .map(|i| (i.path, i.kind))
         .collect()
 }
