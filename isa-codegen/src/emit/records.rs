@@ -28,14 +28,14 @@ pub fn reachable(model: &Model) -> Vec<RecordId> {
         }
     }
     let shape_records: Vec<RecordId> = model.shapes.iter().map(|s| s.record).collect();
-    (0..model.records.len())
-        .filter(|r| seen[*r] && !shape_records.contains(r))
+    RecordId::all(model.records.len())
+        .filter(|r| seen[r.index()] && !shape_records.contains(r))
         .collect()
 }
 
 pub fn emit(model: &Model) -> Source {
     let mut items = Vec::new();
-    for (k, e) in model.enums.iter().enumerate() {
+    for (k, e) in model.enum_entries() {
         if k != model.opcode_enum {
             items.push(super::enums::typed_enum(e));
         }

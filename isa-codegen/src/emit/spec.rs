@@ -5,6 +5,7 @@
 use super::{banner, doc, ident, lit, Source};
 use crate::model::names::rust_field;
 use crate::model::spec::{children, BinOp, Expr, ExprKind, InstKind, InstRoot, SpecFn, SpecTy};
+use crate::model::EnumId;
 use crate::model::{Model, RecordId, Ty};
 use crate::model::{Prim, RecordKind};
 use proc_macro2::TokenStream;
@@ -25,7 +26,7 @@ pub(crate) enum Repr {
     /// An integer literal (fits wherever its value fits).
     Literal(i128),
     /// A typed enum.
-    Enum(usize),
+    Enum(EnumId),
     /// A struct, union or array value.
     Value,
 }

@@ -26,6 +26,7 @@ use super::spec::{Code, Translator};
 use super::{banner, ident, lit, Source};
 use crate::model::eval::Step;
 use crate::model::spec::{conjuncts, Expr, ExprKind, InstRoot, SpecFn, SpecTy};
+use crate::model::EnumId;
 use crate::model::{Model, RecordId, Ty, Validator};
 use crate::model::{Prim, RecordKind};
 use proc_macro2::TokenStream;
@@ -421,7 +422,7 @@ fn validator_args(model: &Model, v: &Validator) -> Vec<TokenStream> {
     out
 }
 
-fn version(model: &Model, e: usize) -> TokenStream {
+fn version(model: &Model, e: EnumId) -> TokenStream {
     let en = &model.enums[e];
     let t = ident(&en.rust);
     match en.by_value(i128::from(model.nc_version)) {
@@ -528,7 +529,10 @@ impl Emitter<'_> {
                     let mut ev = crate::model::eval::Evaluator::new(
                         model,
                         &model.specs,
-                        model.shapes.first().map_or(0, |s| s.record),
+                        model
+                            .shapes
+                            .first()
+                            .map_or(RecordId::default(), |s| s.record),
                     );
                     let constant = ev.constant_bool(c);
                     if k == WHOLE {

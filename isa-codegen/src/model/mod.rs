@@ -6,6 +6,7 @@
 pub mod address;
 pub mod construct;
 pub mod eval;
+pub mod ids;
 pub mod instance;
 pub mod legality;
 pub mod names;
@@ -21,10 +22,7 @@ pub use crate::ctype::{CType, Prim, RecordKind};
 use crate::diag::{Diagnostic, Loc};
 use isa_core::fingerprint::TreeFingerprint;
 
-/// Index of an enum in [`Model::enums`].
-pub type EnumId = usize;
-/// Index of a record in [`Model::records`].
-pub type RecordId = usize;
+pub use ids::{EnumId, OpcodeId, RecordId, ShapeId};
 
 /// A field or array element type, typedefs resolved.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -338,14 +336,36 @@ pub struct Model {
 }
 
 impl Model {
+    /// Every enum with its id, in table order.
+    pub fn enum_entries(&self) -> impl Iterator<Item = (EnumId, &Enum)> {
+        self.enums
+            .iter()
+            .enumerate()
+            .map(|(k, e)| (EnumId::new(k), e))
+    }
+
+    /// Every record with its id, in table order.
+    pub fn record_entries(&self) -> impl Iterator<Item = (RecordId, &Record)> {
+        self.records
+            .iter()
+            .enumerate()
+            .map(|(k, r)| (RecordId::new(k), r))
+    }
+
     /// The enum named `c_name`.
     pub fn enum_named(&self, c_name: &str) -> Option<EnumId> {
-        self.enums.iter().position(|e| e.c_name == c_name)
+        self.enums
+            .iter()
+            .position(|e| e.c_name == c_name)
+            .map(EnumId::new)
     }
 
     /// The record named `c_name`.
     pub fn record_named(&self, c_name: &str) -> Option<RecordId> {
-        self.records.iter().position(|r| r.c_name == c_name)
+        self.records
+            .iter()
+            .position(|r| r.c_name == c_name)
+            .map(RecordId::new)
     }
 
     /// The value of the `u32` constant named `NEURON_ISA_TPB_<short>` (or exactly `short`).

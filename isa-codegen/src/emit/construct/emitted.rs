@@ -12,7 +12,7 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 /// The name the instruction of opcode `op` has, and its operand struct.
-pub(crate) fn names(model: &Model, op: usize) -> Option<(String, usize, String)> {
+pub(crate) fn names(model: &Model, op: usize) -> Option<(String, RecordId, String)> {
     let name = model.instruction_names[op].clone()?;
     let shape = &model.shapes[model.opcodes[op].shape?];
     Some((name, shape.record, shape.rust.clone()))
@@ -70,7 +70,7 @@ pub(crate) fn emitted_constructions(model: &Model) -> Vec<(&Construction, Vec<&C
 }
 
 /// `i128` value of a field read in a computed expression (`None`: not a plain field).
-fn read_expr(model: &Model, shape_record: usize, p: &FieldPath) -> Option<TokenStream> {
+fn read_expr(model: &Model, shape_record: RecordId, p: &FieldPath) -> Option<TokenStream> {
     let (place, union) = crate::emit::place::place(model, shape_record, p);
     if union.is_some() {
         return None;
@@ -86,7 +86,7 @@ fn read_expr(model: &Model, shape_record: usize, p: &FieldPath) -> Option<TokenS
     })
 }
 
-fn sym_expr(model: &Model, shape_record: usize, s: &Term) -> Option<TokenStream> {
+fn sym_expr(model: &Model, shape_record: RecordId, s: &Term) -> Option<TokenStream> {
     Some(match s {
         Term::Int(v) => {
             let l = proc_macro2::Literal::i128_suffixed(*v);
@@ -123,7 +123,7 @@ fn sym_expr(model: &Model, shape_record: usize, s: &Term) -> Option<TokenStream>
 /// The statement computing a field, or `None` when it cannot be written.
 pub(crate) fn computed_stmt(
     model: &Model,
-    shape_record: usize,
+    shape_record: RecordId,
     p: &FieldPath,
     e: &Term,
 ) -> Option<TokenStream> {

@@ -16,9 +16,7 @@ pub(super) fn derive(model: &Model) -> Vec<Option<String>> {
     // Operand records are emitted under their shape names, not their record names.
     taken.extend(
         model
-            .records
-            .iter()
-            .enumerate()
+            .record_entries()
             .filter(|(k, _)| !model.shapes.iter().any(|s| s.record == *k))
             .map(|(_, r)| r.rust.clone()),
     );

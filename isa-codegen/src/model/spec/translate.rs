@@ -887,13 +887,13 @@ pub(super) enum Decl {
 /// records, then typedefs, each in model order), so resolving a name does not scan the model.
 pub(super) fn declaration_index(model: &Model) -> BTreeMap<String, Vec<(String, Decl)>> {
     let mut index: BTreeMap<String, Vec<(String, Decl)>> = BTreeMap::new();
-    for (k, e) in model.enums.iter().enumerate() {
+    for (k, e) in model.enum_entries() {
         index
             .entry(spec_key(crate::model::names::short(&e.c_name)))
             .or_default()
             .push((e.c_name.clone(), Decl::Enum(k)));
     }
-    for (k, r) in model.records.iter().enumerate() {
+    for (k, r) in model.record_entries() {
         let s = crate::model::names::short(&r.c_name);
         let (full, bare) = (
             spec_key(s),
