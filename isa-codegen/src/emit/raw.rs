@@ -8,6 +8,7 @@
 use super::ty::{le_fns, mark_records, prim, raw as raw_ty};
 use super::{banner, doc, hex, ident, index_var, item_var, lit, plus, plus_elem_at, Source};
 use crate::model::RecordId;
+use crate::model::ShapeId;
 use crate::model::{Field, Model, Record, Ty};
 use crate::model::{Prim, RecordKind};
 use proc_macro2::TokenStream;
@@ -71,7 +72,12 @@ pub fn emit(model: &Model) -> Source {
 
 /// The feature attribute of record `r` when it is an operand struct (empty otherwise).
 fn shape_cfg(model: &Model, r: RecordId) -> TokenStream {
-    match model.shapes.iter().position(|s| s.record == r) {
+    match model
+        .shapes
+        .iter()
+        .position(|s| s.record == r)
+        .map(ShapeId::new)
+    {
         Some(s) => super::cfg_for_shape(model, s),
         None => quote!(),
     }

@@ -4,6 +4,82 @@
 //! [`Model::enums`]: super::Model::enums
 
 use super::{Enum, Opcode, Record, Shape};
+use core::marker::PhantomData;
+use core::ops::{Deref, Index, IndexMut};
+
+/// An index type of one of the model's tables.
+pub trait Id: Copy {
+    /// The id of the item at `index` of its table.
+    fn from_index(index: usize) -> Self;
+    /// The position of the item in its table.
+    fn to_index(self) -> usize;
+}
+
+/// Every item of a model table with its id, in table order.
+pub fn entries<I: Id, T>(items: &[T]) -> impl Iterator<Item = (I, &T)> {
+    items
+        .iter()
+        .enumerate()
+        .map(|(k, t)| (I::from_index(k), t))
+}
+
+/// A side table with one entry per item of a model table, indexed by that table's id (the
+/// typed instruction name of each opcode, the engines that run it).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IdVec<I, T> {
+    items: Vec<T>,
+    id: PhantomData<fn(I) -> I>,
+}
+
+impl<I, T> Default for IdVec<I, T> {
+    fn default() -> Self {
+        IdVec {
+            items: Vec::new(),
+            id: PhantomData,
+        }
+    }
+}
+
+impl<I: Id, T> IdVec<I, T> {
+    /// Every entry with its id, in table order.
+    pub fn entries(&self) -> impl Iterator<Item = (I, &T)> {
+        entries(&self.items)
+    }
+
+    /// The entry of `id`, when the table has it.
+    pub fn get(&self, id: I) -> Option<&T> {
+        self.items.get(id.to_index())
+    }
+}
+
+impl<I, T> FromIterator<T> for IdVec<I, T> {
+    fn from_iter<It: IntoIterator<Item = T>>(iter: It) -> Self {
+        IdVec {
+            items: iter.into_iter().collect(),
+            id: PhantomData,
+        }
+    }
+}
+
+impl<I, T> Deref for IdVec<I, T> {
+    type Target = [T];
+    fn deref(&self) -> &[T] {
+        &self.items
+    }
+}
+
+impl<I: Id, T> Index<I> for IdVec<I, T> {
+    type Output = T;
+    fn index(&self, id: I) -> &T {
+        &self.items[id.to_index()]
+    }
+}
+
+impl<I: Id, T> IndexMut<I> for IdVec<I, T> {
+    fn index_mut(&mut self, id: I) -> &mut T {
+        &mut self.items[id.to_index()]
+    }
+}
 
 /// Declares an index type for one table of the model and the `Index` impls that make
 /// `model.<table>[id]` read as before.
@@ -27,6 +103,15 @@ macro_rules! model_id {
             /// Every id of a table of `len` items, in table order.
             pub fn all(len: usize) -> impl DoubleEndedIterator<Item = Self> + ExactSizeIterator {
                 (0..len).map($id)
+            }
+        }
+
+        impl Id for $id {
+            fn from_index(index: usize) -> Self {
+                $id(index)
+            }
+            fn to_index(self) -> usize {
+                self.0
             }
         }
 

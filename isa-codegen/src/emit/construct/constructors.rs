@@ -7,6 +7,7 @@ use super::example::ctor_example;
 use crate::emit::{ident, lit};
 use crate::model::construct::{Construction, Ctor, ParamKind};
 use crate::model::eval::{FieldPath, Step};
+use crate::model::OpcodeId;
 use crate::model::RecordId;
 use crate::model::{Model, Ty};
 use proc_macro2::TokenStream;
@@ -269,7 +270,7 @@ pub(crate) fn constructor_fn(model: &Model, c: &Construction, ctor: &Ctor) -> To
     }
 }
 
-pub(crate) fn default_impl(model: &Model, op: usize) -> TokenStream {
+pub(crate) fn default_impl(model: &Model, op: OpcodeId) -> TokenStream {
     let Some((name, shape_record, shape_rust)) = names(model, op) else {
         return quote!();
     };

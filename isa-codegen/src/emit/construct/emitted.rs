@@ -7,12 +7,13 @@ use crate::emit::ident;
 use crate::model::construct::{immediate_forms, Construction, Ctor, ParamKind};
 use crate::model::eval::{FieldPath, Term};
 use crate::model::spec::BinOp;
+use crate::model::OpcodeId;
 use crate::model::{Model, RecordId, Ty};
 use proc_macro2::TokenStream;
 use quote::quote;
 
 /// The name the instruction of opcode `op` has, and its operand struct.
-pub(crate) fn names(model: &Model, op: usize) -> Option<(String, RecordId, String)> {
+pub(crate) fn names(model: &Model, op: OpcodeId) -> Option<(String, RecordId, String)> {
     let name = model.instruction_names[op].clone()?;
     let shape = &model.shapes[model.opcodes[op].shape?];
     Some((name, shape.record, shape.rust.clone()))
@@ -154,7 +155,7 @@ pub(crate) fn has_default(model: &Model, shape_record: RecordId) -> bool {
 
 /// The `#[cfg]` of the items of opcode `op`: its operand shape's feature (nothing for an opcode
 /// without a shape).
-pub(crate) fn cfg_of_opcode(model: &Model, op: usize) -> TokenStream {
+pub(crate) fn cfg_of_opcode(model: &Model, op: OpcodeId) -> TokenStream {
     model.opcodes[op]
         .shape
         .map(|s| crate::emit::cfg_for_shape(model, s))

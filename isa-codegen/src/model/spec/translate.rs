@@ -6,6 +6,7 @@ use super::{BinOp, Expr, ExprKind, InstKind, InstRoot, SpecTy};
 use crate::ctype::{Prim, RecordKind};
 use crate::diag::{Diagnostic, Loc};
 use crate::model::names::spec_key;
+use crate::model::ShapeId;
 use crate::model::{EnumId, Model, RecordId, Ty};
 use crate::read::cdecl::{path_idents, path_last};
 use crate::read::spec::{SpecBlock, Unparsed};
@@ -514,7 +515,13 @@ impl Resolver<'_> {
                         text,
                     });
                 }
-                match self.model.shapes.iter().position(|s| s.member == name) {
+                match self
+                    .model
+                    .shapes
+                    .iter()
+                    .position(|s| s.member == name)
+                    .map(ShapeId::new)
+                {
                     Some(s) => Some(Expr {
                         line: 0,
                         kind: ExprKind::Inst(param, InstRoot::Shape(s)),
