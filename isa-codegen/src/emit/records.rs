@@ -57,7 +57,7 @@ pub fn emit(model: &Model) -> Source {
 /// field holding no member of its enum (with `isa_core::check_enum!`: the enclosing fn returns
 /// `Result<_, DecodeError>`), then `value`, an expression that cannot fail. The value is built
 /// only after every check passed, in one piece: built between `?` exits, it was assembled in a
-/// temporary and copied out of each `Result` layer, with stalls on every copy (issue 11).
+/// temporary and copied out of each `Result` layer, with stalls on every copy.
 struct TwoPhase {
     checks: Vec<TokenStream>,
     value: TokenStream,

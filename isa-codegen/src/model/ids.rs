@@ -17,10 +17,7 @@ pub trait Id: Copy {
 
 /// Every item of a model table with its id, in table order.
 pub fn entries<I: Id, T>(items: &[T]) -> impl Iterator<Item = (I, &T)> {
-    items
-        .iter()
-        .enumerate()
-        .map(|(k, t)| (I::from_index(k), t))
+    items.iter().enumerate().map(|(k, t)| (I::from_index(k), t))
 }
 
 /// A side table with one entry per item of a model table, indexed by that table's id (the
