@@ -13,7 +13,7 @@
 
 use crate::emit;
 use crate::model::spec::InstKind;
-use crate::model::{Model, RecordKind};
+use crate::model::{Model, RecordId, RecordKind, ShapeId};
 use proc_macro2::TokenStream;
 use std::fmt;
 
@@ -244,13 +244,13 @@ impl Lister<'_> {
         });
     }
 
-    fn shape_feature(&self, shape: Option<usize>) -> Option<String> {
+    fn shape_feature(&self, shape: Option<ShapeId>) -> Option<String> {
         shape.map(|s| emit::shape_feature(self.model, s))
     }
 
     /// `Cargo.toml`'s `[features]` (`emit::lib_rs::cargo_toml`).
     fn features(&mut self) {
-        let mut shapes: Vec<String> = (0..self.model.shapes.len())
+        let mut shapes: Vec<String> = ShapeId::all(self.model.shapes.len())
             .map(|s| emit::shape_feature(self.model, s))
             .collect();
         shapes.sort();
@@ -292,7 +292,7 @@ impl Lister<'_> {
     /// `Default` where a member has value 0.
     fn typed_enums(&mut self) {
         let m = self.model;
-        for (k, e) in m.enums.iter().enumerate() {
+        for (k, e) in m.enum_entries() {
             if k == m.opcode_enum {
                 continue;
             }
@@ -346,7 +346,7 @@ impl Lister<'_> {
     }
 
     /// The typed fields of record `r` (`emit::ty::typed_fields`) under the type name `owner`.
-    fn fields(&mut self, r: usize, owner: &str, feature: Option<String>) {
+    fn fields(&mut self, r: RecordId, owner: &str, feature: Option<String>) {
         let m = self.model;
         for (_, f) in emit::typed_fields(m, r) {
             let t = type_text(&emit::typed_type(m, &f.ty));
@@ -359,7 +359,7 @@ impl Lister<'_> {
     /// typed instructions with their `validate` and `Default`, and `Instruction`'s variants.
     fn shapes_and_instructions(&mut self) {
         let m = self.model;
-        for (k, shape) in m.shapes.iter().enumerate() {
+        for (k, shape) in m.shape_entries() {
             let feature = self.shape_feature(Some(k));
             self.push(
                 shape.rust.clone(),
@@ -383,7 +383,7 @@ impl Lister<'_> {
             self.push("Instruction::validate".into(), Kind::Fn, detail, None);
         }
         let engine = m.engine_enum.map(|e| m.enums[e].rust.clone());
-        for (k, o) in m.opcodes.iter().enumerate() {
+        for (k, o) in m.opcode_entries() {
             let (Some(name), Some(s)) = (&m.instruction_names[k], o.shape) else {
                 continue;
             };

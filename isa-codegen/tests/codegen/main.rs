@@ -6,6 +6,7 @@ mod common;
 
 mod api_listing;
 mod bad_input;
+mod code_map;
 mod constructors;
 mod determinism;
 mod draw_family;
