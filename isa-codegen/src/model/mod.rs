@@ -13,6 +13,7 @@ pub mod passes;
 pub mod place;
 pub mod placement;
 pub mod runtime;
+pub mod shown;
 pub mod spec;
 
 pub use passes::build;
