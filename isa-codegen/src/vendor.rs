@@ -59,6 +59,8 @@ pub const RAND_STATE_UPDATE: &str = "NEURON_ISA_TPB_RAND_STATE_UPDATE";
 pub const RAND_POST_PROC: &str = "NEURON_ISA_TPB_RAND_POST_PROC";
 /// The dropout threshold-type enum.
 pub const DROPOUT_THRESHOLD_TYPE: &str = "NEURON_ISA_TPB_DROPOUT_THRESHOLD_TYPE";
+/// The opcode that zeroes elements by draws of the engine's own state (no seed field).
+pub const DROPOUT: &str = "DROPOUT";
 /// The validator argument that lets a tensor operand lie in PSUM.
 pub const ALLOWED_IN_PSUM: &str = "NEURON_ISA_TPB_ALLOWED_IN_PSUM";
 /// The validator argument that lets a tensor operand lie in SBUF.
