@@ -398,6 +398,23 @@ fn with_kind(model: &Model, t: TokenStream, ty: &SpecTy) -> TokenStream {
     }
 }
 
+/// A leaf's check: `check_bound` when [`bound_of`] found the bound it compares with, else `check`.
+fn leaf_check(
+    x: &proc_macro2::Ident,
+    test: TokenStream,
+    reads: TokenStream,
+    text: TokenStream,
+    bound: Option<(usize, proc_macro2::Ident, TokenStream)>,
+) -> TokenStream {
+    match bound {
+        Some((subject, relation, value)) => {
+            let subject = lit(subject as u64);
+            quote!(#x.check_bound(#test, #reads, #text, #subject, isa_core::Relation::#relation, #value))
+        }
+        None => quote!(#x.check(#test, #reads, #text)),
+    }
+}
+
 /// For a leaf `c` whose reads are `reads` (frame entries from `start` on): when it compares a
 /// plain read (a field or parameter) with another value, the frame index of that read, the
 /// relation seen from it and the other side's value as an `i64`, for
@@ -582,11 +599,8 @@ impl Emitter<'_> {
                         // One predicate: tested here, through the spec function.
                         let call = tr.expr(c).tokens;
                         let (a, b) = (lit(a as u64), lit(b as u64));
-                        let test = quote!(predicate!(#x, #n[#a..#b], #call));
-                        chain.push(match self.space_note(&tr, &x, args) {
-                            Some(note) => quote!((#test || #note)),
-                            None => test,
-                        });
+                        let t = quote!(predicate!(#x, #n[#a..#b], #call));
+                        chain.push(self.with_space_note(&tr, &x, args, t));
                         continue;
                     }
                     let frame = range(a, b);
@@ -602,10 +616,7 @@ impl Emitter<'_> {
                         }
                     }
                     let test = quote!(#name(#x, #frame #(, #toks)*));
-                    chain.push(match self.space_note(&tr, &x, args) {
-                        Some(note) => quote!((#test || #note)),
-                        None => test,
-                    });
+                    chain.push(self.with_space_note(&tr, &x, args, test));
                 }
                 Part::Leaf => {
                     let (a, b) = plan.leaves[&k];
@@ -649,17 +660,8 @@ impl Emitter<'_> {
                         quote!(#t)
                     };
                     text_k += 1;
-                    let bound = match constant {
-                        None => bound_of(&plan.frame[a..b], &tr, c, a),
-                        Some(_) => None,
-                    };
-                    chain.push(match bound {
-                        Some((subject, relation, value)) => {
-                            let subject = lit(subject as u64);
-                            quote!(#x.check_bound(#test, #reads, #text, #subject, isa_core::Relation::#relation, #value))
-                        }
-                        None => quote!(#x.check(#test, #reads, #text)),
-                    });
+                    let b = bound_of(&plan.frame[a..b], &tr, c, a).filter(|_| constant.is_none());
+                    chain.push(leaf_check(&x, test, reads, text, b));
                 }
             }
         }
@@ -685,6 +687,20 @@ impl Emitter<'_> {
             &x,
             &n,
         )
+    }
+
+    /// `test`, a descended call, followed by its [`Emitter::space_note`] when it has one.
+    fn with_space_note(
+        &self,
+        tr: &Translator<'_>,
+        x: &proc_macro2::Ident,
+        args: &[Expr],
+        test: TokenStream,
+    ) -> TokenStream {
+        match self.space_note(tr, x, args) {
+            Some(note) => quote!((#test || #note)),
+            None => test,
+        }
     }
 
     /// For a call with a start-address argument and the `AllowedInSBUF`/`AllowedInPSUM`

@@ -359,31 +359,34 @@ impl Resolver<'_> {
                 }
             },
             other => {
-                let what = match other {
-                    syn::Expr::MethodCall(_) => Some("method calls"),
-                    syn::Expr::Cast(_) => Some("casts"),
-                    syn::Expr::Match(_) => Some("`match`"),
-                    syn::Expr::Closure(_) => Some("closures"),
-                    syn::Expr::Let(_) => Some("`let`"),
-                    syn::Expr::ForLoop(_) | syn::Expr::While(_) | syn::Expr::Loop(_) => {
-                        Some("loops")
-                    }
-                    _ => None,
-                };
-                let text = source_text(other);
-                self.err(
-                    loc,
-                    match what {
-                        Some(what) => format!("the spec language has no {what}: `{text}`"),
-                        None => format!(
-                            "the spec language has no expression of the form `{text}` \
-                             (docs/spec-language.md lists the forms it has)"
-                        ),
-                    },
-                );
+                self.unsupported(loc, other);
                 None
             }
         }
+    }
+
+    /// The diagnostic for an expression form the spec language does not have.
+    fn unsupported(&mut self, loc: Loc, other: &syn::Expr) {
+        let what = match other {
+            syn::Expr::MethodCall(_) => Some("method calls"),
+            syn::Expr::Cast(_) => Some("casts"),
+            syn::Expr::Match(_) => Some("`match`"),
+            syn::Expr::Closure(_) => Some("closures"),
+            syn::Expr::Let(_) => Some("`let`"),
+            syn::Expr::ForLoop(_) | syn::Expr::While(_) | syn::Expr::Loop(_) => Some("loops"),
+            _ => None,
+        };
+        let text = source_text(other);
+        self.err(
+            loc,
+            match what {
+                Some(what) => format!("the spec language has no {what}: `{text}`"),
+                None => format!(
+                    "the spec language has no expression of the form `{text}` \
+                     (docs/spec-language.md lists the forms it has)"
+                ),
+            },
+        );
     }
 
     fn path(&mut self, scope: &Scope<'_>, path: &syn::Path, loc: Loc) -> Option<Expr> {
