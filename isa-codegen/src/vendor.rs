@@ -59,6 +59,14 @@ pub const RAND_STATE_UPDATE: &str = "NEURON_ISA_TPB_RAND_STATE_UPDATE";
 pub const RAND_POST_PROC: &str = "NEURON_ISA_TPB_RAND_POST_PROC";
 /// The dropout threshold-type enum.
 pub const DROPOUT_THRESHOLD_TYPE: &str = "NEURON_ISA_TPB_DROPOUT_THRESHOLD_TYPE";
+/// The opcode that zeroes elements by draws of the engine's own state (no seed field).
+pub const DROPOUT: &str = "DROPOUT";
+/// The validator argument that lets a tensor operand lie in PSUM.
+pub const ALLOWED_IN_PSUM: &str = "NEURON_ISA_TPB_ALLOWED_IN_PSUM";
+/// The validator argument that lets a tensor operand lie in SBUF.
+pub const ALLOWED_IN_SBUF: &str = "NEURON_ISA_TPB_ALLOWED_IN_SBUF";
+/// The member of both that allows (`AllowedInPSUM::True`).
+pub const ALLOWED_TRUE: &str = "TRUE";
 
 // ---- Constants ----
 
@@ -68,6 +76,10 @@ pub const INST_NBYTES: &str = "NEURON_ISA_TPB_INST_NBYTES";
 pub const STATE_BUF_OFFSET: &str = "STATE_BUF_OFFSET";
 /// Bytes of one SBUF partition.
 pub const STATE_BUF_PARTITION_SIZE: &str = "STATE_BUF_PARTITION_SIZE";
+/// Bytes of SBUF, all partitions.
+pub const STATE_BUF_SZ: &str = "STATE_BUF_SZ";
+/// Bytes of PSUM, all partitions (0 in a generation that sizes PSUM out).
+pub const PSUM_BUF_SZ: &str = "PSUM_BUF_SZ";
 /// Start of PSUM in the address map.
 pub const PSUM_BUF_OFFSET: &str = "PSUM_BUF_OFFSET";
 /// Bytes of one PSUM partition (0 in a generation that sizes PSUM out).

@@ -283,6 +283,12 @@ pub enum ConstructError {
     Unexpected {
         /// Index in the argument slice.
         index: usize,
+        /// The name it gave.
+        name: ArgName,
+        /// True when the name is a parameter an earlier argument already gave.
+        repeated: bool,
+        /// The constructor's parameters, which the message lists.
+        params: &'static [Param],
     },
     /// An argument of the wrong kind.
     Kind {
@@ -310,11 +316,30 @@ impl fmt::Display for ConstructError {
         match self {
             ConstructError::NoConstructor => f.write_str("no such constructor"),
             ConstructError::Missing { param } => write!(f, "parameter `{param}` has no argument"),
-            ConstructError::Unexpected { index } => {
+            ConstructError::Unexpected {
+                index,
+                name,
+                repeated: true,
+                ..
+            } => write!(
+                f,
+                "argument {index} (`{name}`) repeats a parameter an earlier argument gave"
+            ),
+            ConstructError::Unexpected {
+                index,
+                name,
+                params,
+                ..
+            } => {
                 write!(
                     f,
-                    "argument {index} names no parameter of the constructor (or repeats one)"
-                )
+                    "argument {index} (`{name}`) names no parameter of the constructor; its parameters:"
+                )?;
+                for (k, p) in params.iter().enumerate() {
+                    f.write_str(if k == 0 { " " } else { ", " })?;
+                    write!(f, "`{}` ({})", p.name, kind_text(p.kind))?;
+                }
+                Ok(())
             }
             ConstructError::Kind { param, expected } => {
                 write!(f, "parameter `{param}` takes {}", kind_text(*expected))
@@ -331,6 +356,56 @@ impl fmt::Display for ConstructError {
 }
 
 impl core::error::Error for ConstructError {}
+
+/// The name an argument gave, kept in the error without allocating: up to
+/// [`ArgName::CAPACITY`] bytes, a longer name cut at a character boundary and marked `…`.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ArgName {
+    bytes: [u8; ArgName::CAPACITY],
+    len: u8,
+    cut: bool,
+}
+
+impl ArgName {
+    /// Most bytes of a name kept.
+    pub const CAPACITY: usize = 40;
+
+    /// `name`, cut to [`ArgName::CAPACITY`] bytes.
+    pub fn new(name: &str) -> ArgName {
+        let mut end = name.len().min(Self::CAPACITY);
+        while !name.is_char_boundary(end) {
+            end -= 1;
+        }
+        let mut bytes = [0; Self::CAPACITY];
+        bytes[..end].copy_from_slice(&name.as_bytes()[..end]);
+        ArgName {
+            bytes,
+            len: end as u8,
+            cut: end < name.len(),
+        }
+    }
+
+    /// The name as kept (without the `…` of a cut one).
+    pub fn as_str(&self) -> &str {
+        core::str::from_utf8(&self.bytes[..usize::from(self.len)]).unwrap_or("")
+    }
+}
+
+impl fmt::Display for ArgName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())?;
+        if self.cut {
+            f.write_str("…")?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Debug for ArgName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:?}", self.as_str())
+    }
+}
 
 fn kind_text(k: ParamKind) -> &'static str {
     match k {
@@ -361,7 +436,12 @@ impl<'s, 'a> Args<'s, 'a> {
             let known = params.iter().any(|p| p.name == *name);
             let repeated = args[..index].iter().any(|(n, _)| n == name);
             if !known || repeated {
-                return Err(ConstructError::Unexpected { index });
+                return Err(ConstructError::Unexpected {
+                    index,
+                    name: ArgName::new(name),
+                    repeated,
+                    params,
+                });
             }
         }
         if let Some(p) = params
@@ -530,9 +610,23 @@ mod tests {
             }
         );
         let extra = [("dst", dst), ("min", Arg::Fp32(0.0))];
+        let e = Args::new(&extra, PARAMS).unwrap_err();
+        assert!(matches!(
+            e,
+            ConstructError::Unexpected { index: 1, name, repeated: false, .. } if name.as_str() == "min"
+        ));
         assert_eq!(
-            Args::new(&extra, PARAMS).unwrap_err(),
-            ConstructError::Unexpected { index: 1 }
+            e.to_string(),
+            "argument 1 (`min`) names no parameter of the constructor; its parameters: \
+             `dst` (a tensor), `num_active_channels` (a lane count)"
+        );
+        let long = "a_misspelt_parameter_name_longer_than_forty_bytes";
+        let named = [(long, Arg::Fp32(0.0))];
+        let e = Args::new(&named, PARAMS).unwrap_err();
+        assert!(
+            e.to_string()
+                .starts_with("argument 0 (`a_misspelt_parameter_name_longer_than_fo…`)"),
+            "{e}"
         );
         let twice = [
             ("dst", dst),
@@ -540,8 +634,8 @@ mod tests {
             ("num_active_channels", Arg::Lanes(1)),
         ];
         assert_eq!(
-            Args::new(&twice, PARAMS).unwrap_err(),
-            ConstructError::Unexpected { index: 1 }
+            Args::new(&twice, PARAMS).unwrap_err().to_string(),
+            "argument 1 (`dst`) repeats a parameter an earlier argument gave"
         );
         let wide = [
             (

@@ -10,15 +10,19 @@
 //!   as `name=value`, separated by one space; the opcode field itself is left out (the name
 //!   stands for it);
 //! * **a field whose bytes are all zero is left out**, except an enum field, which always shows
-//!   its member name (so `update_state=SRC_TENSOR` can be grepped even though it is value 0);
-//!   a nested struct whose bytes are all zero is left out as a whole. Nothing else is left
-//!   out, so the text determines the word: what is not shown is zero;
-//! * values: unsigned and signed integers in decimal (`-2`); `true`/`false`; floats as Rust
-//!   prints them (`1.5`), a NaN with its bits (`NaN(0x7fc00001)`); enums by vendor member name
-//!   without prefix (`XORWOW`; a value outside the enum cannot be decoded, so it never shows);
-//!   unions (address words and the like) as the hexadecimal value of their little-endian
-//!   bytes (`0x100`); arrays as `[a,b,c]` (every element, no spaces); nested structs as
-//!   `{name=value ...}` under the same rules.
+//!   its member name (so `update_state=SRC_TENSOR` can be grepped even though it is value 0),
+//!   and an address (`start_addr=0x0`: a start address of 0 is an address, not an unused
+//!   field); a nested struct whose bytes are all zero is left out as a whole. Nothing else is
+//!   left out, so the text determines the word: what is not shown is zero;
+//! * values: unsigned and signed integers in decimal (`-2`); `true`/`false`; floats in Rust's
+//!   shortest form that parses back to the same bits (`1.5`, `-1.0`, `0.1`), a NaN with its bits
+//!   (`NaN(0x7fc00001)`); enums by vendor member name without prefix (`XORWOW`; a value outside
+//!   the enum cannot be decoded, so it never shows); a union that holds an fp32 immediate
+//!   (`min`, `threshold`) as that float; any other union (the start address and the like) as
+//!   the hexadecimal value of its little-endian bytes (`0x100`); arrays as `[a,b,c]` (every
+//!   element, no spaces); nested structs as `{name=value ...}` under the same rules. Which
+//!   unions are addresses and which hold floats the generator decides from the headers' types
+//!   (`isa-codegen`'s `model::shown`).
 //!
 //! The text is stable: it changes only when the headers do (a field renamed, added or moved).
 
@@ -73,11 +77,7 @@ impl Disasm for f32 {
         self.to_bits() == 0
     }
     fn disasm(&self, out: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.is_nan() {
-            write!(out, "NaN({:#010x})", self.to_bits())
-        } else {
-            write!(out, "{self:?}")
-        }
+        crate::predicate::fp32(out, *self)
     }
 }
 
@@ -186,6 +186,12 @@ pub fn instruction(
 ) -> fmt::Result {
     out.write_str(name)?;
     entries(out, false, fields)
+}
+
+/// Writes the 4 little-endian `bytes` of a union that holds an fp32 immediate as that float
+/// (`-1.0`, `NaN(0x7fc00001)`): what [`f32`]'s [`Disasm`] writes, so it parses back to the bits.
+pub fn le_fp32(out: &mut fmt::Formatter<'_>, bytes: &[u8; 4]) -> fmt::Result {
+    crate::predicate::fp32(out, f32::from_le_bytes(*bytes))
 }
 
 /// Writes little-endian `bytes` (a union) as one hexadecimal number: `0x100`, `0x0`.

@@ -19,7 +19,9 @@
 //!
 //! [`Violation`]: crate::Violation
 
-use crate::predicate::{FieldSpec, PredicatePath, MAX_FIELDS, MAX_PATH};
+use crate::predicate::{
+    FieldSpec, MemoryMap, Note, PredicatePath, Relation, Shown, Spaces, MAX_FIELDS, MAX_PATH,
+};
 use crate::INST_NBYTES;
 use core::ops::Range;
 
@@ -59,17 +61,14 @@ pub struct Reported {
 impl Reported {
     /// An entry that reports nothing (a parameter bound to a constant).
     pub const NONE: Reported = Reported {
-        field: FieldSpec {
-            name: "",
-            member: None,
-        },
+        field: FieldSpec::named(""),
         source: Source::Unnamed,
     };
 
     /// The unsigned field `name` of `size` bytes at byte `offset` of the word.
     pub const fn word(name: &'static str, offset: u8, size: u8) -> Reported {
         Reported {
-            field: FieldSpec { name, member: None },
+            field: FieldSpec::named(name),
             source: Source::Word {
                 offset,
                 size,
@@ -82,7 +81,7 @@ impl Reported {
     /// Argument `k` of `validate` (after the instruction), reported as `name`.
     pub const fn arg(name: &'static str, k: u8) -> Reported {
         Reported {
-            field: FieldSpec { name, member: None },
+            field: FieldSpec::named(name),
             source: Source::Arg(k),
         }
     }
@@ -128,6 +127,23 @@ impl Reported {
         self
     }
 
+    /// The same entry, written in hexadecimal (an address).
+    pub const fn hex(mut self) -> Reported {
+        self.field.shown = Shown::Hex;
+        self
+    }
+
+    /// The same entry, written as the fp32 value of its low 32 bits (an fp32 immediate).
+    pub const fn fp32(mut self) -> Reported {
+        self.field.shown = Shown::Fp32;
+        self
+    }
+
+    /// True when the entry names a value.
+    fn is_named(&self) -> bool {
+        !matches!(self.source, Source::Unnamed) && !self.field.name.is_empty()
+    }
+
     fn value(&self, word: &[u8; INST_NBYTES], args: &[i64; MAX_ARGS]) -> Option<i64> {
         match self.source {
             Source::Unnamed => None,
@@ -170,6 +186,7 @@ pub struct Explain {
     depth: usize,
     fields: [Option<(&'static FieldSpec, i64)>; MAX_FIELDS],
     truncated: bool,
+    note: Option<Note>,
 }
 
 impl Explain {
@@ -181,6 +198,7 @@ impl Explain {
             depth: 0,
             fields: [None; MAX_FIELDS],
             truncated: false,
+            note: None,
         }
     }
 
@@ -213,6 +231,64 @@ impl Explain {
             self.failed(frame, reads, text);
         }
         holds
+    }
+
+    /// [`Explain::check`] of a comparison whose one side is the plain read `frame[subject]`
+    /// and whose other side computed `bound`: when it fails and the subject is the only named
+    /// value it read, the violation also states the bound ([`Note::Bound`]), so that
+    /// `(n <= max)` reads `num_active_channels = 129, at most 128`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn check_bound(
+        &mut self,
+        holds: bool,
+        frame: &'static [Reported],
+        reads: Range<usize>,
+        text: &'static str,
+        subject: usize,
+        relation: Relation,
+        bound: i64,
+    ) -> bool {
+        if !holds {
+            self.failed(frame, reads.clone(), text);
+            let start = reads.start;
+            let others_unnamed = frame
+                .get(reads)
+                .unwrap_or_default()
+                .iter()
+                .enumerate()
+                .all(|(k, r)| start + k == subject || !r.is_named());
+            if let Some(s) = frame.get(subject).filter(|s| s.is_named()) {
+                if others_unnamed && self.note.is_none() {
+                    self.note = Some(Note::Bound {
+                        field: s.field.name,
+                        relation,
+                        bound,
+                    });
+                }
+            }
+        }
+        holds
+    }
+
+    /// After a failed start-address predicate of an operand the validator allows in `allowed`:
+    /// when the immediate `address` lies in a memory of `map` the operand may not use, records
+    /// [`Note::Space`] (`SBUF only: start address 0x2000000 is in PSUM`). Returns `false`, the
+    /// verdict it follows.
+    pub fn space(&mut self, address: u32, allowed: Spaces, map: &MemoryMap) -> bool {
+        let found = map.space_of(address);
+        let refused = match found {
+            Some(crate::predicate::Space::Sbuf) => !allowed.sbuf,
+            Some(crate::predicate::Space::Psum) => !allowed.psum,
+            None => false,
+        };
+        if let (true, Some(found), None) = (refused, found, self.note) {
+            self.note = Some(Note::Space {
+                allowed,
+                address,
+                found,
+            });
+        }
+        false
     }
 
     /// A function whose whole body is one predicate, tested where it is called: when `holds` is
@@ -297,6 +373,10 @@ impl Explain {
     pub(crate) fn truncated(&self) -> bool {
         self.truncated
     }
+
+    pub(crate) fn note(&self) -> Option<Note> {
+        self.note
+    }
 }
 
 #[cfg(test)]
@@ -318,7 +398,9 @@ mod tests {
         Reported::NONE,
         Reported::word("src_mem_pattern.num_elem[0]", 20, 2),
         Reported::word("src_mem_pattern.step_elem[0]", 18, 2).signed(),
-        Reported::word("src_mem_pattern.start_addr.addr_reg.marker", 24, 1).bits(5, 3),
+        Reported::word("src_mem_pattern.start_addr.addr_reg.marker", 24, 1)
+            .bits(5, 3)
+            .hex(),
     ];
 
     fn inner(x: &mut Explain, n: &'static [Reported], count: u16) -> bool {
@@ -362,7 +444,7 @@ mod tests {
         assert_eq!(
             v.to_string(),
             "inst failed assertion check: '(t.num_elem[0] == 7)' (outer -> inner -> (t.num_elem[0] == 7)); \
-             src_mem_pattern.num_elem[0] = 0x5, src_mem_pattern.step_elem[0] = 0xfffffffffffffffe, \
+             src_mem_pattern.num_elem[0] = 5, src_mem_pattern.step_elem[0] = -2, \
              src_mem_pattern.start_addr.addr_reg.marker = 0x5"
         );
         // The same word explains the same way every time; another word does not compare equal.
@@ -384,6 +466,97 @@ mod tests {
         }
         let v = Violation::traced([0; 64], &[-3], engine);
         assert_eq!(v.value_of("engine"), Some(-3));
+    }
+
+    /// A lane count against a bound the caller passes as a constant (frame entry `NONE`), and
+    /// the same check where the bound is a field too (no note: both values are shown).
+    static BOUNDED: [Reported; 4] = [
+        Reported::word("num_active_channels", 34, 1),
+        Reported::NONE,
+        Reported::word("num_active_channels", 34, 1),
+        Reported::word("limit", 35, 1),
+    ];
+
+    fn lanes(x: &mut Explain) {
+        let w = *x.word();
+        let (n, max) = (i64::from(w[34]), 128);
+        let ok = x.check_bound(
+            n <= max,
+            &BOUNDED,
+            0..2,
+            "(n <= max)",
+            0,
+            Relation::AtMost,
+            max,
+        ) && x.check_bound(
+            n <= i64::from(w[35]),
+            &BOUNDED,
+            2..4,
+            "(n <= limit)",
+            2,
+            Relation::AtMost,
+            i64::from(w[35]),
+        );
+        x.leave("lanes", ok);
+    }
+
+    #[test]
+    fn a_broken_bound_is_stated_after_its_field() {
+        let mut w = [0u8; 64];
+        w[34] = 129;
+        w[35] = 255;
+        let v = Violation::traced(w, &[], lanes);
+        assert_eq!(
+            v.note(),
+            Some(Note::Bound {
+                field: "num_active_channels",
+                relation: Relation::AtMost,
+                bound: 128
+            })
+        );
+        assert!(
+            v.to_string()
+                .ends_with("; num_active_channels = 129, at most 128"),
+            "{v}"
+        );
+        w[34] = 100;
+        w[35] = 99;
+        let v = Violation::traced(w, &[], lanes);
+        assert_eq!(v.note(), None, "the bound is a field: both are reported");
+        assert!(v
+            .to_string()
+            .ends_with("; num_active_channels = 100, limit = 99"));
+    }
+
+    #[test]
+    fn a_start_address_in_a_refused_memory_names_both() {
+        static MAP: MemoryMap = MemoryMap {
+            sbuf: (0, 0x200_0000),
+            psum: (0x200_0000, 0x40_0000),
+        };
+        static ADDR: [Reported; 1] = [Reported::word("start_addr.addr_immediate", 0, 4).hex()];
+        fn sbuf_only(x: &mut Explain) {
+            let a = u32::from_le_bytes([x.word()[0], x.word()[1], x.word()[2], x.word()[3]]);
+            let sbuf_only = Spaces {
+                sbuf: true,
+                psum: false,
+            };
+            let ok = x.predicate("tensor_start_addr_valid", a < 0x200_0000, &ADDR, 0..1)
+                || x.space(a, sbuf_only, &MAP);
+            x.leave("tensor1d_valid", ok);
+        }
+        let mut w = [0u8; 64];
+        w[..4].copy_from_slice(&0x200_0000u32.to_le_bytes());
+        let v = Violation::traced(w, &[], sbuf_only);
+        assert_eq!(
+            v.to_string(),
+            "inst failed assertion check: 'tensor_start_addr_valid' (tensor1d_valid -> \
+             tensor_start_addr_valid); start_addr.addr_immediate = 0x2000000; SBUF only: start \
+             address 0x2000000 is in PSUM"
+        );
+        // Outside both memories: the predicate fails for another reason, and no space is named.
+        w[..4].copy_from_slice(&0x300_0000u32.to_le_bytes());
+        assert_eq!(Violation::traced(w, &[], sbuf_only).note(), None);
     }
 
     #[test]

@@ -17,10 +17,13 @@ pub enum FieldKind {
         /// The member name of a value, `None` for a value outside the enum.
         member: fn(u64) -> Option<&'static str>,
     },
-    /// A union, shown as its raw bytes (read as an unsigned integer when 8 bytes or fewer).
+    /// A union, read as an unsigned integer when 8 bytes or fewer (else as its raw bytes).
     Union {
         /// Vendor name of the union.
         name: &'static str,
+        /// How its value is written: an address or other bits in hexadecimal, a union that
+        /// holds an fp32 immediate as the float.
+        shown: crate::Shown,
     },
     /// A byte array (reserved space and the like), shown as bytes.
     Bytes,

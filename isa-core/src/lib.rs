@@ -51,7 +51,10 @@ pub use evidence::{Evidence, Firmware};
 pub use explain::{Explain, Reported, Source};
 pub use field::{FieldInfo, FieldKind};
 pub use isa::{Isa, OpcodeInfo, VendorEnum};
-pub use predicate::{FieldSpec, PredicatePath, MAX_FIELDS, MAX_PATH};
+pub use predicate::{
+    fp32, FieldSpec, MemoryMap, Note, PredicatePath, Relation, Shown, Space, Spaces, MAX_FIELDS,
+    MAX_PATH,
+};
 pub use status::OpcodeStatus;
 pub use violation::{InvolvedField, Violation};
 pub use word::{word, words, write_word, DecodeWords, EncodeError, Words};

@@ -1,5 +1,5 @@
 use crate::explain::{Explain, MAX_ARGS};
-use crate::predicate::{FieldSpec, PredicatePath, MAX_FIELDS};
+use crate::predicate::{FieldSpec, Note, PredicatePath, Shown, MAX_FIELDS};
 use core::fmt;
 
 /// A field a failed predicate read, with the value it held.
@@ -11,6 +11,28 @@ pub struct InvolvedField {
     pub value: i64,
     /// For an enum value, its vendor member name without prefix (`"XORWOW"`).
     pub member: Option<&'static str>,
+    /// How the value is written (decimal, an address in hex, an fp32 immediate as a float).
+    pub shown: Shown,
+}
+
+impl InvolvedField {
+    /// Writes the value `v` as this field's values are written: `129`, `0x2000000`, `-1.0`,
+    /// an enum value as `3 (XORWOW)`.
+    fn write_value(&self, f: &mut fmt::Formatter<'_>, v: i64, member: Option<&str>) -> fmt::Result {
+        self.shown.write(f, v)?;
+        match member {
+            Some(m) => write!(f, " ({m})"),
+            None => Ok(()),
+        }
+    }
+}
+
+/// `name = value`, the value written as the field says ([`InvolvedField::shown`]).
+impl fmt::Display for InvolvedField {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} = ", self.name)?;
+        self.write_value(f, self.value, self.member)
+    }
 }
 
 /// Which validator predicate rejected an instruction, and why.
@@ -46,6 +68,7 @@ struct Trace {
     path: PredicatePath,
     fields: [Option<(&'static FieldSpec, i64)>; MAX_FIELDS],
     truncated: bool,
+    note: Option<Note>,
 }
 
 impl Violation {
@@ -93,6 +116,7 @@ impl Violation {
                     path: PredicatePath::of(path),
                     fields: out,
                     truncated: fields.len() > MAX_FIELDS,
+                    note: None,
                 }
             }
             Repr::Traced {
@@ -106,6 +130,7 @@ impl Violation {
                     path: x.path(),
                     fields: x.fields(),
                     truncated: x.truncated(),
+                    note: x.note(),
                 }
             }
         }
@@ -123,15 +148,13 @@ impl Violation {
 
     /// The fields the failing predicate read, with their values.
     pub fn fields(&self) -> impl Iterator<Item = InvolvedField> {
-        self.trace()
-            .fields
-            .into_iter()
-            .flatten()
-            .map(|(spec, value)| InvolvedField {
-                name: spec.name,
-                value,
-                member: spec.member.and_then(|m| m(value as u64)),
-            })
+        involved(self.trace())
+    }
+
+    /// What the violation says beyond the fields, when the explain walk can tell: the bound a
+    /// compared field broke, or the memory a start address lies in that the operand may not use.
+    pub fn note(&self) -> Option<Note> {
+        self.trace().note
     }
 
     /// The value recorded for the field `name`, if the violation reports it.
@@ -143,6 +166,19 @@ impl Violation {
     pub fn is_truncated(&self) -> bool {
         self.trace().truncated
     }
+}
+
+fn involved(trace: Trace) -> impl Iterator<Item = InvolvedField> {
+    trace
+        .fields
+        .into_iter()
+        .flatten()
+        .map(|(spec, value)| InvolvedField {
+            name: spec.name,
+            value,
+            member: spec.member.and_then(|m| m(value as u64)),
+            shown: spec.shown,
+        })
 }
 
 impl PartialEq for Violation {
@@ -166,15 +202,40 @@ impl fmt::Display for Violation {
             f.write_str(step)?;
         }
         f.write_str(")")?;
-        for (k, field) in self.fields().enumerate() {
+        let (note, truncated) = (trace.note, trace.truncated);
+        let specs = trace.fields;
+        for (k, field) in involved(trace).enumerate() {
             f.write_str(if k == 0 { "; " } else { ", " })?;
-            match field.member {
-                Some(member) => write!(f, "{} = {} ({member})", field.name, field.value)?,
-                None => write!(f, "{} = {:#x}", field.name, field.value)?,
+            write!(f, "{field}")?;
+            if let Some(Note::Bound {
+                field: name,
+                relation,
+                bound,
+            }) = note
+            {
+                if name == field.name {
+                    write!(f, ", {} ", relation.words())?;
+                    let member = specs[k]
+                        .and_then(|(spec, _)| spec.member)
+                        .and_then(|m| m(bound as u64));
+                    field.write_value(f, bound, member)?;
+                }
             }
         }
-        if trace.truncated {
+        if truncated {
             f.write_str(" [more fields not shown]")?;
+        }
+        if let Some(Note::Space {
+            allowed,
+            address,
+            found,
+        }) = note
+        {
+            write!(
+                f,
+                "; {allowed}: start address {address:#x} is in {}",
+                found.name()
+            )?;
         }
         Ok(())
     }
@@ -214,11 +275,9 @@ mod tests {
         FieldSpec {
             name: "rand_algorithm",
             member: Some(algo_name),
+            shown: Shown::Decimal,
         },
-        FieldSpec {
-            name: "src_mem_pattern.num_elem[0]",
-            member: None,
-        },
+        FieldSpec::named("src_mem_pattern.num_elem[0]"),
     ];
 
     #[test]
@@ -233,7 +292,7 @@ mod tests {
             v.to_string(),
             "inst failed assertion check: 'rand_set_state_legal_combinations' \
              (is_valid_s1_rand -> rand_set_state_legal_combinations); \
-             rand_algorithm = 3 (XORWOW), src_mem_pattern.num_elem[0] = 0x5"
+             rand_algorithm = 3 (XORWOW), src_mem_pattern.num_elem[0] = 5"
         );
         // Below clippy's `result_large_err` threshold, so `Result<_, Violation>` stays cheap.
         assert!(core::mem::size_of::<Violation>() <= 120);

@@ -280,7 +280,7 @@ fn value_text<W: Write>(f: &FieldInfo, word: &[u8; INST_NBYTES], out: &mut Out<W
         FieldKind::Unsigned if f.size <= 8 => out.dec(raw(f, word)),
         FieldKind::Signed if f.size <= 8 => out.signed(f.signed(word)),
         FieldKind::Float if f.size == 4 => {
-            let _ = write!(out, "{:?}", f32::from_bits(raw(f, word) as u32));
+            let _ = write!(out, "{}", Fp32(f32::from_bits(raw(f, word) as u32)));
         }
         FieldKind::Float if f.size == 8 => {
             let _ = write!(out, "{:?}", f64::from_bits(raw(f, word)));
@@ -298,6 +298,12 @@ fn value_text<W: Write>(f: &FieldInfo, word: &[u8; INST_NBYTES], out: &mut Out<W
             }
             out.str(")");
         }
+        FieldKind::Union {
+            shown: isa_core::Shown::Fp32,
+            ..
+        } if f.size == 4 && f.bits.is_none() => {
+            let _ = write!(out, "{}", Fp32(f32::from_bits(raw(f, word) as u32)));
+        }
         FieldKind::Union { .. } if f.size <= 8 && f.bits.is_none() => {
             out.hex(raw(f, word), 2 * f.size)
         }
@@ -306,6 +312,15 @@ fn value_text<W: Write>(f: &FieldInfo, word: &[u8; INST_NBYTES], out: &mut Out<W
             out.hex_bytes(f.bytes(word));
             out.str("]");
         }
+    }
+}
+
+/// An fp32 value as the disassembly writes it: parses back to the same bits (`NaN(0x7fc00001)`).
+struct Fp32(f32);
+
+impl std::fmt::Display for Fp32 {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        isa_core::fp32(f, self.0)
     }
 }
 

@@ -10,8 +10,8 @@ use crate::fail::{Failure, Outcome};
 use crate::out::Out;
 use crate::words::Input;
 use isa_core::{Isa, VendorEnum, INST_NBYTES};
-use rng_core::machine::{Space, TensorPlace};
-use rng_core::{Checkpoint, Engine, Gate, Generation, Machine, PartitionMemory, SparseMemory};
+use rng_core::machine::TensorPlace;
+use rng_core::{Checkpoint, Engine, Gate, Generation, Machine, SparseMemory};
 use std::fmt::Write as _;
 use std::io::Write;
 use std::path::PathBuf;
@@ -221,16 +221,16 @@ pub fn run<G: Isa + Generation, W: Write>(
             executed += 1;
         }
     }
-    let rows: Vec<Vec<u32>> = (0..request.dump.channels)
-        .map(|p| {
-            let base = place.space_offset
-                + (place.first_partition + p) * place.partition_bytes
-                + place.offset;
-            (0..request.dump.words)
-                .map(|k| m.memory().load(base + 4 * k))
-                .collect()
-        })
-        .collect();
+    let (channels, width) = (request.dump.channels, request.dump.words);
+    let region = m
+        .read_tensor(request.dump.address, channels, width)
+        .map_err(|e| {
+            Failure::usage(format!(
+                "run --dump {:#x}:{channels}:{width}: {e}",
+                request.dump.address
+            ))
+        })?;
+    let rows: Vec<&[u32]> = region.chunks(width as usize).collect();
     if request.json {
         json::<G, W>(
             out,
@@ -271,7 +271,7 @@ fn json<G: Isa + Generation, W: Write>(
     refusal: Option<&Refusal>,
     dump: &Dump,
     place: &TensorPlace,
-    rows: &[Vec<u32>],
+    rows: &[&[u32]],
 ) {
     let _ = writeln!(out, "{{");
     let _ = writeln!(out, "  \"format\": \"neuron-isa-run\",");
@@ -303,10 +303,7 @@ fn json<G: Isa + Generation, W: Write>(
             out.str("}");
         }
     }
-    let space = match place.space {
-        Space::Sbuf => "SBUF",
-        Space::Psum => "PSUM",
-    };
+    let space = place.space.name();
     let _ = write!(
         out,
         ",\n  \"dump\": {{\"address\": {}, \"space\": \"{space}\", \"first_partition\": {}, \"offset\": {}, \"partition_bytes\": {}, \"channels\": {}, \"words\": {}}},\n  \"partitions\": [",

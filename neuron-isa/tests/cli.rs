@@ -420,7 +420,7 @@ fn an_invalid_word_exits_1_and_names_the_predicate() {
         "{out}"
     );
     assert!(line.contains("rand_set_state_legal_combinations"), "{out}");
-    assert!(line.contains("src_mem_pattern.num_elem[0] = 0x6"), "{out}");
+    assert!(line.contains("src_mem_pattern.num_elem[0] = 6"), "{out}");
     assert!(out.contains("2 words: 1 valid, 1 invalid"), "{out}");
 
     // A word that does not decode: exit 1 for validate and decode alike.
@@ -435,6 +435,74 @@ fn an_invalid_word_exits_1_and_names_the_predicate() {
         "{}",
         stdout(&o)
     );
+}
+
+/// The first line `validate` prints for one word, which must be invalid (exit 1).
+fn invalid_line(gen: &str, engine: &str, encode: &str) -> String {
+    let hex = ok(&sh(&format!("encode --gen {gen} {encode}")));
+    let o = run(&["validate", "--gen", gen, "--engine", engine, hex.trim()]);
+    fails(&o, 1, encode);
+    stdout(&o).lines().next().unwrap().to_string()
+}
+
+#[test]
+fn violations_read_as_numbers_addresses_floats_and_bounds() {
+    // A lane count is a count: decimal, with the bound it broke (the predicate's `max`).
+    let line = invalid_line(
+        "mariana",
+        "dve",
+        "rand2 --dst 0 --channels 129 --elems 8 --min -1 --max 1",
+    );
+    assert!(
+        line.ends_with("num_active_channels = 129, at most 128"),
+        "{line}"
+    );
+    // A state source in PSUM, where the validator allows SBUF only: the address in hex and the
+    // memories by name.
+    let line = invalid_line(
+        "mariana",
+        "dve",
+        "rand-set-state --engine dve --generator rng-xorwow --algorithm xorwow --update src-tensor --src 0x2000000",
+    );
+    assert!(line.contains("tensor_start_addr_valid"), "{line}");
+    assert!(
+        line.ends_with("SBUF only: start address 0x2000000 is in PSUM"),
+        "{line}"
+    );
+    assert!(
+        line.contains("src_mem_pattern.start_addr.addr_immediate = 0x2000000"),
+        "{line}"
+    );
+    // Two equal fp32 immediates, compared by their encodings: shown as the floats.
+    let line = invalid_line(
+        "mariana",
+        "dve",
+        "rand2 --dst 0 --channels 4 --elems 8 --min 0.1 --max 0.1",
+    );
+    assert!(
+        line.ends_with("min.imm_bitvec_uint32 = 0.1, max.imm_bitvec_uint32 = 0.1"),
+        "{line}"
+    );
+}
+
+#[test]
+fn decode_shows_fp32_immediates_as_floats_and_a_zero_start_address() {
+    let hex = ok(&sh(
+        "encode --gen mariana rand2 --dst 0 --channels 4 --elems 8 --min -1 --max 1",
+    ));
+    let short = ok(&["decode", "--gen", "mariana", "--short", hex.trim()]);
+    assert!(short.contains(" min=-1.0 max=1.0 "), "{short}");
+    assert!(
+        short.contains("dst_mem_pattern={start_addr=0x0 step_elem=[1,1,1] num_elem=[8,1,1]}"),
+        "{short}"
+    );
+    let long = ok(&["decode", "--gen", "mariana", hex.trim()]);
+    assert!(long.contains("\n  min = -1.0\n  max = 1.0\n"), "{long}");
+    let hex = ok(&sh(
+        "encode --gen mariana dropout --src 0x100 --dst 0x400 --elems 8 --prob 0.1",
+    ));
+    let short = ok(&["decode", "--gen", "mariana", "--short", hex.trim()]);
+    assert!(short.contains(" threshold=0.1 "), "{short}");
 }
 
 #[test]

@@ -65,14 +65,8 @@ pub trait PartitionMemory {
     }
 }
 
-/// The two on-chip memories.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Space {
-    /// The state buffer.
-    Sbuf,
-    /// The partial-sum buffer.
-    Psum,
-}
+/// The two on-chip memories (the vocabulary the validators' messages use too).
+pub use isa_core::Space;
 
 /// Why a tensor address cannot be resolved.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -102,6 +96,13 @@ pub enum MemoryError {
         memory_partition: u32,
         /// Partitions of the generation.
         partitions: u32,
+    },
+    /// The words given to [`Machine::write_tensor`] do not fill the partitions evenly.
+    Rows {
+        /// Partitions written.
+        channels: u32,
+        /// Words given.
+        words: usize,
     },
     /// An element's byte offset leaves its partition.
     Element {
@@ -135,6 +136,10 @@ impl fmt::Display for MemoryError {
             } => write!(
                 f,
                 "tensor partition {partition} would be memory partition {memory_partition}; there are {partitions}"
+            ),
+            MemoryError::Rows { channels, words } => write!(
+                f,
+                "{words} words do not fill {channels} partitions with the same number each"
             ),
             MemoryError::Element {
                 element,
@@ -437,6 +442,56 @@ impl<G: Generation, M: PartitionMemory> Machine<G, M> {
         &mut self.memory
     }
 
+    /// The `channels × words` 4-byte words of the tensor at `start_addr` (an ADDR4 immediate):
+    /// from the address's partition on, `channels` partitions (lanes), in each `words`
+    /// consecutive words at the same offset; partition `p` is `out[p * words..(p + 1) * words]`.
+    /// This is what `neuron-isa run --dump ADDR:CHANNELS:WORDS` prints, a row per partition.
+    /// A region that leaves the memory map, its last partition or a partition's end is an error.
+    #[cfg(feature = "std")]
+    pub fn read_tensor(
+        &self,
+        start_addr: u32,
+        channels: u32,
+        words: u32,
+    ) -> Result<std::vec::Vec<u32>, MemoryError> {
+        let place = tensor_region::<G>(start_addr, channels, words as usize)?;
+        let mut out = std::vec::Vec::with_capacity(channels as usize * words as usize);
+        for p in 0..channels {
+            let base = place.row(p);
+            out.extend((0..words).map(|k| self.memory.load(base + 4 * k)));
+        }
+        Ok(out)
+    }
+
+    /// Writes `data`, `channels` rows of `data.len() / channels` 4-byte words, to the tensor at
+    /// `start_addr` laid out as [`Machine::read_tensor`] reads it (row `p` to the `p`-th
+    /// partition from the address's). The whole region is checked before anything is written.
+    pub fn write_tensor(
+        &mut self,
+        start_addr: u32,
+        channels: u32,
+        data: &[u32],
+    ) -> Result<(), MemoryError> {
+        if channels == 0 || !data.len().is_multiple_of(channels as usize) {
+            if data.is_empty() {
+                return Ok(());
+            }
+            return Err(MemoryError::Rows {
+                channels,
+                words: data.len(),
+            });
+        }
+        let words = data.len() / channels as usize;
+        let place = tensor_region::<G>(start_addr, channels, words)?;
+        for (p, row) in data.chunks(words.max(1)).enumerate() {
+            let base = place.row(p as u32);
+            for (k, w) in row.iter().enumerate() {
+                self.memory.store(base + 4 * k as u32, *w);
+            }
+        }
+        Ok(())
+    }
+
     /// Decodes `word` as run on `engine` (`G::decode_checkpoint`, which validates) and executes it.
     pub fn execute(
         &mut self,
@@ -500,6 +555,28 @@ impl<G: Generation, M: PartitionMemory> Machine<G, M> {
             }
         }
         Ok(out)
+    }
+}
+
+/// The place of the `channels × words` region at `start_addr`, every corner checked: its last
+/// partition exists and its last word stays inside the partition.
+fn tensor_region<G: Generation>(
+    start_addr: u32,
+    channels: u32,
+    words: usize,
+) -> Result<TensorPlace, MemoryError> {
+    let place = TensorPlace::resolve(start_addr, &G::MEMORY)?;
+    if channels > 0 && words > 0 {
+        let last = words - 1;
+        place.address(channels - 1, last, 4 * last as i64)?;
+    }
+    Ok(place)
+}
+
+impl TensorPlace {
+    /// The byte address of element 0 in tensor partition `partition` (checked by the caller).
+    fn row(&self, partition: u32) -> u32 {
+        self.space_offset + (self.first_partition + partition) * self.partition_bytes + self.offset
     }
 }
 

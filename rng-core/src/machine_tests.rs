@@ -270,3 +270,67 @@ fn instruction_and_contract_rejections_surface_typed() {
         }))
     ));
 }
+
+#[test]
+fn write_tensor_then_read_tensor_round_trips_and_is_what_a_save_lands_on() {
+    fn check<G: Generation>() {
+        let mut m = M::<G>::new(SparseMemory::new(), Gate::Validator);
+        let start = 5 * G::MEMORY.sbuf_partition_bytes + 0x40;
+        let data: Vec<u32> = (0..3 * 7)
+            .map(|k| 0x9e37_79b9u32.wrapping_mul(k + 1))
+            .collect();
+        m.write_tensor(start, 3, &data).unwrap();
+        assert_eq!(
+            m.read_tensor(start, 3, 7).unwrap(),
+            data,
+            "{}",
+            G::INFO.name
+        );
+        // Row p is partition 5 + p at the same offset.
+        let row1 = start + G::MEMORY.sbuf_partition_bytes;
+        assert_eq!(m.memory().load(row1 + 4 * 2), data[7 + 2]);
+        assert_eq!(m.memory().len(), data.len());
+
+        // A save lands where read_tensor reads it: the state, partition by partition.
+        let get = G::GET_STATE_ARMS[0];
+        run(&mut m, &save_instruction::<G>(&get, 4, start)).unwrap();
+        let mut expected = vec![0u32; 4 * usize::from(get.words)];
+        m.engine(get.engine)
+            .get_state(&StateAccess::for_arm::<G>(&get, 4), &mut expected)
+            .unwrap();
+        assert_eq!(
+            m.read_tensor(start, 4, u32::from(get.words)).unwrap(),
+            expected
+        );
+    }
+    for_each_generation!(G => { check::<G>() });
+}
+
+#[test]
+fn read_and_write_tensor_refuse_a_region_outside_the_partitions_and_write_nothing() {
+    let g = Mariana::MEMORY;
+    let mut m = M::<Mariana>::new(SparseMemory::new(), Gate::Validator);
+    let last = 127 * g.sbuf_partition_bytes;
+    assert!(matches!(
+        m.write_tensor(last, 2, &[1, 2]),
+        Err(MemoryError::Partition { partition: 1, .. })
+    ));
+    let near_end = g.sbuf_partition_bytes - 8;
+    assert!(matches!(
+        m.write_tensor(near_end, 1, &[1, 2, 3]),
+        Err(MemoryError::Element { element: 2, .. })
+    ));
+    assert_eq!(
+        m.write_tensor(0, 2, &[1, 2, 3]),
+        Err(MemoryError::Rows {
+            channels: 2,
+            words: 3
+        })
+    );
+    assert!(m.memory().is_empty(), "nothing written by a refused write");
+    assert!(matches!(
+        m.read_tensor(g.psum_offset + g.partitions * g.psum_partition_bytes, 1, 1),
+        Err(MemoryError::Unmapped { .. })
+    ));
+    assert_eq!(m.read_tensor(0, 2, 0).unwrap(), Vec::<u32>::new());
+}

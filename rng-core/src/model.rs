@@ -256,6 +256,11 @@ pub struct ModelChoices {
     /// the 4-word bank RAND_GET_STATE(DVE, RNG_LFSR, LFSR) saves).
     /// Alternatives: `OUTPUT_CVT_LFSR` / `LFSR`; `RNG_XORWOW` / `XORWOW` (v4
     /// VectorE implements XORWOW in hardware, anchors §D).
+    ///
+    /// So in the model a DROPOUT mask is replayed by saving and restoring this state (on DVE
+    /// with the reconstructed choice: `RAND_GET_STATE` / `RAND_SET_STATE` of `RNG_LFSR` / `LFSR`,
+    /// 4 words per lane), not the XORWOW state RAND2 draws from: a kernel that saves DVE XORWOW
+    /// around a DROPOUT gets another mask after the restore.
     pub dropout_state: StateRef,
     /// DROPOUT's comparison direction (see [`DropoutPolarity`]).
     pub dropout_polarity: DropoutPolarity,

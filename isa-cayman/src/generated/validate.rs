@@ -11,6 +11,13 @@ macro_rules! predicate {
 }
 #[allow(unused_imports)]
 use isa_core::Reported as R;
+/// SBUF and PSUM as byte ranges, for the violations that name the memory a start
+/// address lies in.
+#[allow(dead_code)]
+static MEMORY_MAP: isa_core::MemoryMap = isa_core::MemoryMap {
+    sbuf: (crate::consts::STATE_BUF_OFFSET, crate::consts::STATE_BUF_SZ),
+    psum: (crate::consts::PSUM_BUF_OFFSET, crate::consts::PSUM_BUF_SZ),
+};
 #[cfg(feature = "d4_mr")]
 /// What `is_valid_d4_mr` (and every validator with the same table) may report: names relative to the operand struct, and where each value is.
 static FRAME_IS_VALID_D4_MR: [R; 26] = [
@@ -24,18 +31,18 @@ static FRAME_IS_VALID_D4_MR: [R; 26] = [
     R::word("num_active_channels", 34, 1),
     R::word("num_active_channels", 34, 1),
     R::NONE,
-    R::word("dst_mem_pattern.start_addr.addr_reg.marker", 47, 1),
-    R::word("dst_mem_pattern.start_addr.addr_immediate", 44, 4),
+    R::word("dst_mem_pattern.start_addr.addr_reg.marker", 47, 1).hex(),
+    R::word("dst_mem_pattern.start_addr.addr_immediate", 44, 4).hex(),
     R::word("num_active_channels", 34, 1),
     R::word("dst_mem_pattern.num_elem[0]", 56, 2),
     R::word("dst_mem_pattern.num_elem[1]", 58, 2),
     R::word("dst_mem_pattern.num_elem[2]", 60, 2),
     R::word("dst_mem_pattern.num_elem[3]", 62, 2),
-    R::word("dst_mem_pattern.start_addr.addr_reg.marker", 47, 1),
-    R::word("dst_mem_pattern.start_addr.addr_reg.regnum", 44, 1),
-    R::word("dst_mem_pattern.start_addr.addr_reg.reserved0[0]", 45, 1),
-    R::word("dst_mem_pattern.start_addr.addr_reg.reserved0[1]", 46, 1),
-    R::word("dst_mem_pattern.start_addr.addr_immediate", 44, 4),
+    R::word("dst_mem_pattern.start_addr.addr_reg.marker", 47, 1).hex(),
+    R::word("dst_mem_pattern.start_addr.addr_reg.regnum", 44, 1).hex(),
+    R::word("dst_mem_pattern.start_addr.addr_reg.reserved0[0]", 45, 1).hex(),
+    R::word("dst_mem_pattern.start_addr.addr_reg.reserved0[1]", 46, 1).hex(),
+    R::word("dst_mem_pattern.start_addr.addr_immediate", 44, 4).hex(),
     R::word("dtype", 32, 1).member(Dtype::vendor_name_of),
     R::NONE,
     R::NONE,
@@ -78,18 +85,18 @@ static FRAME_IS_VALID_RNG: [R; 57] = [
     R::word("num_active_channels", 34, 1),
     R::word("num_active_channels", 34, 1),
     R::NONE,
-    R::word("dst_mem_pattern.start_addr.addr_reg.marker", 47, 1),
-    R::word("dst_mem_pattern.start_addr.addr_immediate", 44, 4),
+    R::word("dst_mem_pattern.start_addr.addr_reg.marker", 47, 1).hex(),
+    R::word("dst_mem_pattern.start_addr.addr_immediate", 44, 4).hex(),
     R::word("num_active_channels", 34, 1),
     R::word("dst_mem_pattern.num_elem[0]", 56, 2),
     R::word("dst_mem_pattern.num_elem[1]", 58, 2),
     R::word("dst_mem_pattern.num_elem[2]", 60, 2),
     R::word("dst_mem_pattern.num_elem[3]", 62, 2),
-    R::word("dst_mem_pattern.start_addr.addr_reg.marker", 47, 1),
-    R::word("dst_mem_pattern.start_addr.addr_reg.regnum", 44, 1),
-    R::word("dst_mem_pattern.start_addr.addr_reg.reserved0[0]", 45, 1),
-    R::word("dst_mem_pattern.start_addr.addr_reg.reserved0[1]", 46, 1),
-    R::word("dst_mem_pattern.start_addr.addr_immediate", 44, 4),
+    R::word("dst_mem_pattern.start_addr.addr_reg.marker", 47, 1).hex(),
+    R::word("dst_mem_pattern.start_addr.addr_reg.regnum", 44, 1).hex(),
+    R::word("dst_mem_pattern.start_addr.addr_reg.reserved0[0]", 45, 1).hex(),
+    R::word("dst_mem_pattern.start_addr.addr_reg.reserved0[1]", 46, 1).hex(),
+    R::word("dst_mem_pattern.start_addr.addr_immediate", 44, 4).hex(),
     R::word("dtype", 32, 1).member(Dtype::vendor_name_of),
     R::NONE,
     R::NONE,
@@ -100,7 +107,7 @@ static FRAME_IS_VALID_RNG: [R; 57] = [
     R::word("dst_mem_pattern.num_elem[2]", 60, 2),
     R::word("dst_mem_pattern.num_elem[3]", 62, 2),
     R::arg("engine", 0).member(NeuronEngine::vendor_name_of),
-    R::word("dst_mem_pattern.start_addr.addr_immediate", 44, 4),
+    R::word("dst_mem_pattern.start_addr.addr_immediate", 44, 4).hex(),
 ];
 #[cfg(feature = "d4_rand")]
 /// What `is_valid_rand` (and every validator with the same table) may report: names relative to the operand struct, and where each value is.
@@ -131,18 +138,18 @@ static FRAME_IS_VALID_RAND: [R; 42] = [
     R::word("num_active_channels", 34, 1),
     R::word("num_active_channels", 34, 1),
     R::NONE,
-    R::word("dst_mem_pattern.start_addr.addr_reg.marker", 47, 1),
-    R::word("dst_mem_pattern.start_addr.addr_immediate", 44, 4),
+    R::word("dst_mem_pattern.start_addr.addr_reg.marker", 47, 1).hex(),
+    R::word("dst_mem_pattern.start_addr.addr_immediate", 44, 4).hex(),
     R::word("num_active_channels", 34, 1),
     R::word("dst_mem_pattern.num_elem[0]", 56, 2),
     R::word("dst_mem_pattern.num_elem[1]", 58, 2),
     R::word("dst_mem_pattern.num_elem[2]", 60, 2),
     R::word("dst_mem_pattern.num_elem[3]", 62, 2),
-    R::word("dst_mem_pattern.start_addr.addr_reg.marker", 47, 1),
-    R::word("dst_mem_pattern.start_addr.addr_reg.regnum", 44, 1),
-    R::word("dst_mem_pattern.start_addr.addr_reg.reserved0[0]", 45, 1),
-    R::word("dst_mem_pattern.start_addr.addr_reg.reserved0[1]", 46, 1),
-    R::word("dst_mem_pattern.start_addr.addr_immediate", 44, 4),
+    R::word("dst_mem_pattern.start_addr.addr_reg.marker", 47, 1).hex(),
+    R::word("dst_mem_pattern.start_addr.addr_reg.regnum", 44, 1).hex(),
+    R::word("dst_mem_pattern.start_addr.addr_reg.reserved0[0]", 45, 1).hex(),
+    R::word("dst_mem_pattern.start_addr.addr_reg.reserved0[1]", 46, 1).hex(),
+    R::word("dst_mem_pattern.start_addr.addr_immediate", 44, 4).hex(),
     R::word("dtype", 32, 1).member(Dtype::vendor_name_of),
     R::NONE,
     R::NONE,
@@ -170,31 +177,31 @@ static FRAME_IS_VALID_RAND_GET_STATE: [R; 52] = [
     R::word("reserved2[8]", 43, 1),
     R::word("rand_num_steps", 13, 1),
     R::word("post_process", 14, 1).member(RandPostProc::vendor_name_of),
-    R::word("params[0].param_bitvec_uint32", 16, 4),
-    R::word("params[1].param_bitvec_uint32", 20, 4),
-    R::word("params[2].param_bitvec_uint32", 24, 4),
-    R::word("params[3].param_bitvec_uint32", 28, 4),
+    R::word("params[0].param_bitvec_uint32", 16, 4).fp32(),
+    R::word("params[1].param_bitvec_uint32", 20, 4).fp32(),
+    R::word("params[2].param_bitvec_uint32", 24, 4).fp32(),
+    R::word("params[3].param_bitvec_uint32", 28, 4).fp32(),
     R::word("dtype", 32, 1).member(Dtype::vendor_name_of),
     R::NONE,
     R::word("num_active_channels", 34, 1),
-    R::word("dst_mem_pattern.start_addr.addr_reg.marker", 47, 1),
-    R::word("dst_mem_pattern.start_addr.addr_immediate", 44, 4),
+    R::word("dst_mem_pattern.start_addr.addr_reg.marker", 47, 1).hex(),
+    R::word("dst_mem_pattern.start_addr.addr_immediate", 44, 4).hex(),
     R::word("num_active_channels", 34, 1),
     R::word("dst_mem_pattern.num_elem[0]", 56, 2),
     R::word("dst_mem_pattern.num_elem[1]", 58, 2),
     R::word("dst_mem_pattern.num_elem[2]", 60, 2),
     R::word("dst_mem_pattern.num_elem[3]", 62, 2),
-    R::word("dst_mem_pattern.start_addr.addr_reg.marker", 47, 1),
-    R::word("dst_mem_pattern.start_addr.addr_reg.regnum", 44, 1),
-    R::word("dst_mem_pattern.start_addr.addr_reg.reserved0[0]", 45, 1),
-    R::word("dst_mem_pattern.start_addr.addr_reg.reserved0[1]", 46, 1),
-    R::word("dst_mem_pattern.start_addr.addr_immediate", 44, 4),
+    R::word("dst_mem_pattern.start_addr.addr_reg.marker", 47, 1).hex(),
+    R::word("dst_mem_pattern.start_addr.addr_reg.regnum", 44, 1).hex(),
+    R::word("dst_mem_pattern.start_addr.addr_reg.reserved0[0]", 45, 1).hex(),
+    R::word("dst_mem_pattern.start_addr.addr_reg.reserved0[1]", 46, 1).hex(),
+    R::word("dst_mem_pattern.start_addr.addr_immediate", 44, 4).hex(),
     R::word("dtype", 32, 1).member(Dtype::vendor_name_of),
     R::NONE,
     R::NONE,
     R::NONE,
     R::NONE,
-    R::word("dst_mem_pattern.start_addr.addr_immediate", 44, 4),
+    R::word("dst_mem_pattern.start_addr.addr_immediate", 44, 4).hex(),
     R::NONE,
     R::word("rand_generator", 15, 1).member(RandSrc::vendor_name_of),
     R::word("rand_algorithm", 12, 1).member(RandAlgorithm::vendor_name_of),
@@ -237,15 +244,15 @@ static FRAME_IS_VALID_S1_RAND: [R; 49] = [
     R::word("imm_state[7]", 60, 4),
     R::NONE,
     R::word("num_active_channels", 13, 1),
-    R::word("src_mem_pattern.start_addr.addr_reg.marker", 19, 1),
-    R::word("src_mem_pattern.start_addr.addr_immediate", 16, 4),
+    R::word("src_mem_pattern.start_addr.addr_reg.marker", 19, 1).hex(),
+    R::word("src_mem_pattern.start_addr.addr_immediate", 16, 4).hex(),
     R::word("num_active_channels", 13, 1),
     R::word("src_mem_pattern.num_elem[0]", 22, 2),
-    R::word("src_mem_pattern.start_addr.addr_reg.marker", 19, 1),
-    R::word("src_mem_pattern.start_addr.addr_reg.regnum", 16, 1),
-    R::word("src_mem_pattern.start_addr.addr_reg.reserved0[0]", 17, 1),
-    R::word("src_mem_pattern.start_addr.addr_reg.reserved0[1]", 18, 1),
-    R::word("src_mem_pattern.start_addr.addr_immediate", 16, 4),
+    R::word("src_mem_pattern.start_addr.addr_reg.marker", 19, 1).hex(),
+    R::word("src_mem_pattern.start_addr.addr_reg.regnum", 16, 1).hex(),
+    R::word("src_mem_pattern.start_addr.addr_reg.reserved0[0]", 17, 1).hex(),
+    R::word("src_mem_pattern.start_addr.addr_reg.reserved0[1]", 18, 1).hex(),
+    R::word("src_mem_pattern.start_addr.addr_immediate", 16, 4).hex(),
     R::word("in_dtype", 15, 1).member(Dtype::vendor_name_of),
     R::NONE,
     R::NONE,
@@ -305,20 +312,20 @@ static FRAME_IS_VALID_S3D3_DROPOUT: [R; 75] = [
     R::word("num_active_channels", 34, 1),
     R::word("num_active_channels", 34, 1),
     R::NONE,
-    R::word("src_mem_pattern.start_addr.addr_reg.marker", 19, 1),
-    R::word("src_mem_pattern.start_addr.addr_immediate", 16, 4),
+    R::word("src_mem_pattern.start_addr.addr_reg.marker", 19, 1).hex(),
+    R::word("src_mem_pattern.start_addr.addr_immediate", 16, 4).hex(),
     R::word("num_active_channels", 34, 1),
-    R::word("dst_mem_pattern.start_addr.addr_reg.marker", 51, 1),
-    R::word("dst_mem_pattern.start_addr.addr_immediate", 48, 4),
+    R::word("dst_mem_pattern.start_addr.addr_reg.marker", 51, 1).hex(),
+    R::word("dst_mem_pattern.start_addr.addr_immediate", 48, 4).hex(),
     R::word("num_active_channels", 34, 1),
     R::word("src_mem_pattern.num_elem[0]", 26, 2),
     R::word("src_mem_pattern.num_elem[1]", 28, 2),
     R::word("src_mem_pattern.num_elem[2]", 30, 2),
-    R::word("src_mem_pattern.start_addr.addr_reg.marker", 19, 1),
-    R::word("src_mem_pattern.start_addr.addr_reg.regnum", 16, 1),
-    R::word("src_mem_pattern.start_addr.addr_reg.reserved0[0]", 17, 1),
-    R::word("src_mem_pattern.start_addr.addr_reg.reserved0[1]", 18, 1),
-    R::word("src_mem_pattern.start_addr.addr_immediate", 16, 4),
+    R::word("src_mem_pattern.start_addr.addr_reg.marker", 19, 1).hex(),
+    R::word("src_mem_pattern.start_addr.addr_reg.regnum", 16, 1).hex(),
+    R::word("src_mem_pattern.start_addr.addr_reg.reserved0[0]", 17, 1).hex(),
+    R::word("src_mem_pattern.start_addr.addr_reg.reserved0[1]", 18, 1).hex(),
+    R::word("src_mem_pattern.start_addr.addr_immediate", 16, 4).hex(),
     R::word("in_dtype", 32, 1).member(Dtype::vendor_name_of),
     R::NONE,
     R::NONE,
@@ -326,11 +333,11 @@ static FRAME_IS_VALID_S3D3_DROPOUT: [R; 75] = [
     R::word("dst_mem_pattern.num_elem[0]", 58, 2),
     R::word("dst_mem_pattern.num_elem[1]", 60, 2),
     R::word("dst_mem_pattern.num_elem[2]", 62, 2),
-    R::word("dst_mem_pattern.start_addr.addr_reg.marker", 51, 1),
-    R::word("dst_mem_pattern.start_addr.addr_reg.regnum", 48, 1),
-    R::word("dst_mem_pattern.start_addr.addr_reg.reserved0[0]", 49, 1),
-    R::word("dst_mem_pattern.start_addr.addr_reg.reserved0[1]", 50, 1),
-    R::word("dst_mem_pattern.start_addr.addr_immediate", 48, 4),
+    R::word("dst_mem_pattern.start_addr.addr_reg.marker", 51, 1).hex(),
+    R::word("dst_mem_pattern.start_addr.addr_reg.regnum", 48, 1).hex(),
+    R::word("dst_mem_pattern.start_addr.addr_reg.reserved0[0]", 49, 1).hex(),
+    R::word("dst_mem_pattern.start_addr.addr_reg.reserved0[1]", 50, 1).hex(),
+    R::word("dst_mem_pattern.start_addr.addr_immediate", 48, 4).hex(),
     R::word("out_dtype", 33, 1).member(Dtype::vendor_name_of),
     R::NONE,
     R::NONE,
@@ -466,6 +473,7 @@ impl crate::inst::Rng {
             const FIELDS: &[isa_core::FieldSpec] = &[isa_core::FieldSpec {
                 name: "engine",
                 member: Some(NeuronEngine::vendor_name_of),
+                shown: isa_core::Shown::Decimal,
             }];
             return Err(isa_core::Violation::new(
                 PATH,
@@ -505,6 +513,7 @@ impl crate::inst::Rand {
             const FIELDS: &[isa_core::FieldSpec] = &[isa_core::FieldSpec {
                 name: "engine",
                 member: Some(NeuronEngine::vendor_name_of),
+                shown: isa_core::Shown::Decimal,
             }];
             return Err(isa_core::Violation::new(
                 PATH,
@@ -550,6 +559,7 @@ impl crate::inst::RandGetState {
             const FIELDS: &[isa_core::FieldSpec] = &[isa_core::FieldSpec {
                 name: "engine",
                 member: Some(NeuronEngine::vendor_name_of),
+                shown: isa_core::Shown::Decimal,
             }];
             return Err(isa_core::Violation::new(
                 PATH,
@@ -562,6 +572,7 @@ impl crate::inst::RandGetState {
             const FIELDS: &[isa_core::FieldSpec] = &[isa_core::FieldSpec {
                 name: "engine",
                 member: Some(NeuronEngine::vendor_name_of),
+                shown: isa_core::Shown::Decimal,
             }];
             return Err(isa_core::Violation::new(
                 PATH,
@@ -606,6 +617,7 @@ impl crate::inst::RandSetState {
             const FIELDS: &[isa_core::FieldSpec] = &[isa_core::FieldSpec {
                 name: "engine",
                 member: Some(NeuronEngine::vendor_name_of),
+                shown: isa_core::Shown::Decimal,
             }];
             return Err(isa_core::Violation::new(
                 PATH,
@@ -618,6 +630,7 @@ impl crate::inst::RandSetState {
             const FIELDS: &[isa_core::FieldSpec] = &[isa_core::FieldSpec {
                 name: "engine",
                 member: Some(NeuronEngine::vendor_name_of),
+                shown: isa_core::Shown::Decimal,
             }];
             return Err(isa_core::Violation::new(
                 PATH,
@@ -659,6 +672,7 @@ impl crate::inst::Dropout {
             const FIELDS: &[isa_core::FieldSpec] = &[isa_core::FieldSpec {
                 name: "engine",
                 member: Some(NeuronEngine::vendor_name_of),
+                shown: isa_core::Shown::Decimal,
             }];
             return Err(isa_core::Violation::new(
                 PATH,
@@ -708,6 +722,7 @@ impl crate::inst::PseudoSetRngSeed {
             const FIELDS: &[isa_core::FieldSpec] = &[isa_core::FieldSpec {
                 name: "engine",
                 member: Some(NeuronEngine::vendor_name_of),
+                shown: isa_core::Shown::Decimal,
             }];
             return Err(isa_core::Violation::new(
                 PATH,
@@ -791,12 +806,15 @@ fn explain_has_valid_neuron_header(
     _op: crate::Opcode,
     i: &dyn InstFields,
 ) -> bool {
-    let ok = x.check(
+    let ok = x.check_bound(
         i128::from(i.header().inst_word_len)
             == isa_core::spec::div(i128::from(crate::consts::INST_NBYTES), 4),
         n,
         0..1,
         "(i.header.inst_word_len == (INST_NBYTES / 4))",
+        0,
+        isa_core::Relation::Equal,
+        (isa_core::spec::div(i128::from(crate::consts::INST_NBYTES), 4)) as i64,
     );
     x.leave("has_valid_neuron_header", ok)
 }
@@ -843,7 +861,15 @@ fn explain_has_valid_active_channel_range(
 ) -> bool {
     static TEXT: [&str; 2] = ["(n >= 1)", "(n <= max)"];
     let ok = x.check(n >= 1, n_, 0..1, TEXT[0])
-        && x.check(i128::from(n) <= i128::from(max), n_, 1..3, TEXT[1]);
+        && x.check_bound(
+            i128::from(n) <= i128::from(max),
+            n_,
+            1..3,
+            TEXT[1],
+            1,
+            isa_core::Relation::AtMost,
+            i64::from(max),
+        );
     x.leave("has_valid_active_channel_range", ok)
 }
 #[cfg(feature = "s1_rand")]
@@ -856,11 +882,18 @@ fn explain_tensor1d_valid(
     psum: AllowedInPsum,
     sbuf: AllowedInSbuf,
 ) -> bool {
-    let ok = predicate!(
+    let ok = (predicate!(
         x,
         n[1..10],
         tensor_start_addr_valid(t.start_addr, d, w, psum, sbuf)
-    ) && x.check(t.num_elem[0] != 0, n, 0..1, "(t.num_elem[0] != 0)");
+    ) || x.space(
+        t.start_addr.addr_immediate(),
+        isa_core::Spaces {
+            sbuf: sbuf == AllowedInSbuf::True,
+            psum: psum == AllowedInPsum::True,
+        },
+        &MEMORY_MAP,
+    )) && x.check(t.num_elem[0] != 0, n, 0..1, "(t.num_elem[0] != 0)");
     x.leave("tensor1d_valid", ok)
 }
 #[cfg(feature = "s3d3_dropout")]
@@ -878,11 +911,18 @@ fn explain_tensor3d_valid(
         "(t.num_elem[1] != 0)",
         "(t.num_elem[2] != 0)",
     ];
-    let ok = predicate!(
+    let ok = (predicate!(
         x,
         n[3..12],
         tensor_start_addr_valid(t.start_addr, d, w, psum, sbuf)
-    ) && x.check(t.num_elem[0] != 0, n, 0..1, TEXT[0])
+    ) || x.space(
+        t.start_addr.addr_immediate(),
+        isa_core::Spaces {
+            sbuf: sbuf == AllowedInSbuf::True,
+            psum: psum == AllowedInPsum::True,
+        },
+        &MEMORY_MAP,
+    )) && x.check(t.num_elem[0] != 0, n, 0..1, TEXT[0])
         && x.check(t.num_elem[1] != 0, n, 1..2, TEXT[1])
         && x.check(t.num_elem[2] != 0, n, 2..3, TEXT[2]);
     x.leave("tensor3d_valid", ok)
@@ -903,11 +943,18 @@ fn explain_tensor4d_valid(
         "(t.num_elem[2] != 0)",
         "(t.num_elem[3] != 0)",
     ];
-    let ok = predicate!(
+    let ok = (predicate!(
         x,
         n[4..13],
         tensor_start_addr_valid(t.start_addr, d, w, psum, sbuf)
-    ) && x.check(t.num_elem[0] != 0, n, 0..1, TEXT[0])
+    ) || x.space(
+        t.start_addr.addr_immediate(),
+        isa_core::Spaces {
+            sbuf: sbuf == AllowedInSbuf::True,
+            psum: psum == AllowedInPsum::True,
+        },
+        &MEMORY_MAP,
+    )) && x.check(t.num_elem[0] != 0, n, 0..1, TEXT[0])
         && x.check(t.num_elem[1] != 0, n, 1..2, TEXT[1])
         && x.check(t.num_elem[2] != 0, n, 2..3, TEXT[2])
         && x.check(t.num_elem[3] != 0, n, 3..4, TEXT[3]);

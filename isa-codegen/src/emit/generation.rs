@@ -520,7 +520,7 @@ type DrawForm = fn(&Fields) -> Result<TokenStream, String>;
 const DRAW_FAMILY: [(&str, DrawForm); 4] = [
     ("RAND", rand_form),
     ("RAND2", rand2_form),
-    ("DROPOUT", dropout_form),
+    (crate::vendor::DROPOUT, dropout_form),
     ("PSEUDO_SET_RNG_SEED", seed_form),
 ];
 

@@ -146,7 +146,10 @@ fn kind_const(model: &Model, t: &Ty) -> Option<(String, TokenStream)> {
                     "KIND_{}",
                     crate::model::names::short(name).to_ascii_uppercase()
                 ),
-                quote!(isa_core::FieldKind::Union { name: #name }),
+                {
+                    let shown = super::shown_tokens(crate::model::shown::of_union(model, *r));
+                    quote!(isa_core::FieldKind::Union { name: #name, shown: #shown })
+                },
             ))
         }
         _ => None,

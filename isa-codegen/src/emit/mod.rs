@@ -353,3 +353,12 @@ pub fn emit(model: &Model) -> (Sources, Vec<String>) {
     }
     (files, notes)
 }
+
+/// The `isa_core::Shown` of a value written as `shown` says.
+pub(crate) fn shown_tokens(shown: crate::model::shown::Shown) -> TokenStream {
+    match shown {
+        crate::model::shown::Shown::Decimal => quote::quote!(isa_core::Shown::Decimal),
+        crate::model::shown::Shown::Hex => quote::quote!(isa_core::Shown::Hex),
+        crate::model::shown::Shown::Fp32 => quote::quote!(isa_core::Shown::Fp32),
+    }
+}

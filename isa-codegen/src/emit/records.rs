@@ -471,7 +471,7 @@ fn union_view(model: &Model, r: RecordId) -> TokenStream {
     }
     let derives = super::traits::union_derives();
     let bytes_attrs = super::traits::array_attr();
-    let disasm = super::traits::union_disasm(&rec.rust);
+    let disasm = super::traits::union_disasm(model, r);
     quote! {
         #docs
         #derives

@@ -16,6 +16,7 @@
 use super::ident;
 use super::ty::{has_float, typed_fields};
 use crate::model::names::rust_field;
+use crate::model::shown;
 use crate::model::Prim;
 use crate::model::{Model, RecordId, Ty};
 use proc_macro2::{Ident, TokenStream};
@@ -165,14 +166,30 @@ pub fn struct_disasm(model: &Model, r: RecordId, name: &str) -> TokenStream {
     quote! { isa_core::record_disasm!(#id { #(#fields),* }); }
 }
 
-/// The disassembly of a union view: its bytes as one little-endian hexadecimal number.
-pub fn union_disasm(name: &str) -> TokenStream {
-    let id = ident(name);
+/// The disassembly of a union view (`model::shown`): an fp32 immediate as its float, any other
+/// union as its bytes read as one little-endian hexadecimal number; the address union is shown
+/// even when zero (a start address of 0 is an address, not an unused field).
+pub fn union_disasm(model: &Model, r: RecordId) -> TokenStream {
+    let id = ident(&model.records[r].rust);
+    let write = match shown::of_union(model, r) {
+        shown::Shown::Fp32 if model.records[r].size == 4 => {
+            quote!(isa_core::disasm::le_fp32(out, &self.bytes))
+        }
+        _ => quote!(isa_core::disasm::le_hex(out, &self.bytes)),
+    };
+    let always = if shown::is_address_union(model, r) {
+        quote!(
+            const ALWAYS_SHOWN: bool = true;
+        )
+    } else {
+        quote!()
+    };
     quote! {
         impl isa_core::disasm::Disasm for #id {
+            #always
             fn is_zero(&self) -> bool { self.bytes.iter().all(|b| *b == 0) }
             fn disasm(&self, out: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-                isa_core::disasm::le_hex(out, &self.bytes)
+                #write
             }
         }
     }

@@ -22,10 +22,11 @@
 //!
 //! [`Violation`]: isa_core::Violation
 
-use super::spec::{Code, Translator};
+use super::spec::{Code, Repr, Translator};
 use super::{banner, ident, lit, Source};
 use crate::model::eval::Step;
-use crate::model::spec::{conjuncts, Expr, ExprKind, InstRoot, SpecFn, SpecTy};
+use crate::model::shown::{self, Shown};
+use crate::model::spec::{conjuncts, BinOp, Expr, ExprKind, InstRoot, SpecFn, SpecTy};
 use crate::model::EnumId;
 use crate::model::{Model, RecordId, Ty, Validator};
 use crate::model::{OpcodeId, ShapeId};
@@ -343,6 +344,7 @@ fn word_entry(
     let mut size = 0;
     let mut bits = None;
     let mut cur: Option<Ty> = None;
+    let mut path = Vec::new();
     for s in steps {
         match s {
             Step::Field(r, k) => {
@@ -351,6 +353,7 @@ fn word_entry(
                 size = f.size;
                 bits = f.bits;
                 cur = Some(f.ty.clone());
+                path.push((*r, *k));
             }
             Step::Index(i) => {
                 if let Some(Ty::Array(inner, _)) = &cur {
@@ -371,7 +374,11 @@ fn word_entry(
         t = quote!(#t.bits(#a, #w));
     }
     t = with_kind(model, t, ty);
-    t
+    match cur.map(|c| shown::of_path(model, &path, &c)) {
+        Some(Shown::Hex) => quote!(#t.hex()),
+        Some(Shown::Fp32) => quote!(#t.fp32()),
+        _ => t,
+    }
 }
 
 fn with_kind(model: &Model, t: TokenStream, ty: &SpecTy) -> TokenStream {
@@ -389,6 +396,92 @@ fn with_kind(model: &Model, t: TokenStream, ty: &SpecTy) -> TokenStream {
         }
         _ => t,
     }
+}
+
+/// A leaf's check: `check_bound` when [`bound_of`] found the bound it compares with, else `check`.
+fn leaf_check(
+    x: &proc_macro2::Ident,
+    test: TokenStream,
+    reads: TokenStream,
+    text: TokenStream,
+    bound: Option<(usize, proc_macro2::Ident, TokenStream)>,
+) -> TokenStream {
+    match bound {
+        Some((subject, relation, value)) => {
+            let subject = lit(subject as u64);
+            quote!(#x.check_bound(#test, #reads, #text, #subject, isa_core::Relation::#relation, #value))
+        }
+        None => quote!(#x.check(#test, #reads, #text)),
+    }
+}
+
+/// For a leaf `c` whose reads are `reads` (frame entries from `start` on): when it compares a
+/// plain read (a field or parameter) with another value, the frame index of that read, the
+/// relation seen from it and the other side's value as an `i64`, for
+/// `isa_core::Explain::check_bound`.
+fn bound_of(
+    reads: &[Site],
+    tr: &Translator<'_>,
+    c: &Expr,
+    start: usize,
+) -> Option<(usize, proc_macro2::Ident, TokenStream)> {
+    let ExprKind::Binary(op, l, r) = &c.kind else {
+        return None;
+    };
+    let relation = |flip: bool| -> Option<&'static str> {
+        Some(match (op, flip) {
+            (BinOp::Le, false) | (BinOp::Ge, true) => "AtMost",
+            (BinOp::Lt, false) | (BinOp::Gt, true) => "Below",
+            (BinOp::Ge, false) | (BinOp::Le, true) => "AtLeast",
+            (BinOp::Gt, false) | (BinOp::Lt, true) => "Above",
+            (BinOp::Eq, _) => "Equal",
+            (BinOp::Ne, _) => "NotEqual",
+            _ => return None,
+        })
+    };
+    let numeric =
+        |e: &Expr| matches!(e.ty, SpecTy::Enum(_)) || matches!(e.ty, SpecTy::Int(p) if p.is_int());
+    let site_of = |e: &Expr| -> Option<Site> {
+        if !numeric(e) {
+            return None;
+        }
+        match access(e)? {
+            Access::Inst(root, steps) => Some(Site::Inst(root, steps, e.ty.clone())),
+            Access::Param(p, steps) => Some(Site::Param(p, steps, e.ty.clone())),
+        }
+    };
+    let (subject, other, flip) = match (site_of(l), site_of(r)) {
+        (Some(s), _) => (s, r, false),
+        (None, Some(s)) => (s, l, true),
+        (None, None) => return None,
+    };
+    // A literal or an enum member is in the predicate's text already (`(n >= 1)`); a named
+    // constant or a parameter (`(n <= max)`) is not, so its value is what the note adds.
+    if !(numeric(other) || other.ty == SpecTy::Wide)
+        || matches!(other.kind, ExprKind::Int(_) | ExprKind::Member(..))
+    {
+        return None;
+    }
+    let at = reads.iter().position(|s| *s == subject)?;
+    let code = tr.expr(other);
+    let value = match &code.repr {
+        Repr::Literal(v) if i64::try_from(*v).is_ok() => lit(*v),
+        Repr::Enum(e) if tr.model.enums[*e].repr.size() <= 4 => {
+            let t = code.operand();
+            quote!(i64::from(#t.value()))
+        }
+        Repr::Prim(Prim::I64) => code.tokens.clone(),
+        Repr::Prim(p) if p.is_int() && p.size() <= 4 => {
+            let t = &code.tokens;
+            quote!(i64::from(#t))
+        }
+        Repr::Bool | Repr::Value => return None,
+        _ => {
+            let w = tr.wide(&code);
+            quote!((#w) as i64)
+        }
+    };
+    Some((start + at, ident(relation(flip)?), value))
 }
 
 /// How an explain function tests a callee whose whole body is one predicate (see `Plan::is_predicate`).
@@ -506,7 +599,8 @@ impl Emitter<'_> {
                         // One predicate: tested here, through the spec function.
                         let call = tr.expr(c).tokens;
                         let (a, b) = (lit(a as u64), lit(b as u64));
-                        chain.push(quote!(predicate!(#x, #n[#a..#b], #call)));
+                        let t = quote!(predicate!(#x, #n[#a..#b], #call));
+                        chain.push(self.with_space_note(&tr, &x, args, t));
                         continue;
                     }
                     let frame = range(a, b);
@@ -521,7 +615,8 @@ impl Emitter<'_> {
                             toks.push(tr.arg(&code, pt));
                         }
                     }
-                    chain.push(quote!(#name(#x, #frame #(, #toks)*)));
+                    let test = quote!(#name(#x, #frame #(, #toks)*));
+                    chain.push(self.with_space_note(&tr, &x, args, test));
                 }
                 Part::Leaf => {
                     let (a, b) = plan.leaves[&k];
@@ -565,7 +660,8 @@ impl Emitter<'_> {
                         quote!(#t)
                     };
                     text_k += 1;
-                    chain.push(quote!(#x.check(#test, #reads, #text)));
+                    let b = bound_of(&plan.frame[a..b], &tr, c, a).filter(|_| constant.is_none());
+                    chain.push(leaf_check(&x, test, reads, text, b));
                 }
             }
         }
@@ -590,6 +686,56 @@ impl Emitter<'_> {
             },
             &x,
             &n,
+        )
+    }
+
+    /// `test`, a descended call, followed by its [`Emitter::space_note`] when it has one.
+    fn with_space_note(
+        &self,
+        tr: &Translator<'_>,
+        x: &proc_macro2::Ident,
+        args: &[Expr],
+        test: TokenStream,
+    ) -> TokenStream {
+        match self.space_note(tr, x, args) {
+            Some(note) => quote!((#test || #note)),
+            None => test,
+        }
+    }
+
+    /// For a call with a start-address argument and the `AllowedInSBUF`/`AllowedInPSUM`
+    /// arguments: the `isa_core::Explain::space` call that, after the call fails, names the
+    /// memory the immediate address lies in when the operand may not use it.
+    fn space_note(
+        &self,
+        tr: &Translator<'_>,
+        x: &proc_macro2::Ident,
+        args: &[Expr],
+    ) -> Option<TokenStream> {
+        let model = self.model;
+        model.memory_map()?;
+        let union = model.address_forms.as_ref()?.union;
+        let address = args.iter().find(|a| a.ty == SpecTy::Record(union))?;
+        let allowed = |c_name: &str| -> Option<TokenStream> {
+            let e = model.enum_named(c_name)?;
+            let arg = args.iter().find(|a| a.ty == SpecTy::Enum(e))?;
+            let en = &model.enums[e];
+            let yes = en
+                .members
+                .iter()
+                .find(|m| m.short == crate::vendor::ALLOWED_TRUE)?;
+            let (t, v) = (ident(&en.rust), ident(&yes.rust));
+            let a = tr.expr(arg).operand();
+            Some(quote!(#a == #t::#v))
+        };
+        let sbuf = allowed(crate::vendor::ALLOWED_IN_SBUF)?;
+        let psum = allowed(crate::vendor::ALLOWED_IN_PSUM)?;
+        let a = tr.expr(address).operand();
+        let imm = ident(&crate::model::names::rust_field(
+            crate::vendor::ADDR_IMMEDIATE,
+        ));
+        Some(
+            quote!(#x.space(#a.#imm(), isa_core::Spaces { sbuf: #sbuf, psum: #psum }, &MEMORY_MAP)),
         )
     }
 
@@ -663,7 +809,7 @@ fn engine_rejected(
         if #rejects {
             const PATH: &[&str] = &[#function, #predicate];
             const FIELDS: &[isa_core::FieldSpec] =
-                &[isa_core::FieldSpec { name: "engine", member: Some(#engine_ty::vendor_name_of) }];
+                &[isa_core::FieldSpec { name: "engine", member: Some(#engine_ty::vendor_name_of), shown: isa_core::Shown::Decimal }];
             return Err(isa_core::Violation::new(PATH, FIELDS, [i64::from(engine.value()), 0, 0, 0, 0, 0, 0, 0, 0, 0]));
         }
     }
@@ -767,6 +913,19 @@ pub fn emit(model: &Model) -> Source {
         }
     }
     let table_items = frames.statics(model);
+    // The address map the start-address notes name a memory by (`Emitter::space_note`).
+    let memory_map = model.memory_map().map(|cs| {
+        let [so, ss, po, ps] = cs.map(|c| ident(&c.short));
+        quote! {
+            /// SBUF and PSUM as byte ranges, for the violations that name the memory a start
+            /// address lies in.
+            #[allow(dead_code)]
+            static MEMORY_MAP: isa_core::MemoryMap = isa_core::MemoryMap {
+                sbuf: (crate::consts::#so, crate::consts::#ss),
+                psum: (crate::consts::#po, crate::consts::#ps),
+            };
+        }
+    });
     items.push(quote! {
         impl crate::inst::Instruction {
             /// Validates the instruction with its opcode's spec validator, as executed by `engine`.
@@ -786,6 +945,7 @@ pub fn emit(model: &Model) -> Source {
         quote! {
             #[allow(unused_imports)]
             use isa_core::Reported as R;
+            #memory_map
             #(#table_items)*
             #(#items)*
             #(#fns)*

@@ -77,3 +77,21 @@ pub fn derive(model: &Model) -> Option<AddressForms> {
         register,
     })
 }
+
+impl Model {
+    /// The address map as (SBUF start, SBUF size, PSUM start, PSUM size), from the tree's
+    /// `STATE_BUF_*` and `PSUM_BUF_*` constants, when it has all four.
+    pub fn memory_map(&self) -> Option<[&super::Constant; 4]> {
+        use crate::vendor::{PSUM_BUF_SZ, STATE_BUF_SZ};
+        let c = |n: &str| {
+            self.constant(n)
+                .filter(|c| self.u32_constant(n).is_some() && c.ty == Prim::U32)
+        };
+        Some([
+            c(STATE_BUF_OFFSET)?,
+            c(STATE_BUF_SZ)?,
+            c(PSUM_BUF_OFFSET)?,
+            c(PSUM_BUF_SZ)?,
+        ])
+    }
+}

@@ -14,6 +14,7 @@ pub mod passes;
 pub mod place;
 pub mod placement;
 pub mod runtime;
+pub mod shown;
 pub mod spec;
 
 pub use passes::build;

@@ -284,7 +284,22 @@ fn method_call() {
         "(i.s1_fill.count.max(1) >= 1)",
         ".max(",
     );
-    t.rejects(FILL, line, &["method calls", "the spec language has no"]);
+    t.rejects(
+        FILL,
+        line,
+        &["the spec language has no method calls: `i.s1_fill.count.max(1)`"],
+    );
+}
+
+#[test]
+fn an_expression_form_the_language_lacks_is_named_by_its_text() {
+    let t = Tree::tiny("array-literal");
+    let line = t.break_at(FILL, "(i.s1_fill.count >= 1)", "([1, 2][0] >= 1)", "[1, 2]");
+    t.rejects(
+        FILL,
+        line,
+        &["the spec language has no expression of the form `[1, 2]` (docs/spec-language.md"],
+    );
 }
 
 #[test]

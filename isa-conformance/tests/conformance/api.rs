@@ -227,3 +227,41 @@ api!(sunda: isa_sunda::Sunda);
 api!(cayman: isa_cayman::Cayman);
 api!(mariana: isa_mariana::Mariana);
 api!(maverick: isa_maverick::Maverick);
+
+/// A misspelt argument of a `Construct` call names itself and lists the constructor's
+/// parameters (every generation with a constructor that has a `dtype` parameter).
+#[test]
+fn a_misspelt_construct_argument_is_named_with_the_parameters() {
+    use isa_core::construct::{Arg, Construct};
+    fn check<G: Construct>(generation: &str) -> usize {
+        let mut checked = 0;
+        for c in G::CONSTRUCTORS {
+            let Some(k) = c.params.iter().position(|p| p.name == "dtype") else {
+                continue;
+            };
+            let mut args: Vec<(&str, Arg<'_>)> =
+                c.params.iter().map(|p| (p.name, Arg::Lanes(1))).collect();
+            args[k] = ("dtyp", Arg::Member("FP32"));
+            let e = G::construct(c.instruction, c.function, &args).unwrap_err();
+            let text = e.to_string();
+            assert!(
+                text.starts_with(&format!(
+                    "argument {k} (`dtyp`) names no parameter of the constructor; its parameters: "
+                )),
+                "{generation} {}::{}: {text}",
+                c.instruction,
+                c.function
+            );
+            for p in c.params {
+                assert!(text.contains(&format!("`{}`", p.name)), "{text}");
+            }
+            checked += 1;
+        }
+        checked
+    }
+    let checked = check::<isa_sunda::Sunda>("SUNDA")
+        + check::<isa_cayman::Cayman>("CAYMAN")
+        + check::<isa_mariana::Mariana>("MARIANA")
+        + check::<isa_maverick::Maverick>("MAVERICK");
+    assert!(checked >= 4, "{checked} constructors with a dtype");
+}

@@ -41,10 +41,12 @@ const KIND_IMM_SRC: K = isa_core::FieldKind::Enum {
 #[allow(dead_code, unused_macros)]
 const KIND_IMM_VAL_INST_FIELD: K = isa_core::FieldKind::Union {
     name: "NEURON_ISA_TPB_IMM_VAL_INST_FIELD",
+    shown: isa_core::Shown::Fp32,
 };
 #[allow(dead_code, unused_macros)]
 const KIND_ADDR4: K = isa_core::FieldKind::Union {
     name: "NEURON_ISA_TPB_ADDR4",
+    shown: isa_core::Shown::Hex,
 };
 #[allow(dead_code, unused_macros)]
 const KIND_RAND_SRC: K = isa_core::FieldKind::Enum {
@@ -54,6 +56,7 @@ const KIND_RAND_SRC: K = isa_core::FieldKind::Enum {
 #[cfg(feature = "d4_rand")]
 const KIND_RAND_PARAM: K = isa_core::FieldKind::Union {
     name: "NEURON_ISA_TPB_RAND_PARAM",
+    shown: isa_core::Shown::Fp32,
 };
 #[cfg(feature = "s1_rand")]
 const KIND_RAND_STATE_UPDATE: K = isa_core::FieldKind::Enum {

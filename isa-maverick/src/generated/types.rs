@@ -3632,6 +3632,7 @@ impl Default for Addr4 {
     }
 }
 impl isa_core::disasm::Disasm for Addr4 {
+    const ALWAYS_SHOWN: bool = true;
     fn is_zero(&self) -> bool {
         self.bytes.iter().all(|b| *b == 0)
     }
@@ -4049,7 +4050,7 @@ impl isa_core::disasm::Disasm for ImmValInstField {
         self.bytes.iter().all(|b| *b == 0)
     }
     fn disasm(&self, out: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        isa_core::disasm::le_hex(out, &self.bytes)
+        isa_core::disasm::le_fp32(out, &self.bytes)
     }
 }
 /// One parameter of the Rand instruction (params\[0\] = min, params\[1\] = max for UNIFORM\_IN\_RANGE).
@@ -4129,6 +4130,6 @@ impl isa_core::disasm::Disasm for RandParam {
         self.bytes.iter().all(|b| *b == 0)
     }
     fn disasm(&self, out: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        isa_core::disasm::le_hex(out, &self.bytes)
+        isa_core::disasm::le_fp32(out, &self.bytes)
     }
 }

@@ -449,6 +449,8 @@ impl crate::inst::Dropout {
     ///
     /// What the validator asks of the parameters' values (lane counts, addresses, element types and counts, distinct bounds, the executing engine) is checked by `validate`, not by the types.
     ///
+    /// Which generator state it draws from: the instruction carries no seed, so each lane draws from a state of the executing engine. In rng-core's machine that state is the model choice [`ModelChoices::dropout_state`](rng_core::model::ModelChoices::dropout_state) of SUNDA's [`MODEL`](rng_core::Generation::MODEL), not the state RAND2 or RAND draws from: a checkpoint replays a mask only when it saves and restores that state (saving the DVE XORWOW state does not).
+    ///
     /// # Example
     ///
     /// ```rust

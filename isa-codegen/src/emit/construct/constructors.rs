@@ -177,6 +177,13 @@ fn ctor_doc(model: &Model, c: &Construction, ctor: &Ctor) -> String {
         ));
     }
     d.push_str("\n\nWhat the validator asks of the parameters' values (lane counts, addresses, element types and counts, distinct bounds, the executing engine) is checked by `validate`, not by the types.");
+    if o.short == crate::vendor::DROPOUT {
+        // The header gives DROPOUT no seed and does not say which state it draws from; the
+        // machine's answer is a model choice, stated (with its alternatives) where it is made.
+        d.push_str(&format!(
+            "\n\nWhich generator state it draws from: the instruction carries no seed, so each lane draws from a state of the executing engine. In rng-core's machine that state is the model choice [`ModelChoices::dropout_state`](rng_core::model::ModelChoices::dropout_state) of {gen}'s [`MODEL`](rng_core::Generation::MODEL), not the state RAND2 or RAND draws from: a checkpoint replays a mask only when it saves and restores that state (saving the DVE XORWOW state does not)."
+        ));
+    }
     d
 }
 

@@ -359,19 +359,34 @@ impl Resolver<'_> {
                 }
             },
             other => {
-                let what = match other {
-                    syn::Expr::MethodCall(_) => "method calls",
-                    syn::Expr::Cast(_) => "casts",
-                    syn::Expr::Match(_) => "`match`",
-                    syn::Expr::Closure(_) => "closures",
-                    syn::Expr::Let(_) => "`let`",
-                    syn::Expr::ForLoop(_) | syn::Expr::While(_) | syn::Expr::Loop(_) => "loops",
-                    _ => "this expression form",
-                };
-                self.err(loc, format!("the spec language has no {what}"));
+                self.unsupported(loc, other);
                 None
             }
         }
+    }
+
+    /// The diagnostic for an expression form the spec language does not have.
+    fn unsupported(&mut self, loc: Loc, other: &syn::Expr) {
+        let what = match other {
+            syn::Expr::MethodCall(_) => Some("method calls"),
+            syn::Expr::Cast(_) => Some("casts"),
+            syn::Expr::Match(_) => Some("`match`"),
+            syn::Expr::Closure(_) => Some("closures"),
+            syn::Expr::Let(_) => Some("`let`"),
+            syn::Expr::ForLoop(_) | syn::Expr::While(_) | syn::Expr::Loop(_) => Some("loops"),
+            _ => None,
+        };
+        let text = source_text(other);
+        self.err(
+            loc,
+            match what {
+                Some(what) => format!("the spec language has no {what}: `{text}`"),
+                None => format!(
+                    "the spec language has no expression of the form `{text}` \
+                     (docs/spec-language.md lists the forms it has)"
+                ),
+            },
+        );
     }
 
     fn path(&mut self, scope: &Scope<'_>, path: &syn::Path, loc: Loc) -> Option<Expr> {
@@ -924,4 +939,20 @@ pub(super) fn declaration_index(model: &Model) -> BTreeMap<String, Vec<(String, 
             .push((t.c_name.clone(), Decl::Alias(t.target.clone())));
     }
     index
+}
+
+/// An expression as text for a diagnostic: its tokens, without the spaces token printing puts
+/// around punctuation (`i.count.max(1)`, not `i . count . max (1)`).
+fn source_text(e: &syn::Expr) -> String {
+    let text = quote::ToTokens::to_token_stream(e).to_string();
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        let tight_before = matches!(chars.peek(), Some('.' | '(' | ')' | '[' | ']' | ',' | ':'));
+        if c == ' ' && (tight_before || out.ends_with(['.', '(', '[', '!', ':'])) {
+            continue;
+        }
+        out.push(c);
+    }
+    out
 }
