@@ -1857,24 +1857,35 @@ fn encode_refuses_what_no_constructor_builds() {
     ] {
         fails(&run(&sh(args)), 2, args);
     }
-    // min == max is the validator's business: the word encodes, validate exits 1 naming it.
-    let hex = ok(&sh(
-        "encode --gen mariana rand2 --dst 0 --elems 4 --min 1 --max 1",
-    ));
-    let o = run(&[
-        "validate",
-        "--gen",
-        "mariana",
-        "--engine",
-        "dve",
-        hex.trim_end(),
-    ]);
-    fails(&o, 1, "min == max");
-    assert!(
-        stdout(&o).contains("has_valid_rand2_min_max"),
-        "{}",
-        stdout(&o)
-    );
+    // Bounds out of order (equal, reversed) are the validator's business: the word encodes,
+    // validate exits 1 naming the predicate; in order they validate.
+    for (bounds, valid) in [
+        ("--min 1 --max 1", false),
+        ("--min 1 --max=-1", false),
+        ("--min=-1 --max 1", true),
+    ] {
+        let hex = ok(&sh(&format!(
+            "encode --gen mariana rand2 --dst 0 --elems 4 {bounds}"
+        )));
+        let o = run(&[
+            "validate",
+            "--gen",
+            "mariana",
+            "--engine",
+            "dve",
+            hex.trim_end(),
+        ]);
+        if valid {
+            assert_eq!(o.status.code(), Some(0), "{bounds}: {}", stderr(&o));
+        } else {
+            fails(&o, 1, bounds);
+            assert!(
+                stdout(&o).contains("has_valid_rand2_min_max"),
+                "{}",
+                stdout(&o)
+            );
+        }
+    }
 }
 
 /// The README's program, line by line as it is written there: `encode --raw` appends each word,

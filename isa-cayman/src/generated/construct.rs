@@ -313,7 +313,7 @@ impl crate::inst::Rng {
     ///
     /// Left zero though the validator reads them: `events` (no semaphore wait or update); set them on the result.
     ///
-    /// What the validator asks of the parameters' values (lane counts, addresses, element types and counts, distinct bounds, the executing engine) is checked by `validate`, not by the types.
+    /// What the validator asks of the parameters' values (lane counts, addresses, element types and counts, bounds in order, the executing engine) is checked by `validate`, not by the types.
     ///
     /// # Example
     ///
@@ -358,7 +358,7 @@ impl crate::inst::Rand {
     ///
     /// Left zero, because the validator does not read them under this choice: `rand_generator`, `params`. Left zero though the validator reads them: `events` (no semaphore wait or update); set them on the result.
     ///
-    /// What the validator asks of the parameters' values (lane counts, addresses, element types and counts, distinct bounds, the executing engine) is checked by `validate`, not by the types.
+    /// What the validator asks of the parameters' values (lane counts, addresses, element types and counts, bounds in order, the executing engine) is checked by `validate`, not by the types.
     ///
     /// # Example
     ///
@@ -398,7 +398,7 @@ impl crate::inst::Rand {
     ///
     /// Left zero, because the validator does not read them under this choice: `rand_generator`. Left zero though the validator reads them: `events` (no semaphore wait or update); set them on the result.
     ///
-    /// What the validator asks of the parameters' values (lane counts, addresses, element types and counts, distinct bounds, the executing engine) is checked by `validate`, not by the types.
+    /// What the validator asks of the parameters' values (lane counts, addresses, element types and counts, bounds in order, the executing engine) is checked by `validate`, not by the types.
     ///
     /// # Example
     ///
@@ -454,7 +454,7 @@ impl crate::inst::Dropout {
     ///
     /// Left zero though the validator reads them: `events` (no semaphore wait or update); set them on the result.
     ///
-    /// What the validator asks of the parameters' values (lane counts, addresses, element types and counts, distinct bounds, the executing engine) is checked by `validate`, not by the types.
+    /// What the validator asks of the parameters' values (lane counts, addresses, element types and counts, bounds in order, the executing engine) is checked by `validate`, not by the types.
     ///
     /// # Example
     ///
@@ -508,7 +508,7 @@ impl crate::inst::PseudoSetRngSeed {
     ///
     /// Left zero though the validator reads them: `events` (no semaphore wait or update); set them on the result.
     ///
-    /// What the validator asks of the parameters' values (lane counts, addresses, element types and counts, distinct bounds, the executing engine) is checked by `validate`, not by the types.
+    /// What the validator asks of the parameters' values (lane counts, addresses, element types and counts, bounds in order, the executing engine) is checked by `validate`, not by the types.
     ///
     /// # Example
     ///

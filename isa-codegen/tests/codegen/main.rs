@@ -16,6 +16,7 @@ mod header_trees;
 mod model_fixture;
 mod padding;
 mod runtime_data;
+mod spec_float;
 mod spec_fuzz;
 mod spec_rejection;
 mod vendor_root;

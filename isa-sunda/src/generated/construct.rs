@@ -306,7 +306,7 @@ impl crate::inst::Rng {
     ///
     /// Left zero though the validator reads them: `events` (no semaphore wait or update); set them on the result.
     ///
-    /// What the validator asks of the parameters' values (lane counts, addresses, element types and counts, distinct bounds, the executing engine) is checked by `validate`, not by the types.
+    /// What the validator asks of the parameters' values (lane counts, addresses, element types and counts, bounds in order, the executing engine) is checked by `validate`, not by the types.
     ///
     /// # Example
     ///
@@ -351,7 +351,7 @@ impl crate::inst::Rand {
     ///
     /// Left zero, because the validator does not read them under this choice: `rand_generator`, `params`. Left zero though the validator reads them: `events` (no semaphore wait or update); set them on the result.
     ///
-    /// What the validator asks of the parameters' values (lane counts, addresses, element types and counts, distinct bounds, the executing engine) is checked by `validate`, not by the types.
+    /// What the validator asks of the parameters' values (lane counts, addresses, element types and counts, bounds in order, the executing engine) is checked by `validate`, not by the types.
     ///
     /// # Example
     ///
@@ -391,7 +391,7 @@ impl crate::inst::Rand {
     ///
     /// Left zero, because the validator does not read them under this choice: `rand_generator`. Left zero though the validator reads them: `events` (no semaphore wait or update); set them on the result.
     ///
-    /// What the validator asks of the parameters' values (lane counts, addresses, element types and counts, distinct bounds, the executing engine) is checked by `validate`, not by the types.
+    /// What the validator asks of the parameters' values (lane counts, addresses, element types and counts, bounds in order, the executing engine) is checked by `validate`, not by the types.
     ///
     /// # Example
     ///
@@ -447,7 +447,7 @@ impl crate::inst::Dropout {
     ///
     /// Left zero though the validator reads them: `events` (no semaphore wait or update); set them on the result.
     ///
-    /// What the validator asks of the parameters' values (lane counts, addresses, element types and counts, distinct bounds, the executing engine) is checked by `validate`, not by the types.
+    /// What the validator asks of the parameters' values (lane counts, addresses, element types and counts, bounds in order, the executing engine) is checked by `validate`, not by the types.
     ///
     /// # Example
     ///
@@ -501,7 +501,7 @@ impl crate::inst::PseudoSetRngSeed {
     ///
     /// Left zero though the validator reads them: `events` (no semaphore wait or update); set them on the result.
     ///
-    /// What the validator asks of the parameters' values (lane counts, addresses, element types and counts, distinct bounds, the executing engine) is checked by `validate`, not by the types.
+    /// What the validator asks of the parameters' values (lane counts, addresses, element types and counts, bounds in order, the executing engine) is checked by `validate`, not by the types.
     ///
     /// # Example
     ///

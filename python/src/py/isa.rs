@@ -476,7 +476,7 @@ impl Generation {
     /// * `channels`: lanes written (`num_active_channels`), 128 by default;
     /// * `dtype`: output element type (`"fp32"`, `"bfloat16"`, `"int32"`, ...).
     ///
-    /// What the validator asks of the values (distinct bounds, lane counts, addresses) is
+    /// What the validator asks of the values (bounds in order, lane counts, addresses) is
     /// checked by `validate`. SUNDA and CAYMAN have no RAND2: ValueError.
     #[pyo3(signature = (*, dst, elems, min, max, channels=None, dtype=None),
            text_signature = "($self, /, *, dst, elems, min, max, channels=128, dtype='fp32')")]
