@@ -117,7 +117,7 @@ fn a_legal_arm_without_a_firmware_record_is_a_warning() {
     );
     let rt = model.runtime.as_ref().unwrap();
     let op = model.opcode_named("RAND_GET_STATE").unwrap();
-    let member = |e: usize, short: &str| {
+    let member = |e: isa_codegen::model::EnumId, short: &str| {
         model.enums[e]
             .members
             .iter()

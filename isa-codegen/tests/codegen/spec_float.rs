@@ -8,7 +8,7 @@ use crate::common;
 use common::real_tree;
 use isa_codegen::model::eval::{Evaluator, FieldPath, Formula, Inputs, Root, Step, Value};
 use isa_codegen::model::spec::{disjuncts, BinOp, ExprKind, SpecTy};
-use isa_codegen::model::{Model, Prim};
+use isa_codegen::model::{Model, Prim, RecordId};
 
 const MIN_MAX: &str = "has_valid_rand2_min_max";
 
@@ -18,7 +18,7 @@ fn mariana() -> Model {
 }
 
 /// `<field>.<member>` of the D3_RAND operand struct, as a canonical path.
-fn path(model: &Model, shape_record: usize, field: &str, member: &str) -> FieldPath {
+fn path(model: &Model, shape_record: RecordId, field: &str, member: &str) -> FieldPath {
     let rec = &model.records[shape_record];
     let k = rec.fields.iter().position(|f| f.name == field).unwrap();
     let isa_codegen::model::Ty::Record(u) = rec.fields[k].ty else {
