@@ -53,6 +53,7 @@ pub fn instruction<G: Isa + Generation>(
         algorithm: a.algorithm,
         update,
         words: 0,
+        evidence: None,
     };
     let mut out = match inst {
         EncodeInst::RandSetState {

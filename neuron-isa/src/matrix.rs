@@ -25,9 +25,14 @@ pub struct Row {
     pub words: u8,
     /// Whether the shipped firmware has a body for (instruction, engine, algorithm).
     pub firmware_wired: bool,
-    /// How that body is known (`observed`, `inferred`, `assumed`; `headers/PROVENANCE.md`);
-    /// `None` (null) when it is not wired.
+    /// How that is known, for a wired body or for its recorded absence (`observed`,
+    /// `inferred`, `assumed`; `headers/PROVENANCE.md`); `None` (null) when the runtime data
+    /// records neither.
     pub firmware_evidence: Option<&'static str>,
+    /// How the arm itself is known, when the header notes it (`inferred` for CAYMAN's arms, whose
+    /// number alone is documented; `headers/PROVENANCE.md` A27, C4); `None` (null) when the
+    /// header states the arm as it is.
+    pub arm_evidence: Option<&'static str>,
 }
 
 /// Whether generation `G`'s firmware ships a body for `kind` on `engine` with `algorithm`.
@@ -110,6 +115,7 @@ pub fn rows<G: Isa + Generation>() -> Vec<Row> {
             firmware_evidence: G::firmware(kind, arm.engine, arm.algorithm)
                 .evidence()
                 .map(Evidence::name),
+            arm_evidence: arm.evidence.map(Evidence::name),
         })
         .collect()
 }
@@ -128,7 +134,7 @@ pub fn json(rows: &[Row]) -> String {
 
 /// The rows as an aligned text table.
 pub fn table(rows: &[Row]) -> String {
-    const HEAD: [&str; 9] = [
+    const HEAD: [&str; 10] = [
         "GENERATION",
         "INSTRUCTION",
         "ENGINE",
@@ -138,8 +144,9 @@ pub fn table(rows: &[Row]) -> String {
         "WORDS",
         "FIRMWARE_WIRED",
         "EVIDENCE",
+        "ARM_EVIDENCE",
     ];
-    let cells: Vec<[String; 9]> = rows
+    let cells: Vec<[String; 10]> = rows
         .iter()
         .map(|r| {
             [
@@ -152,6 +159,7 @@ pub fn table(rows: &[Row]) -> String {
                 r.words.to_string(),
                 if r.firmware_wired { "yes" } else { "no" }.into(),
                 r.firmware_evidence.unwrap_or("-").into(),
+                r.arm_evidence.unwrap_or("-").into(),
             ]
         })
         .collect();
@@ -235,10 +243,11 @@ mod tests {
             words: 6,
             firmware_wired: true,
             firmware_evidence: Some("observed"),
+            arm_evidence: None,
         };
         assert_eq!(
             spaced(&row),
-            r#"{"generation": "mariana", "instruction": "RAND_SET_STATE", "engine": "POOL", "generator": "RNG_XORWOW", "algorithm": "XORWOW", "update_state": "SRC_TENSOR", "words": 6, "firmware_wired": true, "firmware_evidence": "observed"}"#
+            r#"{"generation": "mariana", "instruction": "RAND_SET_STATE", "engine": "POOL", "generator": "RNG_XORWOW", "algorithm": "XORWOW", "update_state": "SRC_TENSOR", "words": 6, "firmware_wired": true, "firmware_evidence": "observed", "arm_evidence": null}"#
         );
         let text = json(&[
             row.clone(),

@@ -161,6 +161,7 @@ fn matrix_json_has_the_documented_arm_counts() {
         "words",
         "firmware_wired",
         "firmware_evidence",
+        "arm_evidence",
     ];
     // Keys in the order, on every object line of the text.
     let text = ok(&["matrix", "--json"]);
@@ -181,12 +182,9 @@ fn matrix_json_has_the_documented_arm_counts() {
         assert_eq!(row["update_state"].is_null(), get, "{row}");
         assert!(row["words"].as_u64().unwrap() >= 1);
         assert!(row["firmware_wired"].is_boolean());
-        // A wired body carries its evidence level; an unwired one none.
-        assert_eq!(
-            row["firmware_evidence"].is_null(),
-            !row["firmware_wired"].as_bool().unwrap(),
-            "{row}"
-        );
+        // A wired body carries its evidence level, an unwired one the level of its absence:
+        // every legal arm of these trees is recorded one way or the other.
+        assert!(row["firmware_evidence"].is_string(), "{row}");
         for k in ["engine", "generator", "algorithm"] {
             assert!(!row[k].as_str().unwrap().contains("NEURON_ISA"), "{row}");
         }
@@ -200,11 +198,13 @@ fn matrix_json_has_the_documented_arm_counts() {
     assert!(all.iter().any(|r| *r
         == serde_json::json!({"generation": "mariana", "instruction": "RAND_SET_STATE", "engine": "POOL",
             "generator": "RNG_XORWOW", "algorithm": "XORWOW", "update_state": "SRC_TENSOR",
-            "words": 6, "firmware_wired": true, "firmware_evidence": "observed"})));
+            "words": 6, "firmware_wired": true, "firmware_evidence": "observed",
+            "arm_evidence": null})));
 }
 
-/// The evidence column is each tree's `rng-runtime.json`, entry by entry: every wired row has
-/// the level its entry states, and every entry of a legal arm shows up.
+/// The evidence column is each tree's `rng-runtime.json`, entry by entry: every row has the level
+/// its entry states (`firmware` for a wired row, `not_wired` for the others), and every entry of
+/// a legal arm shows up.
 #[test]
 fn matrix_evidence_is_the_runtime_data() {
     let rows = matrix_rows(&["matrix", "--json"]);
@@ -214,17 +214,27 @@ fn matrix_evidence_is_the_runtime_data() {
             env!("CARGO_MANIFEST_DIR")
         );
         let data: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
-        let entries = data["firmware"].as_array().unwrap();
+        let list = |key: &str| data[key].as_array().unwrap().clone();
+        let (wired, not_wired) = (list("firmware"), list("not_wired"));
+        let entries: Vec<Value> = wired.iter().chain(&not_wired).cloned().collect();
         for row in rows.iter().filter(|r| r["generation"] == gen) {
-            let entry = entries.iter().find(|e| {
-                e["instruction"] == row["instruction"]
-                    && e["engine"] == row["engine"]
-                    && e["algorithm"] == row["algorithm"]
-            });
-            match entry {
-                Some(e) => assert_eq!(row["firmware_evidence"], e["evidence"], "{row}"),
-                None => assert!(row["firmware_evidence"].is_null(), "{row}"),
-            }
+            let find = |list: &[Value]| {
+                list.iter()
+                    .find(|e| {
+                        e["instruction"] == row["instruction"]
+                            && e["engine"] == row["engine"]
+                            && e["algorithm"] == row["algorithm"]
+                    })
+                    .cloned()
+            };
+            let entry = find(&wired).or_else(|| find(&not_wired));
+            let entry = entry.unwrap_or_else(|| panic!("{gen}: {row} is not recorded"));
+            assert_eq!(row["firmware_evidence"], entry["evidence"], "{row}");
+            assert_eq!(
+                row["firmware_wired"].as_bool(),
+                Some(find(&wired).is_some()),
+                "{row}"
+            );
         }
         for e in entries {
             let shown = rows.iter().any(|r| {
@@ -241,7 +251,7 @@ fn matrix_evidence_is_the_runtime_data() {
         text.lines()
             .next()
             .unwrap()
-            .ends_with("FIRMWARE_WIRED  EVIDENCE"),
+            .ends_with("FIRMWARE_WIRED  EVIDENCE  ARM_EVIDENCE"),
         "{text}"
     );
     assert!(text
@@ -256,8 +266,62 @@ fn matrix_evidence_is_the_runtime_data() {
                 "SRC_TENSOR",
                 "4",
                 "yes",
-                "assumed"
+                "assumed",
+                "-"
             ]));
+    // Its save is unwired by the project's choice (A68), and the matrix says so.
+    assert!(text
+        .lines()
+        .any(|l| l.split_whitespace().collect::<Vec<_>>()
+            == [
+                "mariana",
+                "RAND_GET_STATE",
+                "DVE",
+                "RNG_LFSR",
+                "LFSR",
+                "-",
+                "4",
+                "no",
+                "assumed",
+                "-"
+            ]));
+    // CAYMAN's arms are inferred (only their number is documented: A27, C4), and the matrix
+    // says so in the arm's own column, apart from the firmware's evidence.
+    let cayman = ok(&["matrix", "--gen", "cayman"]);
+    let rows: Vec<Vec<&str>> = cayman
+        .lines()
+        .skip(1)
+        .map(|l| l.split_whitespace().collect())
+        .collect();
+    assert_eq!(rows.len(), 5, "{cayman}");
+    assert!(
+        rows.iter().all(|r| r.last() == Some(&"inferred")),
+        "{cayman}"
+    );
+    assert!(rows.contains(&vec![
+        "cayman",
+        "RAND_SET_STATE",
+        "POOL",
+        "RNG_XORWOW",
+        "XORWOW",
+        "SRC_TENSOR",
+        "6",
+        "yes",
+        "observed",
+        "inferred"
+    ]));
+    for row in matrix_rows(&["matrix", "--json"]) {
+        let inferred = row["generation"] == "cayman";
+        assert_eq!(
+            row["arm_evidence"],
+            if inferred {
+                Value::from("inferred")
+            } else {
+                Value::Null
+            },
+            "{row}"
+        );
+    }
 }
 
 #[test]
@@ -278,7 +342,8 @@ fn matrix_table_lists_every_arm() {
                 "-",
                 "24",
                 "yes",
-                "inferred"
+                "inferred",
+                "-"
             ]));
 }
 
@@ -1925,24 +1990,35 @@ fn encode_refuses_what_no_constructor_builds() {
     ] {
         fails(&run(&sh(args)), 2, args);
     }
-    // min == max is the validator's business: the word encodes, validate exits 1 naming it.
-    let hex = ok(&sh(
-        "encode --gen mariana rand2 --dst 0 --elems 4 --min 1 --max 1",
-    ));
-    let o = run(&[
-        "validate",
-        "--gen",
-        "mariana",
-        "--engine",
-        "dve",
-        hex.trim_end(),
-    ]);
-    fails(&o, 1, "min == max");
-    assert!(
-        stdout(&o).contains("has_valid_rand2_min_max"),
-        "{}",
-        stdout(&o)
-    );
+    // Bounds out of order (equal, reversed) are the validator's business: the word encodes,
+    // validate exits 1 naming the predicate; in order they validate.
+    for (bounds, valid) in [
+        ("--min 1 --max 1", false),
+        ("--min 1 --max=-1", false),
+        ("--min=-1 --max 1", true),
+    ] {
+        let hex = ok(&sh(&format!(
+            "encode --gen mariana rand2 --dst 0 --elems 4 {bounds}"
+        )));
+        let o = run(&[
+            "validate",
+            "--gen",
+            "mariana",
+            "--engine",
+            "dve",
+            hex.trim_end(),
+        ]);
+        if valid {
+            assert_eq!(o.status.code(), Some(0), "{bounds}: {}", stderr(&o));
+        } else {
+            fails(&o, 1, bounds);
+            assert!(
+                stdout(&o).contains("has_valid_rand2_min_max"),
+                "{}",
+                stdout(&o)
+            );
+        }
+    }
 }
 
 /// The README's program, line by line as it is written there: `encode --raw` appends each word,

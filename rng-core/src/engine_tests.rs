@@ -487,14 +487,14 @@ fn from_instruction_counts_the_elements_over_the_rank() {
 }
 
 crate::fixture::fixture_generation!(BadWidth, "BAD", 9,
-    set: &[CheckpointArm { engine: Engine::Pool, generator: Generator::RngXorwow, algorithm: Algorithm::Xorwow, update: Some(StateUpdate::SrcTensor), words: 6 }],
-    get: &[CheckpointArm { engine: Engine::Pool, generator: Generator::RngXorwow, algorithm: Algorithm::Xorwow, update: None, words: 12 }],
+    set: &[CheckpointArm { engine: Engine::Pool, generator: Generator::RngXorwow, algorithm: Algorithm::Xorwow, update: Some(StateUpdate::SrcTensor), words: 6, evidence: None }],
+    get: &[CheckpointArm { engine: Engine::Pool, generator: Generator::RngXorwow, algorithm: Algorithm::Xorwow, update: None, words: 12, evidence: None }],
     wired: &[],
     model: crate::model::ModelChoices::RECONSTRUCTED,
     memory: Mariana::MEMORY);
 
 crate::fixture::fixture_generation!(BadShape, "BAD", 9,
-    set: &[CheckpointArm { engine: Engine::Pool, generator: Generator::RngPhilox, algorithm: Algorithm::Philox, update: Some(StateUpdate::SrcTensor), words: 8 }],
+    set: &[CheckpointArm { engine: Engine::Pool, generator: Generator::RngPhilox, algorithm: Algorithm::Philox, update: Some(StateUpdate::SrcTensor), words: 8, evidence: None }],
     get: &[],
     wired: &[],
     model: crate::model::ModelChoices::RECONSTRUCTED,

@@ -27,6 +27,7 @@ const fn arm(
         algorithm,
         update,
         words,
+        evidence: None,
     }
 }
 

@@ -28,9 +28,15 @@ pub struct CheckpointArm {
     pub update: Option<StateUpdate>,
     /// State words (u32) per partition.
     pub words: u8,
+    /// How the arm's contents are known when the header notes it on the arm (CAYMAN's arms are
+    /// inferred: only their number is documented); `None` when the header states the arm as it
+    /// is, which is the evidence of the header itself.
+    pub evidence: Option<isa_core::Evidence>,
 }
 
-/// An (instruction, engine, algorithm) for which the firmware ships a body.
+/// An (instruction, engine, algorithm) of the runtime data: one for which the firmware ships a
+/// body ([`Generation::FIRMWARE_WIRED`]), or one recorded as not wired
+/// ([`Generation::FIRMWARE_NOT_WIRED`]), with how that is known.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct WiredBody {
     /// Which checkpoint instruction.
@@ -39,7 +45,8 @@ pub struct WiredBody {
     pub engine: Engine,
     /// Which algorithm the body handles.
     pub algorithm: Algorithm,
-    /// How the project knows the firmware ships it (`rng-runtime.json`, `headers/PROVENANCE.md`).
+    /// How the project knows the firmware ships it, or lacks it (`rng-runtime.json`,
+    /// `headers/PROVENANCE.md`).
     pub evidence: isa_core::Evidence,
 }
 
@@ -301,6 +308,9 @@ pub trait Generation: Copy + Default + core::fmt::Debug + Send + Sync + 'static 
     /// Bodies the firmware ships (the runtime-wired set, distinct from validator legality),
     /// each with its evidence level.
     const FIRMWARE_WIRED: &'static [WiredBody];
+    /// What the runtime data records as not wired, each with the evidence of the absence
+    /// (observed, or the project's choice where nothing documents it).
+    const FIRMWARE_NOT_WIRED: &'static [WiredBody] = &[];
     /// How the model fills what the documentation leaves open.
     const MODEL: ModelChoices;
     /// SBUF/PSUM geometry.
@@ -317,15 +327,20 @@ pub trait Generation: Copy + Default + core::fmt::Debug + Send + Sync + 'static 
     ) -> Result<CheckpointInstruction, InstructionError>;
 
     /// Whether the firmware ships a body for `kind` on `engine` with `algorithm`, and how that
-    /// is known: [`isa_core::Firmware::Wired`] with the entry's evidence level, else
-    /// [`isa_core::Firmware::NotWired`] (a generation without runtime data wires nothing).
+    /// is known: [`isa_core::Firmware::Wired`] or [`isa_core::Firmware::NotWired`] with the
+    /// entry's evidence level, [`isa_core::Firmware::Unknown`] when the runtime data records
+    /// neither (a generation without runtime data records nothing).
     fn firmware(kind: CheckpointKind, engine: Engine, algorithm: Algorithm) -> isa_core::Firmware {
-        Self::FIRMWARE_WIRED
-            .iter()
-            .find(|w| w.kind == kind && w.engine == engine && w.algorithm == algorithm)
-            .map_or(isa_core::Firmware::NotWired, |w| {
-                isa_core::Firmware::Wired(w.evidence)
-            })
+        let entry = |list: &'static [WiredBody]| {
+            list.iter()
+                .find(|w| w.kind == kind && w.engine == engine && w.algorithm == algorithm)
+                .map(|w| w.evidence)
+        };
+        match (entry(Self::FIRMWARE_WIRED), entry(Self::FIRMWARE_NOT_WIRED)) {
+            (Some(e), _) => isa_core::Firmware::Wired(e),
+            (None, Some(e)) => isa_core::Firmware::NotWired(e),
+            (None, None) => isa_core::Firmware::Unknown,
+        }
     }
 
     /// Encodes a checkpoint instruction (no validation: an illegal word can be built on purpose).

@@ -109,12 +109,12 @@ ISA_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_D4_RAND_STRUCT) == 64, "Error: NEURON_IS
 // }
 
 // fn rand_get_state_legal_combinations(i: Inst, e: NeuronEngine) -> bool {
-//       (   (e == NeuronEngine::Pool)
+//       (   (e == NeuronEngine::Pool)  // inferred (A27, C4)
 //        && (i.d4_rand.rand_generator == RandSrc::RNG_PHILOX)
 //        && (i.d4_rand.rand_algorithm == RandAlgorithm::PHILOX)
 //        && (i.d4_rand.dtype == Dtype::UINT32)
 //        && rand_get_state_elem_cnt(i, 7))
-//    || (   (e == NeuronEngine::Pool)
+//    || (   (e == NeuronEngine::Pool)  // inferred (A27, C4)
 //        && (i.d4_rand.rand_generator == RandSrc::RNG_XORWOW)
 //        && (i.d4_rand.rand_algorithm == RandAlgorithm::XORWOW)
 //        && (i.d4_rand.dtype == Dtype::UINT32)

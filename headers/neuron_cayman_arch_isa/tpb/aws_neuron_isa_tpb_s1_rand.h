@@ -56,19 +56,19 @@ ISA_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_S1_RAND_STRUCT) == 64, "Error: NEURON_IS
 // }
 
 // fn rand_set_state_legal_combinations(i: Inst, e: NeuronEngine) -> bool {
-//       (   (e == NeuronEngine::Pool)
+//       (   (e == NeuronEngine::Pool)  // inferred (A27, C4)
 //        && (i.s1_rand.rand_generator == RandSrc::RNG_PHILOX)
 //        && (i.s1_rand.rand_algorithm == RandAlgorithm::PHILOX)
 //        && (i.s1_rand.update_state == RandStateUpdate::IMM_SINGLE)
 //        && (i.s1_rand.in_dtype == Dtype::UINT32)
 //        && rand_set_state_elem_cnt(i, 7))
-//    || (   (e == NeuronEngine::Pool)
+//    || (   (e == NeuronEngine::Pool)  // inferred (A27, C4)
 //        && (i.s1_rand.rand_generator == RandSrc::RNG_PHILOX)
 //        && (i.s1_rand.rand_algorithm == RandAlgorithm::PHILOX)
 //        && (i.s1_rand.update_state == RandStateUpdate::SRC_TENSOR)
 //        && (i.s1_rand.in_dtype == Dtype::UINT32)
 //        && rand_set_state_elem_cnt(i, 7))
-//    || (   (e == NeuronEngine::Pool)
+//    || (   (e == NeuronEngine::Pool)  // inferred (A27, C4)
 //        && (i.s1_rand.rand_generator == RandSrc::RNG_XORWOW)
 //        && (i.s1_rand.rand_algorithm == RandAlgorithm::XORWOW)
 //        && (i.s1_rand.update_state == RandStateUpdate::SRC_TENSOR)

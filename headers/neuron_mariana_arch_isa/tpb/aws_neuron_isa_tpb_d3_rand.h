@@ -17,8 +17,8 @@
 // public. The vendor simulator makes u from 23 mantissa bits, in [0, 1): that reading is a model
 // choice of rng-core (uniform_bits), not a header fact.
 // Only XORWOW and UNIFORM_IN_RANGE are accepted. min and max are fp32 immediates, or pointers to
-// them, as min_src / max_src say. min must be below max; the validator can only compare the two
-// encodings, so it rejects equal immediates.
+// them, as min_src / max_src say. With both immediate, min < max as fp32 values (NKI; the vendor
+// compiler enforces it): reversed, equal or NaN bounds fail; a pointer or register bound is unread.
 // An LFSR alternative exists in the vendor header only as a commented-out clause; it is not part
 // of the rule here.
 typedef struct NEURON_ISA_TPB_D3_RAND_STRUCT {
@@ -86,7 +86,7 @@ ISA_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_D3_RAND_STRUCT) == 64, "Error: NEURON_IS
 // fn has_valid_rand2_min_max(i: Inst) -> bool {
 //       (i.d3_rand.min_src != ImmSrc::INSTRUCTION_IMMEDIATE)
 //    || (i.d3_rand.max_src != ImmSrc::INSTRUCTION_IMMEDIATE)
-//    || (i.d3_rand.min.imm_bitvec_uint32 != i.d3_rand.max.imm_bitvec_uint32)
+//    || (i.d3_rand.min.imm_arith_fp32 < i.d3_rand.max.imm_arith_fp32)
 // }
 
 #endif // AWS_NEURON_ISA_TPB_D3_RAND_H

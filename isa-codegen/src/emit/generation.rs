@@ -164,7 +164,14 @@ fn arms(model: &Model, t: &Table) -> Option<Vec<TokenStream>> {
             None => quote!(None),
         };
         let words = lit(arm.words);
-        out.push(quote! { rng_core::CheckpointArm { engine: #ev, generator: #gv, algorithm: #av, update: #uv, words: #words } });
+        let evidence = match arm.evidence {
+            Some(e) => {
+                let level = ident(e.rust_name());
+                quote!(Some(isa_core::Evidence::#level))
+            }
+            None => quote!(None),
+        };
+        out.push(quote! { rng_core::CheckpointArm { engine: #ev, generator: #gv, algorithm: #av, update: #uv, words: #words, evidence: #evidence } });
     }
     Some(out)
 }
@@ -715,12 +722,13 @@ fn memory_geometry(model: &Model) -> Result<(TokenStream, TokenStream), String> 
     Ok((memory, max_ch))
 }
 
-/// `const FIRMWARE_WIRED`'s entries: the runtime file's wired bodies.
-fn wired_bodies(model: &Model) -> Vec<TokenStream> {
+/// `const FIRMWARE_WIRED`'s entries (the runtime file's wired bodies) or, with `wired` false,
+/// `FIRMWARE_NOT_WIRED`'s.
+fn firmware_entries(model: &Model, wired: bool) -> Vec<TokenStream> {
     let Some(rt) = &model.runtime else {
         return Vec::new();
     };
-    rt.wired
+    if wired { &rt.wired } else { &rt.not_wired }
         .iter()
         .map(|w| {
             let kind = ident(w.kind.rust_name());
@@ -864,7 +872,8 @@ fn generation_impl(model: &Model) -> Result<(TokenStream, Vec<String>), String> 
     let algo_enum = enum_of::<Algorithm>(model).ok_or("missing RAND_ALGORITHM")?;
     let src_enum = enum_of::<Generator>(model).ok_or("missing RAND_SRC")?;
     let upd_enum = enum_of::<StateUpdate>(model).ok_or("missing RAND_STATE_UPDATE")?;
-    let wired = wired_bodies(model);
+    let wired = firmware_entries(model, true);
+    let not_wired = firmware_entries(model, false);
     let model_choices = model_choices(model);
 
     let names = &model.instruction_names;
@@ -903,6 +912,7 @@ fn generation_impl(model: &Model) -> Result<(TokenStream, Vec<String>), String> 
             const SET_STATE_ARMS: &'static [rng_core::CheckpointArm] = &[#(#set_arms),*];
             const GET_STATE_ARMS: &'static [rng_core::CheckpointArm] = &[#(#get_arms),*];
             const FIRMWARE_WIRED: &'static [rng_core::WiredBody] = &[#(#wired),*];
+            const FIRMWARE_NOT_WIRED: &'static [rng_core::WiredBody] = &[#(#not_wired),*];
             const MODEL: rng_core::ModelChoices = #model_choices;
             const MEMORY: rng_core::MemoryGeometry = #memory;
             const UINT32_DTYPE: u8 = crate::#dt::#u32v as u8;

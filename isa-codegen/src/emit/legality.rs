@@ -134,9 +134,8 @@ pub fn markdown(model: &Model, t: &Table, firmware: &dyn Fn(&Table, usize) -> Fi
         cells.push(arm.words.to_string());
         if show_fw {
             cells.push(match firmware(t, k) {
-                Firmware::Wired(e) => format!("wired ({e})"),
-                Firmware::NotWired => "no".into(),
                 Firmware::Unknown => "?".into(),
+                known => known.to_string(),
             });
         }
         out.push_str(&format!("| {} |\n", cells.join(" | ")));
@@ -218,9 +217,9 @@ pub fn tensor_path(model: &Model, t: &Table) -> Option<(TokenStream, usize, proc
 }
 
 /// The `Firmware` answer of `(engine, algorithm)` for opcode `t.opcode`, as a `match` over
-/// `scrutinee` (a `(NeuronEngine, RandAlgorithm)` tuple expression): the entries of the tree's
-/// `rng-runtime.json` with their evidence level, anything else not wired; `Unknown` when the tree
-/// has no such data or the table no engine / algorithm column.
+/// `scrutinee` (a `(NeuronEngine, RandAlgorithm)` tuple expression): the wired and not-wired
+/// entries of the tree's `rng-runtime.json` with their evidence level, anything else `Unknown`,
+/// as is everything when the tree has no such data or the table no engine / algorithm column.
 fn firmware_match(model: &Model, t: &Table, scrutinee: TokenStream) -> TokenStream {
     let (Some(rt), Some(engine), Some(algo)) = (
         &model.runtime,
@@ -235,27 +234,28 @@ fn firmware_match(model: &Model, t: &Table, scrutinee: TokenStream) -> TokenStre
         });
     };
     let (ec, ac) = (&t.columns[engine], &t.columns[algo]);
-    let arms: Vec<TokenStream> = rt
-        .wired
-        .iter()
-        .filter(|w| w.opcode == t.opcode)
-        .map(|w| {
-            let e = member_of(model, ec.enum_id, w.engine);
-            let a = member_of(model, ac.enum_id, w.algorithm);
-            let level = ident(&format!("{:?}", w.evidence));
-            quote!((#e, #a) => isa_core::Firmware::Wired(isa_core::Evidence::#level),)
-        })
+    let entry = |w: &crate::model::runtime::WiredBody, answer: TokenStream| {
+        let e = member_of(model, ec.enum_id, w.engine);
+        let a = member_of(model, ac.enum_id, w.algorithm);
+        let level = ident(isa_core::vocab::Vocabulary::rust_name(w.evidence));
+        quote!((#e, #a) => isa_core::Firmware::#answer(isa_core::Evidence::#level),)
+    };
+    // A pair in both lists is an error of the runtime data, so the patterns never overlap.
+    let arms: Vec<TokenStream> = (rt.wired.iter().map(|w| (w, quote!(Wired))))
+        .chain(rt.not_wired.iter().map(|w| (w, quote!(NotWired))))
+        .filter(|(w, _)| w.opcode == t.opcode)
+        .map(|(w, answer)| entry(w, answer))
         .collect();
     if arms.is_empty() {
         return quote!({
             let _ = #scrutinee;
-            isa_core::Firmware::NotWired
+            isa_core::Firmware::Unknown
         });
     }
     quote! {
         match #scrutinee {
             #(#arms)*
-            _ => isa_core::Firmware::NotWired,
+            _ => isa_core::Firmware::Unknown,
         }
     }
 }

@@ -4,7 +4,7 @@
 //! * **emit**: the model becomes the file's [`Source`]: items as tokens built with `quote`
 //!   ([`Source::items`]), or text as it is ([`emit`], one module per file below);
 //! * **print**: a source becomes text, its items through `syn` and `prettyplease`
-//!   ([`Source::print`], [`print_items`]);
+//!   ([`Source::print`], `print_items`);
 //! * **format**: the printed `.rs` files go through the pinned rustfmt ([`format_sources`],
 //!   which takes the committed file instead where its source is as recorded).
 //!
@@ -250,7 +250,7 @@ impl Source {
         }
     }
 
-    /// The file's text: the text as it is, or the items printed ([`print_items`]); not yet
+    /// The file's text: the text as it is, or the items printed (`print_items`); not yet
     /// formatted.
     pub fn print(self) -> String {
         match self {

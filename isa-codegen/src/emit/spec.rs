@@ -22,6 +22,8 @@ pub(crate) enum Repr {
     Bool,
     /// A value of this Rust integer type.
     Prim(Prim),
+    /// A value of this Rust floating-point type (`f32`, `f64`): only compared, never widened.
+    Float(Prim),
     /// An `i128` (spec arithmetic).
     Wide,
     /// An integer literal (fits wherever its value fits).
@@ -96,7 +98,8 @@ impl Translator<'_> {
                 let t = &c.tokens;
                 quote!(i128::from(#t))
             }
-            Repr::Value => c.tokens.clone(),
+            // The model types floats apart from integers, so no float reaches arithmetic.
+            Repr::Float(_) | Repr::Value => c.tokens.clone(),
         }
     }
 
@@ -128,12 +131,7 @@ impl Translator<'_> {
             ExprKind::Param(k) => {
                 let (name, ty) = &self.params[*k];
                 let id = ident(name);
-                let repr = match ty {
-                    SpecTy::Bool => Repr::Bool,
-                    SpecTy::Int(p) => Repr::Prim(*p),
-                    SpecTy::Enum(e) => Repr::Enum(*e),
-                    _ => Repr::Value,
-                };
+                let repr = repr_of(ty);
                 Code::atom(quote!(#id), repr)
             }
             ExprKind::Const(k) => {
@@ -293,6 +291,17 @@ impl Translator<'_> {
             op if op.is_comparison() => {
                 let (a, b) = (self.expr(l), self.expr(r));
                 let sym: TokenStream = op.symbol().parse().expect("operator token");
+                if let (Repr::Float(p), Repr::Float(q)) = (&a.repr, &b.repr) {
+                    // Rust's IEEE operators on the two values, as the model's `compare_float`
+                    // evaluates them (a NaN compares false except under `!=`).
+                    debug_assert_eq!(p, q, "the model compares floats of one width");
+                    let (x, y) = (a.operand(), b.operand());
+                    return Code {
+                        tokens: quote!(#x #sym #y),
+                        repr: Repr::Bool,
+                        compound: true,
+                    };
+                }
                 let direct = match (&a.repr, &b.repr) {
                     (Repr::Prim(p), Repr::Prim(q)) if p == q => true,
                     (Repr::Prim(p), Repr::Literal(v)) | (Repr::Literal(v), Repr::Prim(p)) => {
@@ -419,6 +428,7 @@ pub(crate) fn repr_of(t: &SpecTy) -> Repr {
     match t {
         SpecTy::Bool => Repr::Bool,
         SpecTy::Int(p) => Repr::Prim(*p),
+        SpecTy::Float(p) => Repr::Float(*p),
         SpecTy::Wide => Repr::Wide,
         SpecTy::Enum(e) => Repr::Enum(*e),
         _ => Repr::Value,
@@ -429,7 +439,7 @@ pub(crate) fn repr_of(t: &SpecTy) -> Repr {
 pub(crate) fn param_type(model: &Model, t: &SpecTy) -> TokenStream {
     match t {
         SpecTy::Bool => quote!(bool),
-        SpecTy::Int(p) => super::ty::prim(*p),
+        SpecTy::Int(p) | SpecTy::Float(p) => super::ty::prim(*p),
         SpecTy::Wide => quote!(i128),
         SpecTy::Enum(e) => {
             let i = ident(&model.enums[*e].rust);

@@ -79,7 +79,8 @@ fn access(e: &Expr) -> Option<Access> {
 fn readable(model: &Model, t: &SpecTy) -> bool {
     match t {
         SpecTy::Bool | SpecTy::Enum(_) => true,
-        SpecTy::Int(p) => p.is_int() || *p == Prim::F32,
+        SpecTy::Int(p) => p.is_int(),
+        SpecTy::Float(p) => *p == Prim::F32,
         SpecTy::Record(r) => {
             model.records[*r].kind == RecordKind::Union && model.records[*r].size <= 8
         }

@@ -638,7 +638,7 @@ impl Deriver<'_> {
                 if self.model.enums[e].members[*m].short == UNIFORM_IN_RANGE)
         });
         let fields = self.parameters(&env, post_uniform, &computed_heads, &read_heads)?;
-        let example = self.example(&env, &fields.params, placed, &read_heads)?;
+        let example = self.example(&env, &fields.params, placed, &touched)?;
         Ok(Ctor {
             name,
             chosen: chosen.to_vec(),
@@ -885,7 +885,7 @@ impl Deriver<'_> {
         fixed: &Inputs,
         params: &[Param],
         placed: &[usize],
-        read: &[usize],
+        touched: &[FieldPath],
     ) -> Result<Example, String> {
         let engine_param = self.model.engine_enum.is_some_and(|e| {
             self.model.specs[self.func]
@@ -898,7 +898,7 @@ impl Deriver<'_> {
         } else {
             vec![None]
         };
-        let preferences = self.preferences(params, read);
+        let preferences = self.preferences(params, touched);
         // Every first choice at once; when that has no valid instance, one field at a time.
         let mut all = fixed.clone();
         for (path, candidates) in &preferences {
@@ -942,8 +942,8 @@ impl Deriver<'_> {
     }
 
     /// Readable values to try first, per field (an immediate's value only when the validator
-    /// reads it: a seed is no fp32 number).
-    fn preferences(&self, params: &[Param], read: &[usize]) -> Vec<(FieldPath, Vec<i128>)> {
+    /// reads it, `touched`: a seed is no fp32 number).
+    fn preferences(&self, params: &[Param], touched: &[FieldPath]) -> Vec<(FieldPath, Vec<i128>)> {
         let mut out = Vec::new();
         let sbuf = self.model.constant(STATE_BUF_OFFSET).map_or(0, |c| c.value);
         let field = |k: usize, rest: &[Step]| {
@@ -1006,16 +1006,24 @@ impl Deriver<'_> {
                             out.push((field(*src, &[]), vec![v]));
                         }
                     }
-                    if let (Ty::Record(u), true) = (&self.fields()[*value].ty, read.contains(value))
-                    {
-                        let u = *u;
-                        if let Some(m) = self.model.records[u]
-                            .fields
-                            .iter()
-                            .position(|f| f.name == IMM_WORD && f.ty == Ty::Prim(Prim::U32))
-                        {
+                    if let Ty::Record(u) = self.fields()[*value].ty {
+                        // The value's bits through the member the validator reads: the word
+                        // or the `f32` member (the evaluator keeps a union's members apart).
+                        let member =
+                            self.model.records[u]
+                                .fields
+                                .iter()
+                                .enumerate()
+                                .find_map(|(m, f)| {
+                                    let path = field(*value, &[Step::Field(u, m)]);
+                                    let value_member = (f.name == IMM_WORD
+                                        && f.ty == Ty::Prim(Prim::U32))
+                                        || f.ty == Ty::Prim(Prim::F32);
+                                    (value_member && touched.contains(&path)).then_some(path)
+                                });
+                        if let Some(path) = member {
                             out.push((
-                                field(*value, &[Step::Field(u, m)]),
+                                path,
                                 vec![i128::from(0.5f32.to_bits()), i128::from(1.0f32.to_bits())],
                             ));
                         }

@@ -138,6 +138,11 @@ pub enum Formula {
     Const(bool),
     /// A comparison of symbolic integers.
     Cmp(BinOp, Term, Term),
+    /// A comparison of two floating-point values of width `Prim` (`F32`, `F64`), each a term
+    /// holding the value's bit pattern. Kept apart from [`Formula::Cmp`] because IEEE
+    /// comparison is not integer comparison: a NaN makes every ordering and `==` false, so
+    /// `!(a < b)` is not `a >= b`.
+    FloatCmp(BinOp, crate::ctype::Prim, Term, Term),
     /// All of.
     And(Vec<Formula>),
     /// Any of.
@@ -282,8 +287,31 @@ pub fn arith(op: BinOp, a: i128, b: i128) -> Option<i128> {
     })
 }
 
+/// A spec-language comparison of two known floating-point values, given as the bit patterns
+/// of their width (`F32`: a `u32`, `F64`: a `u64`), with the IEEE 754 semantics of Rust's
+/// `f32`/`f64` operators, which the generated validators use: a NaN compares false except
+/// under `!=`. A pattern that does not fit its width (no field holds one) compares false.
+pub fn compare_float(op: BinOp, width: crate::ctype::Prim, a: i128, b: i128) -> bool {
+    match width {
+        crate::ctype::Prim::F32 => match (u32::try_from(a), u32::try_from(b)) {
+            (Ok(x), Ok(y)) => ordered(op, f32::from_bits(x), f32::from_bits(y)),
+            _ => false,
+        },
+        crate::ctype::Prim::F64 => match (u64::try_from(a), u64::try_from(b)) {
+            (Ok(x), Ok(y)) => ordered(op, f64::from_bits(x), f64::from_bits(y)),
+            _ => false,
+        },
+        _ => false,
+    }
+}
+
 /// A spec-language comparison of two known integers.
 pub fn compare(op: BinOp, a: i128, b: i128) -> bool {
+    ordered(op, a, b)
+}
+
+/// `a op b` with Rust's operators of `T` (for floats, IEEE 754's).
+fn ordered<T: PartialOrd>(op: BinOp, a: T, b: T) -> bool {
     match op {
         BinOp::Eq => a == b,
         BinOp::Ne => a != b,
@@ -502,6 +530,15 @@ impl<'a> Evaluator<'a> {
                 op if op.is_comparison() => {
                     let a = self.eval(env, args, l, depth)?;
                     let b = self.eval(env, args, r, depth)?;
+                    if let SpecTy::Float(width) = l.ty {
+                        return Ok(Value::Bool(match (a, b) {
+                            (Value::Num(Term::Int(x)), Value::Num(Term::Int(y))) => {
+                                Formula::Const(compare_float(*op, width, x, y))
+                            }
+                            (Value::Num(x), Value::Num(y)) => Formula::FloatCmp(*op, width, x, y),
+                            _ => Formula::Const(false),
+                        }));
+                    }
                     match (a, b) {
                         (Value::Num(Term::Int(x)), Value::Num(Term::Int(y))) => {
                             Value::Bool(Formula::Const(compare(*op, x, y)))
@@ -625,7 +662,7 @@ pub fn term_text(model: &Model, shape_record: RecordId, s: &Term) -> String {
 pub fn formula_text(model: &Model, shape_record: RecordId, f: &Formula) -> String {
     match f {
         Formula::Const(b) => b.to_string(),
-        Formula::Cmp(op, a, b) => format!(
+        Formula::Cmp(op, a, b) | Formula::FloatCmp(op, _, a, b) => format!(
             "{} {} {}",
             term_text(model, shape_record, a),
             op.symbol(),

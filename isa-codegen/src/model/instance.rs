@@ -12,7 +12,7 @@
 use super::eval::{compare, Evaluator, FieldPath, Formula, Inputs, Root, Step, Term, Value};
 use super::spec::{BinOp, SpecTy};
 use super::{Model, RecordId, Ty};
-use crate::ctype::RecordKind;
+use crate::ctype::{Prim, RecordKind};
 use crate::model::OpcodeId;
 
 /// Evaluations one search may spend. A search that succeeds takes few, far below this bound on
@@ -198,7 +198,9 @@ impl Search<'_> {
             Formula::And(parts) | Formula::Or(parts) => {
                 parts.iter().find_map(|p| self.constraint(p, negated, env))
             }
-            Formula::Const(_) => None,
+            // Not negated like an integer comparison (a NaN satisfies neither `<` nor `>=`):
+            // its fields are assigned as plain reads, and evaluation decides.
+            Formula::FloatCmp(..) | Formula::Const(_) => None,
         }
     }
 
@@ -211,6 +213,13 @@ impl Search<'_> {
                 let members: Vec<i128> = self.model.enums[*e].distinct().map(|m| m.value).collect();
                 pool.extend(preferred.iter().filter(|v| members.contains(v)));
                 pool.extend(members);
+            }
+            // A float field takes the preferred values as numbers, by their bit patterns.
+            Ty::Prim(Prim::F32) => {
+                pool.extend(preferred.iter().map(|v| i128::from((*v as f32).to_bits())))
+            }
+            Ty::Prim(Prim::F64) => {
+                pool.extend(preferred.iter().map(|v| i128::from((*v as f64).to_bits())))
             }
             Ty::Prim(prim) => pool.extend(preferred.iter().filter(|v| prim.holds(**v))),
             _ => {}
@@ -270,7 +279,7 @@ fn union_member(model: &Model, p: &FieldPath) -> Option<(Vec<Step>, usize)> {
 
 fn formula_reads(f: &Formula, out: &mut Vec<FieldPath>) {
     match f {
-        Formula::Cmp(_, a, b) => {
+        Formula::Cmp(_, a, b) | Formula::FloatCmp(_, _, a, b) => {
             sym_reads(a, out);
             sym_reads(b, out);
         }

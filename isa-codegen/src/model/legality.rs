@@ -44,6 +44,9 @@ pub struct Arm {
     pub disjunct: usize,
     /// Field values the opcode's validator pins under this arm (canonical paths).
     pub pinned: Vec<(FieldPath, i128)>,
+    /// How the arm's contents are known, when the header notes it on the disjunct's first line
+    /// (`(   (e == NeuronEngine::Pool)  // inferred (A27, C4)`); `None`: as the header states it.
+    pub evidence: Option<isa_core::Evidence>,
 }
 
 /// The legality table of one opcode.
@@ -361,13 +364,31 @@ fn arm(
             term_text(model, shape_record, &count)
         )
     })?;
+    let evidence = body_disjuncts
+        .get(disjunct)
+        .and_then(|d| evidence_note(f, d.line));
     Ok(Some(Arm {
         values,
         words,
         count,
         disjunct,
         pinned: Vec::new(),
+        evidence,
     }))
+}
+
+/// The evidence level a block line notes after its code: a nested comment whose first word is a
+/// level (`// inferred (A27, C4)`). Any other comment is prose.
+fn evidence_note(f: &SpecFn, line: u32) -> Option<isa_core::Evidence> {
+    let k = usize::try_from(line.checked_sub(f.loc.line)?).ok()?;
+    let text = f.source.lines().nth(k)?;
+    let note = &text[text.find("//")? + 2..];
+    let word: String = note
+        .trim_start()
+        .chars()
+        .take_while(char::is_ascii_alphabetic)
+        .collect();
+    isa_core::Evidence::from_name(&word)
 }
 
 /// The type-level layer keys arms by every input but the state element type; two arms

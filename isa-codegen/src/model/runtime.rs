@@ -61,6 +61,8 @@ pub struct ModelOverrides {
 pub struct RuntimeModel {
     /// Wired bodies.
     pub wired: Vec<WiredBody>,
+    /// Entries recorded as not wired (the same fields; the evidence is of the absence).
+    pub not_wired: Vec<WiredBody>,
     /// The file's note on the set.
     pub note: String,
     /// Model overrides.
@@ -72,26 +74,31 @@ pub const RAND_ALGORITHM: &str = Algorithm::VENDOR_ENUM;
 
 impl RuntimeModel {
     /// Whether `opcode` on engine member `engine` has a body for algorithm member `algorithm`,
-    /// with the evidence level of the entry.
+    /// with the evidence level of the entry; `Unknown` when neither list records it.
     pub fn firmware(
         &self,
         opcode: OpcodeId,
         engine: usize,
         algorithm: usize,
     ) -> isa_core::Firmware {
-        self.wired
-            .iter()
-            .find(|w| w.opcode == opcode && w.engine == engine && w.algorithm == algorithm)
-            .map_or(isa_core::Firmware::NotWired, |w| {
-                isa_core::Firmware::Wired(w.evidence)
-            })
+        let entry = |list: &[WiredBody]| {
+            list.iter()
+                .find(|w| w.opcode == opcode && w.engine == engine && w.algorithm == algorithm)
+                .map(|w| w.evidence)
+        };
+        match (entry(&self.wired), entry(&self.not_wired)) {
+            (Some(e), _) => isa_core::Firmware::Wired(e),
+            (None, Some(e)) => isa_core::Firmware::NotWired(e),
+            (None, None) => isa_core::Firmware::Unknown,
+        }
     }
 }
 
-/// The line of each firmware entry (its `"instruction"` key), in file order: the file is
-/// checked for duplicate keys, so each entry has exactly one.
-fn entry_lines(text: &str) -> Vec<u32> {
-    let from = text.find("\"firmware\"").unwrap_or(0);
+/// The line of each entry (its `"instruction"` key) of the list under `key`, in file order: the
+/// file is checked for duplicate keys, so each entry has exactly one (the scan may run on into a
+/// later list; only the first entries are the list's).
+fn entry_lines(text: &str, key: &str) -> Vec<u32> {
+    let from = text.find(&format!("\"{key}\"")).unwrap_or(0);
     let mut lines = Vec::new();
     let mut at = from;
     while let Some(k) = text[at..].find("\"instruction\"") {
@@ -154,9 +161,86 @@ fn checkpoint(model: &Model, name: &str) -> Result<(OpcodeId, CheckpointKind), S
 /// entry that named an engine rng-core does not model would be dropped from the rng-core data
 /// but kept in the legality tables' firmware answers, so it is an error, never skipped.
 pub fn resolve(model: &Model, runtime: &Runtime, sink: &mut Sink) -> RuntimeModel {
+    let wired = entries(model, runtime, "firmware", &runtime.firmware, sink);
+    let not_wired = entries(model, runtime, "not_wired", &runtime.not_wired, sink);
+    let lines = entry_lines(&runtime.text, "not_wired");
+    for (k, n) in not_wired.iter().enumerate() {
+        if wired
+            .iter()
+            .any(|w| (w.opcode, w.engine, w.algorithm) == (n.opcode, n.engine, n.algorithm))
+        {
+            sink.push(
+                Loc::new(RUNTIME_FILE, lines.get(k).copied().unwrap_or(0)),
+                format!(
+                    "{} on {} with {} is listed both as wired and as not wired",
+                    n.kind.name(),
+                    n.rng_engine.name(),
+                    n.rng_algorithm.name()
+                ),
+            );
+        }
+    }
+    let resolved = RuntimeModel {
+        wired,
+        not_wired,
+        note: runtime.firmware_note.clone(),
+        overrides: overrides(runtime, sink),
+    };
+    unrecorded_arms(model, &resolved, runtime, sink);
+    resolved
+}
+
+/// Every legal checkpoint arm's (instruction, engine, algorithm) should be recorded, wired or
+/// not: one in neither list answers `Unknown`, a warning at the file (an error under `--strict`).
+fn unrecorded_arms(model: &Model, rt: &RuntimeModel, runtime: &Runtime, sink: &mut Sink) {
+    let (Some(engine_enum), Some(algorithm_enum)) =
+        (model.engine_enum, model.enum_named(RAND_ALGORITHM))
+    else {
+        return;
+    };
+    let line = runtime
+        .text
+        .find("\"not_wired\"")
+        .or_else(|| runtime.text.find("\"firmware\""))
+        .map_or(0, |at| line_at(&runtime.text, at));
+    let mut seen = Vec::new();
+    for t in &model.tables {
+        let (Some(e), Some(a)) = (t.column_of(engine_enum), t.column_of(algorithm_enum)) else {
+            continue;
+        };
+        for arm in &t.arms {
+            let key = (t.opcode, arm.values[e], arm.values[a]);
+            if seen.contains(&key)
+                || rt.firmware(key.0, key.1, key.2) != isa_core::Firmware::Unknown
+            {
+                continue;
+            }
+            seen.push(key);
+            sink.warn(
+                Loc::new(RUNTIME_FILE, line),
+                format!(
+                    "{} on {} with {} is a legal arm that neither `firmware` nor `not_wired` records: its firmware answer is unknown",
+                    model.opcodes[key.0].short,
+                    model.enums[engine_enum].members[key.1].short,
+                    model.enums[algorithm_enum].members[key.2].short
+                ),
+            );
+        }
+    }
+}
+
+/// The entries of the list under `key`, resolved; an entry naming what the generated code
+/// cannot use is an error at its line.
+fn entries(
+    model: &Model,
+    runtime: &Runtime,
+    key: &str,
+    list: &[crate::read::runtime::Wired],
+    sink: &mut Sink,
+) -> Vec<WiredBody> {
     let mut wired = Vec::new();
-    let lines = entry_lines(&runtime.text);
-    for (k, w) in runtime.firmware.iter().enumerate() {
+    let lines = entry_lines(&runtime.text, key);
+    for (k, w) in list.iter().enumerate() {
         let loc = Loc::new(RUNTIME_FILE, lines.get(k).copied().unwrap_or(0));
         let evidence = isa_core::Evidence::from_name(&w.evidence).ok_or(format!(
             "evidence `{}` is not a level: one of observed, inferred, assumed (headers/PROVENANCE.md)",
@@ -193,11 +277,7 @@ pub fn resolve(model: &Model, runtime: &Runtime, sink: &mut Sink) -> RuntimeMode
             }
         }
     }
-    RuntimeModel {
-        wired,
-        note: runtime.firmware_note.clone(),
-        overrides: overrides(runtime, sink),
-    }
+    wired
 }
 
 /// The model overrides as rng-core's values. A string that names none (the crate would have no

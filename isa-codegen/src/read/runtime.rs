@@ -11,7 +11,7 @@ use std::path::Path;
 /// File name, relative to the tree root.
 pub const RUNTIME_FILE: &str = "rng-runtime.json";
 
-/// One wired body.
+/// One firmware entry: a wired body (`firmware`) or one recorded as not wired (`not_wired`).
 #[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
 #[serde(deny_unknown_fields)]
 pub struct Wired {
@@ -68,6 +68,10 @@ pub struct Runtime {
     pub about: String,
     /// Wired bodies.
     pub firmware: Vec<Wired>,
+    /// (instruction, engine, algorithm) known or chosen not to be wired, each with the
+    /// evidence of the absence; a legal arm in neither list is unknown.
+    #[serde(default)]
+    pub not_wired: Vec<Wired>,
     /// Why the set is what it is.
     #[serde(default)]
     pub firmware_note: String,

@@ -1562,7 +1562,8 @@ fn the_placement_reader_rejects_other_forms() {
 /// (generation, instruction, engine, algorithm, evidence level), sorted.
 type Evidence = Vec<(String, String, String, String, String)>;
 
-fn evidence_from_runtime_files() -> Evidence {
+/// The entries of every tree's `rng-runtime.json` list `key` (`firmware` or `not_wired`).
+fn evidence_from_runtime_files(key: &str) -> Evidence {
     let mut out = Vec::new();
     for gen in &GENS {
         let path = tpb(gen).parent().unwrap().join("rng-runtime.json");
@@ -1570,10 +1571,10 @@ fn evidence_from_runtime_files() -> Evidence {
         let json = parse_json(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         let firmware = object(&json)
             .iter()
-            .find(|(k, _)| k == "firmware")
-            .unwrap_or_else(|| panic!("{}: no firmware list", path.display()));
+            .find(|(k, _)| k == key)
+            .unwrap_or_else(|| panic!("{}: no {key} list", path.display()));
         let Json::Arr(entries) = &firmware.1 else {
-            panic!("{}: firmware is not a list", path.display())
+            panic!("{}: {key} is not a list", path.display())
         };
         for e in entries {
             let field = |name: &str| -> String {
@@ -1605,8 +1606,10 @@ fn evidence_from_runtime_files() -> Evidence {
     out
 }
 
-fn evidence_from_provenance(text: &str) -> Evidence {
-    let head = "| evidence of | instruction | engine | algorithm | level |";
+/// The PROVENANCE.md table whose header row starts with `| <first> |`.
+fn evidence_from_provenance(text: &str, first: &str) -> Evidence {
+    let head = format!("| {first} | instruction | engine | algorithm | level |");
+    let head = head.as_str();
     let mut lines = text.lines().skip_while(|l| !l.starts_with(head));
     assert!(
         lines.next().is_some(),
@@ -1640,7 +1643,7 @@ fn evidence_from_provenance(text: &str) -> Evidence {
 
 #[test]
 fn firmware_evidence_levels_are_normalised_and_documented() {
-    let files = evidence_from_runtime_files();
+    let files = evidence_from_runtime_files("firmware");
     assert!(!files.is_empty());
     for (gen, instruction, engine, algorithm, level) in &files {
         assert!(
@@ -1658,7 +1661,8 @@ fn firmware_evidence_levels_are_normalised_and_documented() {
         files.iter().all(|e| e.0 != "sunda"),
         "sunda lists a wired body"
     );
-    let documented = evidence_from_provenance(&read(&headers_root().join("PROVENANCE.md")));
+    let provenance = read(&headers_root().join("PROVENANCE.md"));
+    let documented = evidence_from_provenance(&provenance, "evidence of");
     assert_eq!(
         files, documented,
         "rng-runtime.json against the evidence table of PROVENANCE.md"
@@ -1666,6 +1670,25 @@ fn firmware_evidence_levels_are_normalised_and_documented() {
     let mut unique = files.clone();
     unique.dedup();
     assert_eq!(unique.len(), files.len(), "an entry is listed twice");
+    // The recorded absences, against their own table; none is also wired.
+    let absent = evidence_from_runtime_files("not_wired");
+    assert_eq!(
+        absent,
+        evidence_from_provenance(&provenance, "not wired on"),
+        "rng-runtime.json not_wired against PROVENANCE.md"
+    );
+    for (gen, instruction, engine, algorithm, level) in &absent {
+        assert!(
+            ["observed", "inferred", "assumed"].contains(&level.as_str()),
+            "{gen} {instruction} {engine} {algorithm}: evidence `{level}`"
+        );
+        assert!(
+            !files
+                .iter()
+                .any(|w| (&w.0, &w.1, &w.2, &w.3) == (gen, instruction, engine, algorithm)),
+            "{gen} {instruction} {engine} {algorithm} is both wired and not wired"
+        );
+    }
 }
 
 #[test]

@@ -19,6 +19,7 @@ mod model_fixture;
 mod padding;
 mod runtime_data;
 mod semver_drop;
+mod spec_float;
 mod spec_fuzz;
 mod spec_rejection;
 mod vendor_root;

@@ -73,3 +73,104 @@ fn a_zero_guard_past_word_four_is_an_error_at_its_line() {
         "{err}"
     );
 }
+
+/// A copy of the CAYMAN tree whose runtime file has `old` replaced by `new`.
+fn cayman_edited(tag: &str, old: &str, new: &str) -> (Scratch, std::path::PathBuf) {
+    let scratch = Scratch::new(&format!("runtime-{tag}"));
+    let tree = copy_tree(
+        &real_tree("cayman"),
+        scratch.path(),
+        "neuron_cayman_arch_isa",
+    );
+    edit(&tree.join(RUNTIME), old, new);
+    (scratch, tree)
+}
+
+/// A legal arm that neither list records answers `Unknown` in the generated crate and is a
+/// warning at the `not_wired` key (an error under `--strict`).
+#[test]
+fn a_legal_arm_without_a_firmware_record_is_a_warning() {
+    let (_scratch, tree) = cayman_edited(
+        "unrecorded",
+        r#",
+        {
+            "instruction": "RAND_GET_STATE",
+            "engine": "POOL",
+            "algorithm": "PHILOX","#,
+        r#",
+        {
+            "instruction": "RAND_SET_STATE",
+            "engine": "POOL",
+            "algorithm": "PHILOX","#,
+    );
+    let line = line_of(&tree.join(RUNTIME), "\"not_wired\"");
+    let input = isa_codegen::read::read_tree(&tree).unwrap();
+    let model = isa_codegen::model::build(&input).unwrap();
+    common::warning(
+        &model,
+        RUNTIME,
+        line,
+        &[
+            "RAND_GET_STATE on POOL with PHILOX",
+            "its firmware answer is unknown",
+        ],
+    );
+    let rt = model.runtime.as_ref().unwrap();
+    let op = model.opcode_named("RAND_GET_STATE").unwrap();
+    let member = |e: isa_codegen::model::EnumId, short: &str| {
+        model.enums[e]
+            .members
+            .iter()
+            .position(|m| m.short == short)
+            .unwrap()
+    };
+    let (pool, philox) = (
+        member(model.engine_enum.unwrap(), "POOL"),
+        member(
+            model.enum_named("NEURON_ISA_TPB_RAND_ALGORITHM").unwrap(),
+            "PHILOX",
+        ),
+    );
+    assert_eq!(rt.firmware(op, pool, philox), isa_core::Firmware::Unknown);
+    let err = isa_codegen::generate(&tree, &isa_codegen::Options::STRICT).unwrap_err();
+    common::strict_reports(&err, RUNTIME, line, &["RAND_GET_STATE on POOL with PHILOX"]);
+}
+
+/// An arm recorded both as wired and as not wired is an error at the `not_wired` entry.
+#[test]
+fn an_arm_both_wired_and_not_wired_is_an_error() {
+    let (_scratch, tree) = cayman_edited(
+        "both",
+        r#""algorithm": "PHILOX",
+            "evidence": "observed",
+            "source": "rng-facts 4.10: CAYMAN's POOL image ships the software XORWOW body only (XSW)"
+        }
+    ],"#,
+        r#""algorithm": "PHILOX",
+            "evidence": "observed",
+            "source": "rng-facts 4.10: CAYMAN's POOL image ships the software XORWOW body only (XSW)"
+        },
+        {
+            "instruction": "RAND_GET_STATE",
+            "engine": "POOL",
+            "algorithm": "XORWOW",
+            "evidence": "assumed",
+            "source": "test"
+        }
+    ],"#,
+    );
+    let text = std::fs::read_to_string(tree.join(RUNTIME)).unwrap();
+    let at = text.rfind("\"instruction\": \"RAND_GET_STATE\"").unwrap();
+    let line = text[..at].matches('\n').count() as u32 + 1;
+    let Err(err) = isa_codegen::generate(&tree, &Default::default()) else {
+        panic!("the double entry was accepted");
+    };
+    assert!(
+        err.diagnostics.iter().any(|d| d.loc.file == RUNTIME
+            && d.loc.line == line
+            && d.message.contains(
+                "RAND_GET_STATE on POOL with XORWOW is listed both as wired and as not wired"
+            )),
+        "{err}"
+    );
+}

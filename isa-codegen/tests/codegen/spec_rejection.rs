@@ -104,6 +104,33 @@ fn unknown_field() {
     );
 }
 
+/// A float meets only another float of its width: the language has no float literals, and an
+/// integer compared with an IEEE value would need a conversion the language does not state.
+#[test]
+fn a_float_compared_with_an_integer() {
+    let t = Tree::tiny("float-int");
+    let line = t.break_at(
+        FILL,
+        "(i.s1_fill.count >= 1)",
+        "(i.s1_fill.scale >= 1)",
+        "(i.s1_fill.scale",
+    );
+    t.rejects(FILL, line, &["cannot compare `i.s1_fill.scale` (f32)"]);
+}
+
+/// Floats are compared, never computed with.
+#[test]
+fn arithmetic_on_a_float() {
+    let t = Tree::tiny("float-arith");
+    let line = t.break_at(
+        FILL,
+        "(i.s1_fill.count >= 1)",
+        "(i.s1_fill.scale + i.s1_fill.scale < i.s1_fill.scale)",
+        "(i.s1_fill.scale",
+    );
+    t.rejects(FILL, line, &["`+` needs two integers"]);
+}
+
 #[test]
 fn unknown_field_of_a_nested_record() {
     let t = Tree::tiny("nested-field");

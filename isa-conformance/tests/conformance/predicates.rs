@@ -535,3 +535,75 @@ fn mariana_dve_save_may_write_psum() {
     let inst = RandGetState::save::<Dve, RngXorwow, Xorwow, 24>(at, 128);
     inst.validate(NeuronEngine::Dve).unwrap();
 }
+
+/// RAND2's bounds, per generation that has it: with both bounds immediate, `min < max` as fp32
+/// values (NKI; the vendor compiler enforces it), so reversed and equal bounds fail along
+/// `has_valid_rand2_min_max`, reporting both values by their bits, and a NaN bound fails too.
+macro_rules! rand2_bounds {
+    ($m:ident: $krate:ident) => {
+        mod $m {
+            use isa::{Dtype, Immediate, NeuronEngine, Rand2, Tensor3d, TensorAddress};
+            use $krate as isa;
+
+            fn rand2(min: f32, max: f32) -> Rand2 {
+                let dst = TensorAddress::sbuf(0, 0x100).expect("an SBUF address");
+                let dst = Tensor3d::contiguous(dst, [4, 1, 1]).expect("a contiguous tensor");
+                Rand2::new(
+                    dst,
+                    128,
+                    Dtype::Fp32,
+                    Immediate::fp32(min),
+                    Immediate::fp32(max),
+                )
+            }
+
+            fn rejected(min: f32, max: f32) {
+                let v = rand2(min, max)
+                    .validate(NeuronEngine::Dve)
+                    .expect_err("bounds not in order");
+                assert_eq!(v.path(), ["is_valid_d3_rand", "has_valid_rand2_min_max"]);
+                assert_eq!(
+                    v.value_of("min.imm_arith_fp32"),
+                    Some(i64::from(min.to_bits())),
+                    "{v}"
+                );
+                assert_eq!(
+                    v.value_of("max.imm_arith_fp32"),
+                    Some(i64::from(max.to_bits()))
+                );
+                assert!(!isa::spec::has_valid_rand2_min_max(
+                    isa::Opcode::Rand2,
+                    &rand2(min, max).0
+                ));
+            }
+
+            #[test]
+            fn rand2_bounds_must_be_in_order_as_fp32_values() {
+                rand2(-1.0, 1.0).validate(NeuronEngine::Dve).unwrap();
+                // The bit patterns of -1.0 and -0.5 order the other way as integers.
+                rand2(-1.0, -0.5).validate(NeuronEngine::Dve).unwrap();
+                rand2(f32::MIN, f32::INFINITY)
+                    .validate(NeuronEngine::Dve)
+                    .unwrap();
+                rejected(1.0, -1.0);
+                rejected(-0.5, -1.0);
+                rejected(1.0, 1.0);
+                // -0.0 == 0.0 as values, though the encodings differ.
+                rejected(-0.0, 0.0);
+                rejected(f32::NAN, 1.0);
+                rejected(-1.0, f32::NAN);
+                rejected(f32::NAN, f32::NAN);
+            }
+
+            #[test]
+            fn rand2_bounds_behind_a_pointer_are_not_checked() {
+                let mut inst = rand2(1.0, -1.0);
+                inst.0.min_src = isa::ImmSrc::PointerImmediate;
+                inst.validate(NeuronEngine::Dve).unwrap();
+            }
+        }
+    };
+}
+
+rand2_bounds!(mariana_rand2: isa_mariana);
+rand2_bounds!(maverick_rand2: isa_maverick);

@@ -420,9 +420,9 @@ impl Generation {
     /// The legality table of RAND_SET_STATE or RAND_GET_STATE: a list of dicts, one a legal
     /// arm, with `engine`, `rand_generator`, `rand_algorithm`, the arm's other columns
     /// (`update_state` and `in_dtype`, or `dtype`), `words` (state words per partition),
-    /// `firmware` (whether the shipped firmware has a body for it) and `evidence` (`"observed"`,
-    /// `"inferred"`, `"assumed"`, or None when not wired), spelt as `neuron-isa matrix` spells
-    /// them.
+    /// `firmware` (whether the shipped firmware has a body for it) and `evidence` (how that, or
+    /// the body's absence, is known: `"observed"`, `"inferred"`, `"assumed"`, or None when
+    /// nothing is recorded), spelt as `neuron-isa matrix` spells them.
     fn legality<'py>(
         &self,
         py: Python<'py>,
@@ -476,7 +476,7 @@ impl Generation {
     /// * `channels`: lanes written (`num_active_channels`), 128 by default;
     /// * `dtype`: output element type (`"fp32"`, `"bfloat16"`, `"int32"`, ...).
     ///
-    /// What the validator asks of the values (distinct bounds, lane counts, addresses) is
+    /// What the validator asks of the values (bounds in order, lane counts, addresses) is
     /// checked by `validate`. SUNDA and CAYMAN have no RAND2: ValueError.
     #[pyo3(signature = (*, dst, elems, min, max, channels=None, dtype=None),
            text_signature = "($self, /, *, dst, elems, min, max, channels=128, dtype='fp32')")]

@@ -176,7 +176,7 @@ fn ctor_doc(model: &Model, c: &Construction, ctor: &Ctor) -> String {
             field_list(model, shape_record, &ctor.prefix_zero)
         ));
     }
-    d.push_str("\n\nWhat the validator asks of the parameters' values (lane counts, addresses, element types and counts, distinct bounds, the executing engine) is checked by `validate`, not by the types.");
+    d.push_str("\n\nWhat the validator asks of the parameters' values (lane counts, addresses, element types and counts, bounds in order, the executing engine) is checked by `validate`, not by the types.");
     if o.short == crate::vendor::DROPOUT {
         // The header gives DROPOUT no seed and does not say which state it draws from; the
         // machine's answer is a model choice, stated (with its alternatives) where it is made.

@@ -38,6 +38,9 @@ pub enum SpecTy {
     Bool,
     /// An integer of a declared width (fields, parameters, constants, returns).
     Int(Prim),
+    /// A floating-point field (`float`, `double`; `Prim::F32` or `Prim::F64`): only compared,
+    /// with IEEE 754 semantics (a NaN compares unequal and unordered).
+    Float(Prim),
     /// An integer literal or the result of arithmetic: a mathematical integer.
     Wide,
     /// A C enum.
@@ -54,6 +57,7 @@ impl SpecTy {
     fn of(ty: &Ty) -> SpecTy {
         match ty {
             Ty::Prim(Prim::Bool) => SpecTy::Bool,
+            Ty::Prim(p @ (Prim::F32 | Prim::F64)) => SpecTy::Float(*p),
             Ty::Prim(p) => SpecTy::Int(*p),
             Ty::Enum(e) => SpecTy::Enum(*e),
             Ty::Record(r) => SpecTy::Record(*r),

@@ -214,7 +214,7 @@ impl Resolver<'_> {
     fn ty_name(&self, t: &SpecTy) -> String {
         match t {
             SpecTy::Bool => "bool".into(),
-            SpecTy::Int(p) => p.rust().into(),
+            SpecTy::Int(p) | SpecTy::Float(p) => p.rust().into(),
             SpecTy::Wide => "integer".into(),
             SpecTy::Enum(e) => self.model.enums[*e].c_name.clone(),
             SpecTy::Record(r) => self.model.records[*r].c_name.clone(),
@@ -809,6 +809,9 @@ impl Resolver<'_> {
             op if op.is_comparison() => {
                 let ok = match (&l.ty, &r.ty) {
                     (a, b) if a.is_int() && b.is_int() => true,
+                    // Two floating-point fields of one width, compared as IEEE values: the
+                    // language has no float literals, so a float meets only another float.
+                    (SpecTy::Float(a), SpecTy::Float(b)) => a == b,
                     (SpecTy::Enum(a), SpecTy::Enum(b)) => a == b,
                     (SpecTy::Enum(_), b) | (b, SpecTy::Enum(_)) => b.is_int(),
                     (SpecTy::Bool, SpecTy::Bool) => matches!(op, BinOp::Eq | BinOp::Ne),
