@@ -10,7 +10,10 @@ fn main() {
     let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let pin = workspace.join("rust-toolchain.toml");
     let lock = workspace.join("Cargo.lock");
-    for file in [&pin, &lock] {
+    // A packaged copy has neither file, and a missing path would make cargo rerun this script, and
+    // rebuild the crate, on every build.
+    println!("cargo::rerun-if-changed=build.rs");
+    for file in [&pin, &lock].into_iter().filter(|file| file.exists()) {
         println!("cargo::rerun-if-changed={}", file.display());
     }
     let channel = std::fs::read_to_string(&pin)

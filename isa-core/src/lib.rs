@@ -12,6 +12,7 @@
 // (`cargo doc -p isa-mariana --no-deps`); a workspace doc build links its local copy.
 #![doc(html_root_url = "https://docs.rs/isa-core/0.1.0")]
 #![no_std]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 

@@ -23,6 +23,7 @@
 // (`cargo doc -p isa-mariana --no-deps`); a workspace doc build links its local copy.
 #![doc(html_root_url = "https://docs.rs/rng-core/0.1.0")]
 #![no_std]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 // `unsafe` only in `dispatch` (running a kernel's AVX2 or AVX-512 copy where the CPU has it).
 #![deny(unsafe_code)]
 #![deny(missing_docs)]
