@@ -31,6 +31,8 @@ pub struct Generated {
     pub files: emit::Files,
     /// The ISA summary (also among `files` as `src/generated/isa.json`).
     pub summary: report::Summary,
+    /// The public API listing (also among `files` as [`report::api::API_FILE`]).
+    pub api: report::api::Listing,
     /// What could not be emitted, with the reason (reported, never silent).
     pub notes: Vec<String>,
 }
@@ -181,10 +183,13 @@ pub(crate) fn generate_here(
         .map_err(|e| diag::Error::single(input.tree_name.clone(), diag::Loc::new(".", 0), e))?;
     let summary = report::Summary::of(&model, spec_names(&model));
     files.insert(SUMMARY_FILE.into(), summary.to_json());
+    let api = report::api::Listing::of(&model);
+    files.insert(report::api::API_FILE.into(), api.to_text(&model));
     Ok(Generated {
         model,
         files,
         summary,
+        api,
         notes,
     })
 }

@@ -115,6 +115,9 @@ fn main() -> ExitCode {
     for m in &run.missing {
         print!("{}", m.report());
     }
+    if let Some(line) = isa_codegen::workspace::release_line(&run.plans) {
+        print!("{line}");
+    }
     if args.check && stale {
         eprintln!("isa-codegen --check: committed code is stale; run `cargo run -p isa-codegen`");
         return ExitCode::FAILURE;

@@ -3,6 +3,8 @@
 //! in any tree writes nothing at all.
 
 use crate::diag::Error;
+use crate::report::api::{Listing, API_FILE};
+use crate::report::semver::{api_diff, next_version, ApiChange, Verdict};
 use crate::report::{diff, Change, Summary};
 use crate::{Generated, Options, SUMMARY_FILE};
 use std::fmt::Write as _;
@@ -23,6 +25,20 @@ pub struct Plan {
     pub obsolete: Vec<String>,
     /// ISA changes against the committed summary (`None` when there is none yet).
     pub changes: Option<Vec<Change>>,
+    /// The committed API listing and the changes from it to the new one (the reason when there
+    /// is none to compare with, or it does not parse).
+    pub api_changes: Result<(Listing, Vec<ApiChange>), String>,
+    /// The crates' version (the workspace's `[workspace.package] version`), when it can be read.
+    pub version: Option<String>,
+}
+
+/// The version every generated crate has: `[workspace.package] version` of `root/Cargo.toml`
+/// (the generated manifests say `version.workspace = true`).
+pub fn workspace_version(root: &Path) -> Option<String> {
+    let text = std::fs::read_to_string(root.join("Cargo.toml")).ok()?;
+    let table: toml::Table = text.parse().ok()?;
+    let version = table.get("workspace")?.get("package")?.get("version")?;
+    version.as_str().map(str::to_string)
 }
 
 /// A tree with no crate to generate into.
@@ -394,6 +410,9 @@ impl VendorRun {
         for m in &self.run.missing {
             out.push_str(&m.report());
         }
+        if let Some(line) = release_line(&self.run.plans) {
+            out.push_str(&line);
+        }
         for t in &self.untouched {
             let _ = writeln!(
                 out,
@@ -430,6 +449,16 @@ fn compare(tree_name: String, crate_dir: PathBuf, generated: Generated) -> Plan 
         .ok()
         .and_then(|t| Summary::from_json(&t).ok())
         .map(|old| diff(&old, &generated.summary));
+    let api_changes = match std::fs::read_to_string(crate_dir.join(API_FILE)) {
+        Ok(text) => Listing::parse(&text)
+            .map(|old| {
+                let changes = api_diff(&old, &generated.api);
+                (old, changes)
+            })
+            .map_err(|e| format!("{API_FILE}: {e}")),
+        Err(_) => Err(format!("no committed {API_FILE} to compare with")),
+    };
+    let version = crate_dir.parent().and_then(workspace_version);
     Plan {
         tree_name,
         crate_dir,
@@ -437,6 +466,8 @@ fn compare(tree_name: String, crate_dir: PathBuf, generated: Generated) -> Plan 
         stale,
         obsolete,
         changes,
+        api_changes,
+        version,
     }
 }
 
@@ -530,6 +561,7 @@ impl Plan {
                 }
             }
         }
+        self.report_api(&mut out);
         for note in &self.generated.notes {
             let _ = writeln!(out, "    not emitted: {note}");
         }
@@ -567,6 +599,77 @@ impl Plan {
         }
         out
     }
+}
+
+impl Plan {
+    /// The semver verdict of this regeneration: `None` when nothing of the crate changes, or
+    /// when there is no committed listing to compare with.
+    pub fn verdict(&self) -> Option<Verdict> {
+        if self.is_fresh() {
+            return None;
+        }
+        let (old, changes) = self.api_changes.as_ref().ok()?;
+        Some(Verdict::of(old, changes))
+    }
+
+    /// The report's API paragraph: the changed items, and the verdict with the version it
+    /// moves the crates to.
+    fn report_api(&self, out: &mut String) {
+        let changes = match &self.api_changes {
+            Err(why) => {
+                let _ = writeln!(out, "    API changes: {why}");
+                return;
+            }
+            Ok((_, c)) => c,
+        };
+        if changes.is_empty() {
+            let _ = writeln!(out, "    API changes: none");
+        } else {
+            let _ = writeln!(out, "    API changes ({}):", changes.len());
+            for c in changes {
+                let _ = writeln!(out, "      {c}");
+            }
+        }
+        let Some(verdict) = self.verdict() else {
+            return;
+        };
+        let to = match &self.version {
+            Some(v) => match next_version(v, verdict.bump) {
+                Ok(next) => format!(" ({v} -> {next})"),
+                Err(e) => format!(" (workspace version: {e})"),
+            },
+            None => String::new(),
+        };
+        let _ = writeln!(out, "    semver: {}", with_version(&verdict, &to));
+    }
+}
+
+/// The verdict's text with the version move after its bump word.
+fn with_version(verdict: &Verdict, to: &str) -> String {
+    let text = verdict.to_string();
+    match text.split_once(':') {
+        Some((bump, rest)) if !to.is_empty() => format!("{bump}{to}:{rest}"),
+        _ => text,
+    }
+}
+
+/// The line that closes a report whose crates change: the strongest bump over the generations
+/// and the version it moves them to (the generated crates share the workspace's version, so a
+/// header drop moves them together).
+pub fn release_line(plans: &[Plan]) -> Option<String> {
+    let bump = plans
+        .iter()
+        .filter_map(|p| p.verdict())
+        .map(|v| v.bump)
+        .max()?;
+    let to = plans
+        .iter()
+        .find_map(|p| p.version.as_deref())
+        .and_then(|v| Some(format!(": {v} -> {}", next_version(v, bump).ok()?)))
+        .unwrap_or_default();
+    Some(format!(
+        "semver of the generated crates (one shared version): {bump}{to}\n"
+    ))
 }
 
 impl MissingCrate {

@@ -14,6 +14,16 @@ fn value_lit(e: &Enum, v: i128) -> TokenStream {
     }
 }
 
+/// The associated constant an alias member of a typed enum becomes (`Self::N16X16`).
+pub(crate) fn alias_const_name(m: &crate::model::Member) -> String {
+    let upper = m.short.to_ascii_uppercase();
+    if upper.starts_with(|c: char| c.is_ascii_digit()) {
+        format!("N{upper}")
+    } else {
+        upper
+    }
+}
+
 /// One C enum as a Rust enum with `TryFrom` its integer type.
 pub fn typed_enum(e: &Enum) -> TokenStream {
     let name = ident(&e.rust);
@@ -41,12 +51,7 @@ pub fn typed_enum(e: &Enum) -> TokenStream {
     });
     let aliases = e.members.iter().filter_map(|m| {
         let target = &e.members[m.alias_of?];
-        let upper = m.short.to_ascii_uppercase();
-        let a = ident(&if upper.starts_with(|c: char| c.is_ascii_digit()) {
-            format!("N{upper}")
-        } else {
-            upper
-        });
+        let a = ident(&alias_const_name(m));
         let t = ident(&target.rust);
         let d = format!(
             " `{}` = {}: the same value as `{}`.",

@@ -945,6 +945,11 @@ fn generation_impl(model: &Model) -> Result<(TokenStream, Vec<String>), String> 
     Ok((tokens, notes))
 }
 
+/// Whether the crate of `model` gets its `rng_core::Generation` impl.
+pub(crate) fn has_generation_impl(model: &Model) -> bool {
+    generation_impl(model).is_ok()
+}
+
 /// The `generation.rs` file, and notes on what could not be emitted (the missing
 /// `Generation` impl, or instructions of the draw family rng-core cannot be handed).
 pub fn emit(model: &Model) -> (Source, Vec<String>) {

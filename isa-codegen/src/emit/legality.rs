@@ -260,6 +260,22 @@ fn firmware_match(model: &Model, t: &Table, scrutinee: TokenStream) -> TokenStre
     }
 }
 
+/// Which `firmware` answers [`firmware_fn`] writes for table `t`: the row's, and the
+/// instruction's (by engine).
+pub(crate) fn firmware_fns(model: &Model, t: &Table) -> (bool, bool) {
+    let engine = model.engine_enum.and_then(|e| t.column_of(e));
+    let algorithm = model
+        .enum_named(crate::vendor::RAND_ALGORITHM)
+        .and_then(|a| t.column_of(a));
+    match (&model.instruction_names[t.opcode], engine, algorithm) {
+        (Some(_), Some(_), Some(a)) => match &t.columns[a].source {
+            ColumnSource::Field(_) => (true, true),
+            ColumnSource::Param(_) => (false, false),
+        },
+        _ => (true, false),
+    }
+}
+
 /// `firmware()` on a row and `firmware(engine)` on the typed instruction: whether the firmware
 /// ships a body for the (engine, algorithm), with the evidence level, from the tree's
 /// `rng-runtime.json`.
@@ -346,27 +362,29 @@ pub(crate) fn state_tensor_helpers(model: &Model) -> (bool, bool) {
     (at, at && consts)
 }
 
-/// The `StateTensor<N>` argument of the typed constructors, when a table binds a tensor.
-fn state_tensor(model: &Model) -> TokenStream {
-    let Some((t, b)) = model
+/// The address record of `StateTensor<N>`'s `start_addr`: the `start_addr` of the tensor the
+/// first table that binds one binds (no `StateTensor` without it).
+pub(crate) fn state_tensor_addr(model: &Model) -> Option<RecordId> {
+    let (t, b) = model
         .tables
         .iter()
-        .find_map(|t| tensor_binding(model, t).map(|b| (t, b)))
-    else {
-        return quote!();
+        .find_map(|t| tensor_binding(model, t).map(|b| (t, b)))?;
+    let Ty::Record(r) = b.tensor.ty(model, model.shapes[t.shape].record) else {
+        return None;
     };
-    let shape_record = model.shapes[t.shape].record;
-    let Ty::Record(r) = b.tensor.ty(model, shape_record) else {
-        return quote!();
-    };
-    let Some(start) = model.records[r]
+    let start = model.records[r]
         .fields
         .iter()
-        .find(|f| f.name == crate::vendor::START_ADDR)
-    else {
-        return quote!();
-    };
-    let Ty::Record(addr) = start.ty else {
+        .find(|f| f.name == crate::vendor::START_ADDR)?;
+    match start.ty {
+        Ty::Record(addr) => Some(addr),
+        _ => None,
+    }
+}
+
+/// The `StateTensor<N>` argument of the typed constructors, when a table binds a tensor.
+fn state_tensor(model: &Model) -> TokenStream {
+    let Some(addr) = state_tensor_addr(model) else {
         return quote!();
     };
     let addr_ty = ident(&model.records[addr].rust);

@@ -19,7 +19,7 @@ mod examples;
 mod format;
 mod generation;
 mod inst;
-mod legality;
+pub(crate) mod legality;
 mod lib_rs;
 mod place;
 mod raw;
@@ -31,6 +31,16 @@ mod validate;
 
 pub use doc::doc_text;
 pub use format::{format_sources, rustfmt_all, FORMAT_LOCK};
+
+// What the API listing (`report::api`) reads of the emitters' choices, so that it lists what they
+// write: the records, fields and types they emit, the constructors they can write.
+pub(crate) use construct::constructors::param_type as constructor_param_type;
+pub(crate) use construct::emitted::{emitted_constructions, has_default};
+pub(crate) use enums::alias_const_name;
+pub(crate) use generation::has_generation_impl;
+pub(crate) use records::reachable as reachable_records;
+pub(crate) use spec::{param_types as spec_param_types, prefix_trait_names};
+pub(crate) use ty::{fallible, typed as typed_type, typed_fields};
 
 use crate::model::Model;
 use crate::model::ShapeId;

@@ -594,6 +594,23 @@ fn joined_trait(fields: &[&PrefixField]) -> String {
     name
 }
 
+/// The names of the traits [`prefix_traits`] declares, in its order.
+pub(crate) fn prefix_trait_names(model: &Model) -> Vec<String> {
+    let prefix = prefix_fields(model);
+    let mut out = vec!["InstFields".to_string()];
+    for p in prefix.iter().filter(|p| !p.everywhere(model)) {
+        out.push(joined_trait(&[p]));
+    }
+    for f in &model.specs {
+        let parts = partial_reads(model, &prefix, f);
+        let name = joined_trait(&parts);
+        if parts.len() >= 2 && !out.contains(&name) {
+            out.push(name);
+        }
+    }
+    out
+}
+
 /// The prefix traits: `InstFields` (the fields every operand struct has), one trait per field
 /// only some have (implemented by those, with `InstFields` as supertrait), and a trait joining
 /// several of those for each set a spec function reads together (implemented by whatever has
@@ -749,6 +766,27 @@ pub(crate) fn signature(
         }
     }
     (generics, params)
+}
+
+/// The Rust types of spec function `f`'s parameters, as [`signature`] writes them (the names
+/// left out: a name's `_` says only whether the body reads it).
+pub(crate) fn param_types(
+    model: &Model,
+    f: &SpecFn,
+    memo: &mut Vec<Option<bool>>,
+    fk: usize,
+) -> Vec<TokenStream> {
+    let (_, params) = signature(model, f, memo, fk);
+    params
+        .into_iter()
+        .map(|p| match syn::parse2::<syn::PatType>(p.clone()) {
+            Ok(pt) => {
+                let ty = pt.ty;
+                quote!(#ty)
+            }
+            Err(_) => p,
+        })
+        .collect()
 }
 
 pub fn emit(model: &Model) -> Source {

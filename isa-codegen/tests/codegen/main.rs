@@ -4,6 +4,7 @@
 
 mod common;
 
+mod api_listing;
 mod bad_input;
 mod code_map;
 mod constructors;
@@ -17,6 +18,7 @@ mod header_trees;
 mod model_fixture;
 mod padding;
 mod runtime_data;
+mod semver_drop;
 mod spec_fuzz;
 mod spec_rejection;
 mod vendor_root;
