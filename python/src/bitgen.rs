@@ -30,6 +30,13 @@ pub trait Stream32: Send + 'static {
         [first, self.next_u32()]
     }
 
+    /// `next_double`: the next two words as a double, by [`double_of_words`].
+    #[inline]
+    fn next_double(&mut self) -> f64 {
+        let [w0, w1] = self.next_pair();
+        double_of_words(w0, w1)
+    }
+
     /// The next `out.len()` words.
     fn fill(&mut self, out: &mut [u32]) {
         for w in out {
@@ -60,12 +67,20 @@ impl Stream32 for Lfsr32 {
 /// [`rng_core::philox::Philox4x32`] (`block(counter)`, `block(counter + 1)`, ...), with many
 /// blocks in hand, so that a word costs a copy and one block is computed per four words in a
 /// loop without a branch per word.
-#[derive(Clone, Debug, PartialEq, Eq)]
+///
+/// The refill also computes the double of every pair of words at an even position, so that
+/// `next_double` (numpy calls it once per element of `Generator.random`) is a load while the
+/// position is even: the doubles are a function of the words, never a state of their own, so
+/// a 32-bit draw or a new state cannot leave them stale; at an odd position the double is
+/// built from the words.
+#[derive(Clone, Debug, PartialEq)]
 pub struct PhiloxStream {
     key: [u32; 2],
     /// Counter of the first block in `buffer`.
     base: [u32; 4],
     buffer: [u32; PhiloxStream::WORDS],
+    /// `doubles[i]` is `double_of_words(buffer[2 * i], buffer[2 * i + 1])`.
+    doubles: [f64; PhiloxStream::DOUBLES],
     /// Index in `buffer` of the next word.
     next: usize,
 }
@@ -75,6 +90,8 @@ impl PhiloxStream {
     pub const BLOCKS: usize = 32;
     /// Words in the buffer.
     pub const WORDS: usize = 4 * PhiloxStream::BLOCKS;
+    /// Doubles in the buffer: one per aligned pair of words.
+    const DOUBLES: usize = PhiloxStream::WORDS / 2;
 
     /// The stream at word `index` (0..=4; 4: the block is used up) of `block(counter)`, as
     /// [`rng_core::philox::Philox4x32::from_position`] reads a position.
@@ -83,6 +100,7 @@ impl PhiloxStream {
             key,
             base: counter,
             buffer: [0; PhiloxStream::WORDS],
+            doubles: [0.0; PhiloxStream::DOUBLES],
             next: index.min(4) as usize,
         };
         s.compute();
@@ -97,14 +115,28 @@ impl PhiloxStream {
             if std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx512vl")
             {
                 // SAFETY: the CPU has the features the copy is compiled for.
-                return unsafe { blocks_avx512(self.base, self.key, &mut self.buffer) };
+                return unsafe {
+                    blocks_avx512(self.base, self.key, &mut self.buffer, &mut self.doubles)
+                };
             }
             if std::is_x86_feature_detected!("avx2") {
                 // SAFETY: as above.
-                return unsafe { blocks_avx2(self.base, self.key, &mut self.buffer) };
+                return unsafe {
+                    blocks_avx2(self.base, self.key, &mut self.buffer, &mut self.doubles)
+                };
             }
         }
-        blocks(self.base, self.key, &mut self.buffer)
+        blocks(self.base, self.key, &mut self.buffer, &mut self.doubles)
+    }
+
+    /// `next_double` where the buffer has no double for the position: an odd position, or the
+    /// end of the buffer. Out of line with the C calling convention of the function numpy
+    /// calls, so that the call to it there is a jump and the hot path needs no stack frame.
+    #[cold]
+    #[inline(never)]
+    extern "C" fn double_from_words(&mut self) -> f64 {
+        let first = self.next_u32();
+        double_of_words(first, self.next_u32())
     }
 
     /// The next two words when the buffer does not hold both (out of line, so that the
@@ -142,12 +174,18 @@ impl PhiloxStream {
     }
 }
 
-/// The Philox4x32-10 blocks of `base`, `base + 1`, ... into `out`: the rounds of
-/// `rng_core::philox` (its constants), a round of every block at a time over arrays of the
-/// counter words, which the compiler turns into vector multiplies (a block at a time is a chain
-/// of dependent multiplies; at most half the speed).
+/// The Philox4x32-10 blocks of `base`, `base + 1`, ... into `out`, and the double of each
+/// aligned pair of their words into `doubles`: the rounds of `rng_core::philox` (its
+/// constants), a round of every block at a time over arrays of the counter words, which the
+/// compiler turns into vector multiplies (a block at a time is a chain of dependent multiplies;
+/// at most half the speed).
 #[inline(always)]
-fn blocks(base: [u32; 4], key: [u32; 2], out: &mut [u32; PhiloxStream::WORDS]) {
+fn blocks(
+    base: [u32; 4],
+    key: [u32; 2],
+    out: &mut [u32; PhiloxStream::WORDS],
+    doubles: &mut [f64; PhiloxStream::DOUBLES],
+) {
     const B: usize = PhiloxStream::BLOCKS;
     // Each 32-bit word in a 64-bit lane, so that a 32 x 32 -> 64-bit multiply is one vector
     // instruction per lane group, with no shuffles.
@@ -178,15 +216,18 @@ fn blocks(base: [u32; 4], key: [u32; 2], out: &mut [u32; PhiloxStream::WORDS]) {
         let (k0, k1) = (u64::from(k[0]), u64::from(k[1]));
         let [c0, c1, c2, c3] = &mut c;
         for b in 0..B {
-            // Masked, so that the compiler sees 32 x 32-bit products (one multiply a lane).
+            // A lane's word is its low 32 bits. The low products keep their high halves: the
+            // XORs carry those into high bits only, which the masks before the multiplies and
+            // the truncation at the end ignore (one AND a lane and round fewer). Masked, the
+            // compiler sees 32 x 32-bit products (one multiply a lane).
             let p0 = m0 * (c0[b] & low);
             let p1 = m1 * (c2[b] & low);
             let x0 = (p1 >> 32) ^ c1[b] ^ k0;
             let x2 = (p0 >> 32) ^ c3[b] ^ k1;
             c0[b] = x0;
-            c1[b] = p1 & low;
+            c1[b] = p1;
             c2[b] = x2;
-            c3[b] = p0 & low;
+            c3[b] = p0;
         }
     }
     for (b, words) in out.chunks_exact_mut(4).enumerate() {
@@ -197,20 +238,37 @@ fn blocks(base: [u32; 4], key: [u32; 2], out: &mut [u32; PhiloxStream::WORDS]) {
             c[3][b] as u32,
         ]);
     }
+    // A block's words 0 and 1, then 2 and 3: lane by lane, without shuffles.
+    for (b, pair) in doubles.chunks_exact_mut(2).enumerate() {
+        pair.copy_from_slice(&[
+            double_of_words(c[0][b] as u32, c[1][b] as u32),
+            double_of_words(c[2][b] as u32, c[3][b] as u32),
+        ]);
+    }
 }
 
 /// [`blocks`] compiled for AVX-512.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512vl")]
-fn blocks_avx512(base: [u32; 4], key: [u32; 2], out: &mut [u32; PhiloxStream::WORDS]) {
-    blocks(base, key, out)
+fn blocks_avx512(
+    base: [u32; 4],
+    key: [u32; 2],
+    out: &mut [u32; PhiloxStream::WORDS],
+    doubles: &mut [f64; PhiloxStream::DOUBLES],
+) {
+    blocks(base, key, out, doubles)
 }
 
 /// [`blocks`] compiled for AVX2.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-fn blocks_avx2(base: [u32; 4], key: [u32; 2], out: &mut [u32; PhiloxStream::WORDS]) {
-    blocks(base, key, out)
+fn blocks_avx2(
+    base: [u32; 4],
+    key: [u32; 2],
+    out: &mut [u32; PhiloxStream::WORDS],
+    doubles: &mut [f64; PhiloxStream::DOUBLES],
+) {
+    blocks(base, key, out, doubles)
 }
 
 impl Stream32 for PhiloxStream {
@@ -235,6 +293,22 @@ impl Stream32 for PhiloxStream {
         }
     }
 
+    #[inline(always)]
+    fn next_double(&mut self) -> f64 {
+        // An even position before the buffer's last word, in one test (`WORDS` is a power of
+        // two): the pair there has its double in `doubles`.
+        const OFF_THE_DOUBLES: usize = !(PhiloxStream::WORDS - 2);
+        const _: () = assert!(PhiloxStream::WORDS.is_power_of_two());
+        if self.next & OFF_THE_DOUBLES == 0 {
+            // The index is below `DOUBLES` already; the remainder says so to the compiler.
+            let d = self.doubles[(self.next / 2) % PhiloxStream::DOUBLES];
+            self.next += 2;
+            d
+        } else {
+            self.double_from_words()
+        }
+    }
+
     fn fill(&mut self, out: &mut [u32]) {
         let mut at = 0;
         while at < out.len() {
@@ -256,10 +330,10 @@ pub fn u64_of<S: Stream32>(s: &mut S) -> u64 {
     (u64::from(high) << 32) | u64::from(low)
 }
 
-/// `next_double` from two words: 27 bits of the first, 26 of the second, in [0, 1).
-#[inline]
-pub fn double_of<S: Stream32>(s: &mut S) -> f64 {
-    let [w0, w1] = s.next_pair();
+/// The double of two words: 27 bits of the first, 26 of the second, in [0, 1). Every step is
+/// exact, so the result does not depend on how (or how many at a time) it is computed.
+#[inline(always)]
+pub fn double_of_words(w0: u32, w1: u32) -> f64 {
     (f64::from(w0 >> 5) * 67_108_864.0 + f64::from(w1 >> 6)) / 9_007_199_254_740_992.0
 }
 
@@ -285,7 +359,7 @@ unsafe extern "C" fn next_uint32<S: Stream32>(state: *mut c_void) -> u32 {
 }
 
 unsafe extern "C" fn next_double<S: Stream32>(state: *mut c_void) -> f64 {
-    double_of(unsafe { &mut *state.cast::<S>() })
+    unsafe { &mut *state.cast::<S>() }.next_double()
 }
 
 unsafe extern "C" fn next_raw<S: Stream32>(state: *mut c_void) -> u64 {
@@ -393,14 +467,42 @@ mod tests {
     #[test]
     fn the_batched_rounds_are_rng_cores_blocks() {
         let key = [0xdead_beef, 7];
-        let base = [u32::MAX - 5, u32::MAX, 3, 0];
-        let s = PhiloxStream::new(base, key, 0);
-        for (b, words) in s.buffer.chunks_exact(4).enumerate() {
-            assert_eq!(
-                words,
-                philox::block(philox::add_to_counter(base, b as u128), key),
-                "block {b}"
-            );
+        type Blocks = fn(
+            [u32; 4],
+            [u32; 2],
+            &mut [u32; PhiloxStream::WORDS],
+            &mut [f64; PhiloxStream::DOUBLES],
+        );
+        // Every compiled copy the CPU can run, not only the one `compute` picks.
+        let mut copies: Vec<(&str, Blocks)> = vec![("portable", |b, k, o, d| blocks(b, k, o, d))];
+        #[cfg(target_arch = "x86_64")]
+        {
+            if std::is_x86_feature_detected!("avx2") {
+                // SAFETY: the CPU has AVX2.
+                copies.push(("avx2", |b, k, o, d| unsafe { blocks_avx2(b, k, o, d) }));
+            }
+            if std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx512vl")
+            {
+                // SAFETY: the CPU has AVX-512F and VL.
+                copies.push(("avx512", |b, k, o, d| unsafe { blocks_avx512(b, k, o, d) }));
+            }
+        }
+        for (name, copy) in copies {
+            for base in [[u32::MAX - 5, u32::MAX, 3, 0], [0x8000_0000, 1, 2, 3]] {
+                let (mut words, mut doubles) =
+                    ([0; PhiloxStream::WORDS], [0.0; PhiloxStream::DOUBLES]);
+                copy(base, key, &mut words, &mut doubles);
+                for (b, block) in words.chunks_exact(4).enumerate() {
+                    let expected = philox::block(philox::add_to_counter(base, b as u128), key);
+                    assert_eq!(block, expected, "{name}: block {b}");
+                    let pair = [doubles[2 * b], doubles[2 * b + 1]];
+                    let defined = [
+                        defined_double(expected[0], expected[1]),
+                        defined_double(expected[2], expected[3]),
+                    ];
+                    assert_eq!(pair, defined, "{name}: block {b}'s doubles");
+                }
+            }
         }
     }
 
@@ -409,13 +511,13 @@ mod tests {
         let mut s = PhiloxStream::new([0; 4], [0; 2], 0);
         // Random123's block(0, 0): 6627e8d5 e169c58d bc57ac4c 9b00dbd8.
         assert_eq!(u64_of(&mut s), 0x6627_e8d5_e169_c58d);
-        let d = double_of(&mut s);
+        let d = s.next_double();
         let expected = (f64::from(0xbc57_ac4cu32 >> 5) * 2f64.powi(26)
             + f64::from(0x9b00_dbd8u32 >> 6))
             / 2f64.powi(53);
         assert_eq!(d, expected);
         let mut ones = Lfsr32::new(0);
-        assert_eq!(double_of(&mut ones), 0.0);
+        assert_eq!(ones.next_double(), 0.0);
     }
 
     #[test]
@@ -434,5 +536,65 @@ mod tests {
         // SAFETY: as above.
         let next = unsafe { owned.with(|s| s.next_u32()) };
         assert_eq!(next, reference.step());
+    }
+
+    /// `next_double` by its definition, computed another way than `double_of_words`: the 53-bit
+    /// integer of the two words' bits, scaled.
+    fn defined_double(w0: u32, w1: u32) -> f64 {
+        ((u64::from(w0 >> 5) << 26) | u64::from(w1 >> 6)) as f64 / 2f64.powi(53)
+    }
+
+    #[test]
+    fn philox_doubles_are_the_words_doubles_at_every_position() {
+        // Word, double and 64-bit draws mixed through the capsule functions, so that doubles
+        // start at even and odd positions, at a buffer's last word and after the state is set
+        // mid-block; each is compared with the words of rng-core's Philox4x32.
+        let key = [0x0bad_cafe, 0x1357_9bdf];
+        for (counter, index) in [([0u32; 4], 0), ([9, 0, 0, 0], 1), ([u32::MAX, 1, 0, 0], 3)] {
+            let owned = Owned::new(PhiloxStream::new(counter, key, index));
+            let bitgen = owned.bitgen().cast::<BitGen>().as_ptr();
+            let mut reference = Philox4x32::from_position(counter, key, index);
+            // Runs of 32-bit draws (0 to 3) then of doubles (0 to 70), at times a 64-bit draw
+            // and a state set, varied by an LCG, over many refills of the buffer.
+            let mut lcg = 12345u32;
+            let mut words = 0;
+            while words < 20 * PhiloxStream::WORDS {
+                lcg = lcg.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+                let (singles, doubles) = ((lcg >> 8) % 4, (lcg >> 16) % 71);
+                for _ in 0..singles {
+                    // SAFETY: single-threaded test; called as numpy calls it.
+                    let got = unsafe { ((*bitgen).next_uint32)((*bitgen).state) };
+                    assert_eq!(got, reference.next_word(), "word {words}");
+                    words += 1;
+                }
+                for _ in 0..doubles {
+                    // SAFETY: as above.
+                    let got = unsafe { ((*bitgen).next_double)((*bitgen).state) };
+                    let (w0, w1) = (reference.next_word(), reference.next_word());
+                    assert_eq!(got, defined_double(w0, w1), "double at word {words}");
+                    words += 2;
+                }
+                if lcg >> 29 == 1 {
+                    // SAFETY: as above.
+                    let got = unsafe { ((*bitgen).next_uint64)((*bitgen).state) };
+                    let (high, low) = (reference.next_word(), reference.next_word());
+                    assert_eq!(
+                        got,
+                        u64::from(high) << 32 | u64::from(low),
+                        "at word {words}"
+                    );
+                    words += 2;
+                }
+                // SAFETY: as above.
+                let position = unsafe { owned.with(|s| s.position()) };
+                assert_eq!(position, (reference.counter(), reference.index()));
+                if lcg >> 30 == 0 {
+                    // A state set where the doubles' alignment may change.
+                    let (counter, index) = position;
+                    // SAFETY: as above.
+                    unsafe { owned.with(|s| *s = PhiloxStream::new(counter, key, index)) };
+                }
+            }
+        }
     }
 }

@@ -54,6 +54,27 @@ def test_doubles_and_uint64_are_built_from_word_pairs(name):
 
 
 @pytest.mark.parametrize("name", MAKERS)
+def test_word_and_double_draws_mixed_follow_the_stream(name):
+    # Philox4x32 keeps the doubles of word pairs at even positions ready: runs of 32-bit draws
+    # and of doubles, and state sets, move the doubles to odd positions and across refills.
+    words = MAKERS[name]().draw(40000).astype(np.uint64)
+    bg = MAKERS[name]()
+    g = np.random.Generator(bg)
+    at = 0
+    for run in range(400):
+        singles, doubles = run % 3, (run * 37) % 71
+        assert (g.integers(0, 2**32, singles, dtype=np.uint32) == words[at:at + singles]).all()
+        at += singles
+        first, second = words[at:at + 2 * doubles:2], words[at + 1:at + 2 * doubles:2]
+        expected = ((first >> np.uint64(5)) << np.uint64(26) | second >> np.uint64(6)) / 2.0**53
+        assert (g.random(doubles) == expected).all(), f"run {run}"
+        at += 2 * doubles
+        if run % 7 == 0:
+            bg.state = bg.state
+    assert at > 20000
+
+
+@pytest.mark.parametrize("name", MAKERS)
 def test_distributions_are_reproducible(name):
     a = np.random.Generator(MAKERS[name]())
     b = np.random.Generator(MAKERS[name]())
