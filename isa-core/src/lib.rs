@@ -18,6 +18,7 @@
 #[cfg(any(test, feature = "std"))]
 extern crate std;
 
+pub mod arm;
 #[cfg(feature = "std")]
 pub mod build;
 pub mod construct;
@@ -31,6 +32,7 @@ pub mod fingerprint;
 mod generated_impls;
 mod isa;
 pub mod le;
+mod on_engine;
 mod predicate;
 #[cfg(feature = "serde")]
 pub mod serde_support;
@@ -50,6 +52,7 @@ pub use evidence::{Evidence, Firmware};
 pub use explain::{Explain, Reported, Source};
 pub use field::{FieldInfo, FieldKind};
 pub use isa::{Isa, OpcodeInfo, VendorEnum};
+pub use on_engine::{OnEngine, ValidateOnEngine};
 pub use predicate::{FieldSpec, PredicatePath, MAX_FIELDS, MAX_PATH};
 pub use status::OpcodeStatus;
 pub use violation::{InvolvedField, Violation};

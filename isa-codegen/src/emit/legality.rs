@@ -17,6 +17,7 @@ use super::{banner, doc, ident, lit, Source};
 use crate::model::eval::{FieldPath, Root, Term};
 use crate::model::legality::{ColumnSource, Table};
 use crate::model::{Model, Ty};
+use isa_core::vocab::{Algorithm, Engine, Generator, StateUpdate, VendorNames};
 use isa_core::Firmware;
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -99,6 +100,101 @@ pub(crate) fn marker_enums(model: &Model) -> (Vec<usize>, Vec<String>) {
         }
     }
     (enums, clashes)
+}
+
+/// The name of `isa_core::arm`'s marker for a member, when the vocabulary has one: the
+/// member's variant in the vocabulary enum that mirrors the member's C enum.
+pub(crate) fn shared_marker(model: &Model, enum_id: usize, member: usize) -> Option<String> {
+    fn find<V: VendorNames>(c_enum: &str, short: &str) -> Option<String> {
+        (c_enum == V::VENDOR_ENUM)
+            .then(|| V::from_name(short))
+            .flatten()
+            .map(|v| v.rust_name().to_string())
+    }
+    let e = &model.enums[enum_id];
+    let short = &e.members[member].short;
+    find::<Engine>(&e.c_name, short)
+        .or_else(|| find::<Generator>(&e.c_name, short))
+        .or_else(|| find::<Algorithm>(&e.c_name, short))
+        .or_else(|| find::<StateUpdate>(&e.c_name, short))
+}
+
+/// `From`/`TryFrom` between the generation's engine enum and `isa_core::vocab::Engine`, by
+/// member name: infallible towards the generation when it has every vocabulary engine.
+fn engine_conversions(model: &Model) -> TokenStream {
+    let Some(engine) = model.engine_enum else {
+        return quote!();
+    };
+    let en = &model.enums[engine];
+    let et = ident(&en.rust);
+    let gen = &model.generation;
+    let c_name = &en.c_name;
+    let members: Vec<_> = en.distinct().collect();
+    let to_vocab: Vec<TokenStream> = members
+        .iter()
+        .map(|m| {
+            let v = ident(&m.rust);
+            let short = &m.short;
+            match Engine::from_name(&m.short) {
+                Some(w) => {
+                    let w = ident(w.rust_name());
+                    quote!(crate::#et::#v => Ok(isa_core::vocab::Engine::#w),)
+                }
+                None => quote! {
+                    crate::#et::#v => Err(isa_core::vocab::NoCounterpart {
+                        generation: #gen, vendor_enum: #c_name, member: #short, missing_in: "Engine",
+                    }),
+                },
+            }
+        })
+        .collect();
+    let present = |w: &Engine| members.iter().find(|m| m.short == w.name());
+    let from_vocab = if Engine::ALL.iter().all(|w| present(w).is_some()) {
+        let arms = Engine::ALL.iter().map(|w| {
+            let v = ident(&present(w).expect("every engine present").rust);
+            let w = ident(w.rust_name());
+            quote!(isa_core::vocab::Engine::#w => crate::#et::#v,)
+        });
+        quote! {
+            impl From<isa_core::vocab::Engine> for crate::#et {
+                /// The member of the same name.
+                fn from(e: isa_core::vocab::Engine) -> Self { match e { #(#arms)* } }
+            }
+        }
+    } else {
+        let arms = Engine::ALL.iter().map(|w| {
+            let wi = ident(w.rust_name());
+            match present(w) {
+                Some(m) => {
+                    let v = ident(&m.rust);
+                    quote!(isa_core::vocab::Engine::#wi => Ok(crate::#et::#v),)
+                }
+                None => {
+                    let short = w.name();
+                    quote! {
+                        isa_core::vocab::Engine::#wi => Err(isa_core::vocab::NoCounterpart {
+                            generation: #gen, vendor_enum: #c_name, member: #short, missing_in: #gen,
+                        }),
+                    }
+                }
+            }
+        });
+        quote! {
+            impl TryFrom<isa_core::vocab::Engine> for crate::#et {
+                type Error = isa_core::vocab::NoCounterpart;
+                /// The member of the same name, when this generation has it.
+                fn try_from(e: isa_core::vocab::Engine) -> Result<Self, Self::Error> { match e { #(#arms)* } }
+            }
+        }
+    };
+    quote! {
+        #from_vocab
+        impl TryFrom<crate::#et> for isa_core::vocab::Engine {
+            type Error = isa_core::vocab::NoCounterpart;
+            /// The vocabulary's engine of the same name (the engines that keep RNG state).
+            fn try_from(e: crate::#et) -> Result<Self, Self::Error> { match e { #(#to_vocab)* } }
+        }
+    }
 }
 
 fn member_of(model: &Model, enum_id: usize, member: usize) -> TokenStream {
@@ -482,18 +578,29 @@ fn arm_module(model: &Model, marker_enums: &[usize], clashes: &[String]) -> Toke
             .enumerate()
             .filter(|(_, m)| m.alias_of.is_none())
         {
-            let name = ident(&marker_name(model, e, k, clashes));
+            let marker = marker_name(model, e, k, clashes);
+            let name = ident(&marker);
             let v = member_of(model, e, k);
-            let d = format!(" Marker for `{}` ({gen}).", m.c_name);
+            // A member the vocabulary names is its shared marker, so generic code names it once
+            // for every generation; any other member gets a marker of this crate.
+            let declare = if shared_marker(model, e, k).as_deref() == Some(marker.as_str()) {
+                quote!(pub use isa_core::arm::#name;)
+            } else {
+                let d = format!(" Marker for `{}` ({gen}).", m.c_name);
+                quote! {
+                    #[doc = #d]
+                    #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+                    pub struct #name;
+                }
+            };
             marker_items.push(quote! {
-                #[doc = #d]
-                #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-                pub struct #name;
+                #declare
                 impl sealed::Sealed for #name {}
                 impl #tr for #name { const VALUE: crate::#et = #v; }
             });
         }
     }
+    marker_items.push(engine_conversions(model));
     // Without a legality table nothing is sealed; keep the module so paths stay stable.
     let unused = if model.tables.is_empty() {
         quote!(#[allow(dead_code)])
@@ -958,9 +1065,26 @@ fn constructors(model: &Model, t: &Table, key: &[usize], clashes: &[String]) -> 
             .collect();
         quote!((#(#parts,)*))
     };
+    // The engine parameter, when the arm has one: the word is tagged with it.
+    let engine_param = params
+        .iter()
+        .find(|(k, _)| Some(t.columns[*k].enum_id) == model.engine_enum)
+        .map(|(_, id)| id.clone());
+    let (ret, wrap) = match &engine_param {
+        Some(e) => (
+            quote!(isa_core::OnEngine<Self, #e>),
+            quote!(isa_core::OnEngine::new(Self(f))),
+        ),
+        None => (quote!(Self), quote!(Self(f))),
+    };
+    let tag_note = if engine_param.is_some() {
+        " The word comes tagged with its engine (`isa_core::OnEngine`): `validate()` runs the validator on that engine, `into_inner()` gives the engine-free word."
+    } else {
+        ""
+    };
     let gen = &model.generation;
     let arm_note = format!(
-        "\n\n The arm is the type parameters ({}); an illegal arm or a wrong `N` does not compile.",
+        "\n\n The arm is the type parameters ({}); an illegal arm or a wrong `N` does not compile.{tag_note}",
         params
             .iter()
             .map(|(k, _)| t.columns[*k].name.as_str())
@@ -981,7 +1105,7 @@ fn constructors(model: &Model, t: &Table, key: &[usize], clashes: &[String]) -> 
         let d = format!(" A legal `{}` on {gen}{what}{arm_note}", o.short);
         quote! {
             #[doc = #d]
-            pub fn #fname<#(#generic_names,)* const N: usize>(#arg, num_active_channels: u8) -> Self
+            pub fn #fname<#(#generic_names,)* const N: usize>(#arg, num_active_channels: u8) -> #ret
             where #tuple: crate::legality::#trait_id<N>
             {
                 #before
@@ -989,7 +1113,7 @@ fn constructors(model: &Model, t: &Table, key: &[usize], clashes: &[String]) -> 
                 f.num_active_channels = num_active_channels;
                 #after
                 <#tuple as crate::legality::#trait_id<N>>::pin(&mut f);
-                Self(f)
+                #wrap
             }
         }
     };
@@ -1049,11 +1173,42 @@ fn constructors(model: &Model, t: &Table, key: &[usize], clashes: &[String]) -> 
     }
     let konst = ident(&table_const(model, t));
     let row = ident(&row_struct(model, t));
+    let tagged = if engine_param.is_some() {
+        engine_tagged(model, &inst)
+    } else {
+        quote!()
+    };
     quote! {
         impl crate::inst::#inst {
             /// The legal arms of this instruction on this generation (derived from the header spec).
             pub const LEGAL_ARMS: &'static [#row] = #konst;
             #(#fns)*
+        }
+        #tagged
+    }
+}
+
+/// What the engine-tagged word of a checked constructor needs of instruction `inst`: its
+/// validator on the tagged engine, and the conversions and comparison with the plain word.
+fn engine_tagged(model: &Model, inst: &proc_macro2::Ident) -> TokenStream {
+    let Some(engine) = model.engine_enum else {
+        return quote!();
+    };
+    let marker = ident(&format!("{}Marker", model.enums[engine].rust));
+    quote! {
+        impl<E: crate::arm::#marker> isa_core::ValidateOnEngine<E> for crate::inst::#inst {
+            fn validate_on_engine(&self) -> Result<(), isa_core::Violation> { self.validate(E::VALUE) }
+        }
+        impl<E> From<isa_core::OnEngine<crate::inst::#inst, E>> for crate::inst::#inst {
+            /// The engine-free word.
+            fn from(w: isa_core::OnEngine<crate::inst::#inst, E>) -> Self { w.into_inner() }
+        }
+        impl<E> From<isa_core::OnEngine<crate::inst::#inst, E>> for crate::Instruction {
+            /// The engine-free word.
+            fn from(w: isa_core::OnEngine<crate::inst::#inst, E>) -> Self { Self::from(w.into_inner()) }
+        }
+        impl<E> PartialEq<isa_core::OnEngine<crate::inst::#inst, E>> for crate::inst::#inst {
+            fn eq(&self, other: &isa_core::OnEngine<crate::inst::#inst, E>) -> bool { self == other.word() }
         }
     }
 }
