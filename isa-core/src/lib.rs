@@ -30,6 +30,7 @@ mod field;
 #[cfg(feature = "std")]
 pub mod fingerprint;
 mod generated_impls;
+pub mod generic;
 mod isa;
 pub mod le;
 mod on_engine;

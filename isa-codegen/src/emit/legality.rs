@@ -119,84 +119,6 @@ pub(crate) fn shared_marker(model: &Model, enum_id: usize, member: usize) -> Opt
         .or_else(|| find::<StateUpdate>(&e.c_name, short))
 }
 
-/// `From`/`TryFrom` between the generation's engine enum and `isa_core::vocab::Engine`, by
-/// member name: infallible towards the generation when it has every vocabulary engine.
-fn engine_conversions(model: &Model) -> TokenStream {
-    let Some(engine) = model.engine_enum else {
-        return quote!();
-    };
-    let en = &model.enums[engine];
-    let et = ident(&en.rust);
-    let gen = &model.generation;
-    let c_name = &en.c_name;
-    let members: Vec<_> = en.distinct().collect();
-    let to_vocab: Vec<TokenStream> = members
-        .iter()
-        .map(|m| {
-            let v = ident(&m.rust);
-            let short = &m.short;
-            match Engine::from_name(&m.short) {
-                Some(w) => {
-                    let w = ident(w.rust_name());
-                    quote!(crate::#et::#v => Ok(isa_core::vocab::Engine::#w),)
-                }
-                None => quote! {
-                    crate::#et::#v => Err(isa_core::vocab::NoCounterpart {
-                        generation: #gen, vendor_enum: #c_name, member: #short, missing_in: "Engine",
-                    }),
-                },
-            }
-        })
-        .collect();
-    let present = |w: &Engine| members.iter().find(|m| m.short == w.name());
-    let from_vocab = if Engine::ALL.iter().all(|w| present(w).is_some()) {
-        let arms = Engine::ALL.iter().map(|w| {
-            let v = ident(&present(w).expect("every engine present").rust);
-            let w = ident(w.rust_name());
-            quote!(isa_core::vocab::Engine::#w => crate::#et::#v,)
-        });
-        quote! {
-            impl From<isa_core::vocab::Engine> for crate::#et {
-                /// The member of the same name.
-                fn from(e: isa_core::vocab::Engine) -> Self { match e { #(#arms)* } }
-            }
-        }
-    } else {
-        let arms = Engine::ALL.iter().map(|w| {
-            let wi = ident(w.rust_name());
-            match present(w) {
-                Some(m) => {
-                    let v = ident(&m.rust);
-                    quote!(isa_core::vocab::Engine::#wi => Ok(crate::#et::#v),)
-                }
-                None => {
-                    let short = w.name();
-                    quote! {
-                        isa_core::vocab::Engine::#wi => Err(isa_core::vocab::NoCounterpart {
-                            generation: #gen, vendor_enum: #c_name, member: #short, missing_in: #gen,
-                        }),
-                    }
-                }
-            }
-        });
-        quote! {
-            impl TryFrom<isa_core::vocab::Engine> for crate::#et {
-                type Error = isa_core::vocab::NoCounterpart;
-                /// The member of the same name, when this generation has it.
-                fn try_from(e: isa_core::vocab::Engine) -> Result<Self, Self::Error> { match e { #(#arms)* } }
-            }
-        }
-    };
-    quote! {
-        #from_vocab
-        impl TryFrom<crate::#et> for isa_core::vocab::Engine {
-            type Error = isa_core::vocab::NoCounterpart;
-            /// The vocabulary's engine of the same name (the engines that keep RNG state).
-            fn try_from(e: crate::#et) -> Result<Self, Self::Error> { match e { #(#to_vocab)* } }
-        }
-    }
-}
-
 fn member_of(model: &Model, enum_id: usize, member: usize) -> TokenStream {
     let e = &model.enums[enum_id];
     let t = ident(&e.rust);
@@ -543,6 +465,7 @@ pub fn emit(model: &Model, firmware: &dyn Fn(&Table, usize) -> Firmware) -> (Sou
             &cfg,
             constructors(model, t, &key, &clashes),
         ));
+        items.push(super::construct::generic::arms(model, t, &key));
     }
     let legality = Source::items(
         &banner(model, "derived legality tables and the type-level layer."),
@@ -600,7 +523,9 @@ fn arm_module(model: &Model, marker_enums: &[usize], clashes: &[String]) -> Toke
             });
         }
     }
-    marker_items.push(engine_conversions(model));
+    if let Some(engine) = model.engine_enum {
+        marker_items.push(super::vocab::conversions::<Engine>(model, engine));
+    }
     // Without a legality table nothing is sealed; keep the module so paths stay stable.
     let unused = if model.tables.is_empty() {
         quote!(#[allow(dead_code)])

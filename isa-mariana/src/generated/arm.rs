@@ -118,8 +118,8 @@ impl RandStateUpdateMarker for ImmLane {
 }
 impl From<isa_core::vocab::Engine> for crate::NeuronEngine {
     /// The member of the same name.
-    fn from(e: isa_core::vocab::Engine) -> Self {
-        match e {
+    fn from(v: isa_core::vocab::Engine) -> Self {
+        match v {
             isa_core::vocab::Engine::Pool => crate::NeuronEngine::Pool,
             isa_core::vocab::Engine::Dve => crate::NeuronEngine::Dve,
             isa_core::vocab::Engine::Act => crate::NeuronEngine::Act,
@@ -128,9 +128,9 @@ impl From<isa_core::vocab::Engine> for crate::NeuronEngine {
 }
 impl TryFrom<crate::NeuronEngine> for isa_core::vocab::Engine {
     type Error = isa_core::vocab::NoCounterpart;
-    /// The vocabulary's engine of the same name (the engines that keep RNG state).
-    fn try_from(e: crate::NeuronEngine) -> Result<Self, Self::Error> {
-        match e {
+    /// The vocabulary's member of the same name.
+    fn try_from(v: crate::NeuronEngine) -> Result<Self, Self::Error> {
+        match v {
             crate::NeuronEngine::Pe => Err(isa_core::vocab::NoCounterpart {
                 generation: "MARIANA",
                 vendor_enum: "NEURON_ISA_TPB_NEURON_ENGINE",

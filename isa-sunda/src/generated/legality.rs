@@ -195,6 +195,23 @@ impl<E> PartialEq<isa_core::OnEngine<crate::inst::RandGetState, E>> for crate::i
         self == other.word()
     }
 }
+#[cfg(all(feature = "d4_rand", feature = "s1_rand"))]
+impl<
+        Engine: crate::arm::NeuronEngineMarker,
+        Generator: crate::arm::RandSrcMarker,
+        Algorithm: crate::arm::RandAlgorithmMarker,
+        const N: usize,
+    > isa_core::generic::SaveArm<(Engine, Generator, Algorithm), N> for crate::Sunda
+where
+    (Engine, Generator, Algorithm): crate::legality::LegalRandGetState<N>,
+{
+    fn save_arm(
+        dst: crate::StateTensor<N>,
+        num_active_channels: u8,
+    ) -> isa_core::OnEngine<crate::inst::RandGetState, Engine> {
+        crate::inst::RandGetState::save::<Engine, Generator, Algorithm, N>(dst, num_active_channels)
+    }
+}
 #[cfg(feature = "s1_rand")]
 /// One legal arm of `RAND_SET_STATE` on SUNDA: the inputs of `rand_set_state_legal_combinations` and the state width in u32 words (`src_mem_pattern.num_elem[0]`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -397,5 +414,45 @@ impl<E> From<isa_core::OnEngine<crate::inst::RandSetState, E>> for crate::Instru
 impl<E> PartialEq<isa_core::OnEngine<crate::inst::RandSetState, E>> for crate::inst::RandSetState {
     fn eq(&self, other: &isa_core::OnEngine<crate::inst::RandSetState, E>) -> bool {
         self == other.word()
+    }
+}
+#[cfg(all(feature = "d4_rand", feature = "s1_rand"))]
+impl<
+        Engine: crate::arm::NeuronEngineMarker,
+        Generator: crate::arm::RandSrcMarker,
+        Algorithm: crate::arm::RandAlgorithmMarker,
+        const N: usize,
+    > isa_core::generic::RestoreArm<(Engine, Generator, Algorithm), N> for crate::Sunda
+where
+    (Engine, Generator, Algorithm, crate::arm::SrcTensor): crate::legality::LegalRandSetState<N>,
+{
+    fn restore_arm(
+        src: crate::StateTensor<N>,
+        num_active_channels: u8,
+    ) -> isa_core::OnEngine<crate::inst::RandSetState, Engine> {
+        crate::inst::RandSetState::restore::<Engine, Generator, Algorithm, N>(
+            src,
+            num_active_channels,
+        )
+    }
+}
+#[cfg(all(feature = "d4_rand", feature = "s1_rand"))]
+impl<
+        Engine: crate::arm::NeuronEngineMarker,
+        Generator: crate::arm::RandSrcMarker,
+        Algorithm: crate::arm::RandAlgorithmMarker,
+        const N: usize,
+    > isa_core::generic::SeedArm<(Engine, Generator, Algorithm), N> for crate::Sunda
+where
+    (Engine, Generator, Algorithm, crate::arm::ImmSingle): crate::legality::LegalRandSetState<N>,
+{
+    fn seed_arm(
+        state: [u32; N],
+        num_active_channels: u8,
+    ) -> isa_core::OnEngine<crate::inst::RandSetState, Engine> {
+        crate::inst::RandSetState::seed_immediate::<Engine, Generator, Algorithm, N>(
+            state,
+            num_active_channels,
+        )
     }
 }

@@ -12,7 +12,7 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 /// The Rust type of a parameter.
-fn param_type(model: &Model, kind: &ParamKind) -> TokenStream {
+pub(crate) fn param_type(model: &Model, kind: &ParamKind) -> TokenStream {
     match kind {
         ParamKind::Tensor { record, .. } => {
             let t = ident(&model.records[*record].rust);
