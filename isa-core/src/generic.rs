@@ -14,17 +14,22 @@
 //!   `G: RestoreArm<(Dve, RngXorwow, Xorwow), 24>` holds exactly when the generation's
 //!   `LegalRandSetState<24>` holds for `(Dve, RngXorwow, Xorwow, SrcTensor)`; otherwise rustc
 //!   reports that obligation with the generation's message, naming it and listing its arms;
-//! * one trait per typed constructor of the draw family ([`GENERIC_CONSTRUCTORS`]): a
-//!   generation whose tree lacks the instruction, or whose validator admits no word of that
-//!   form, does not implement it, and the bound fails naming the generation and the
-//!   instruction.
+//! * one trait per typed constructor of the draw family ([`GENERIC_CONSTRUCTORS`]). A generation
+//!   whose tree lacks the instruction, or whose validator admits no word of that form,
+//!   implements it only under a where clause that never holds (a trait of its own, implemented
+//!   by nothing, word [`Absent`]): the bound fails with that trait's message, naming the
+//!   generation and the reason the generator found (`SUNDA has no RAND2 `new`: its header
+//!   tree has no RAND2 opcode`).
 //!
 //! Markers are the shared ones of [`crate::arm`]; engines convert with [`Typed::engine`].
 
 use crate::arm::{Act, Dve, Pool};
 use crate::construct::{Param, ParamKind};
 use crate::vocab::{Dtype, Engine, NoCounterpart, ThresholdType};
-use crate::{AddressError, Immediate, Instruction64, Isa, OnEngine, TensorError, ValidateOnEngine};
+use crate::{
+    AddressError, DecodeError, DecodeErrorKind, Immediate, Instruction64, Isa, OnEngine,
+    TensorError, ValidateOnEngine, INST_NBYTES,
+};
 use core::fmt::{Debug, Display};
 use core::hash::Hash;
 
@@ -42,6 +47,36 @@ impl<E, G, A> Arm for (E, G, A) {
 pub trait TypedWord: Instruction64 + Copy + Eq + Hash + Debug + Display + 'static {}
 
 impl<T: Instruction64 + Copy + Eq + Hash + Debug + Display + 'static> TypedWord for T {}
+
+/// The word of a constructor a generation lacks: no value exists. A generation implements the
+/// constructor's trait with this word only under a where clause that never holds (a trait of its
+/// own, implemented by nothing, whose message names the generation and the reason), so the
+/// bound fails with that message where a kernel is instantiated, and nothing can be built.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Absent {}
+
+impl Instruction64 for Absent {
+    const OPCODE: u8 = 0;
+    const NAME: &'static str = "";
+    fn to_bytes(&self) -> [u8; INST_NBYTES] {
+        match *self {}
+    }
+    /// No word decodes as an absent instruction.
+    fn from_bytes(bytes: &[u8; INST_NBYTES]) -> Result<Self, DecodeError> {
+        Err(DecodeError {
+            field: "opcode",
+            offset: 0,
+            value: u64::from(bytes[0]),
+            kind: DecodeErrorKind::UnmappedOpcode,
+        })
+    }
+}
+
+impl Display for Absent {
+    fn fmt(&self, _: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match *self {}
+    }
+}
 
 /// A checkpoint word validates on every engine that keeps RNG state, named by its marker.
 pub trait CheckpointWord:
@@ -241,11 +276,6 @@ pub const GENERIC_CONSTRUCTORS: &[GenericConstructor] = &[
 ];
 
 /// RAND2 drawing uniform values in `[min, max)` (`Rand2::new`).
-#[diagnostic::on_unimplemented(
-    message = "`{Self}` has no RAND2: its header tree maps no RAND2 instruction with this constructor",
-    label = "this generation has no RAND2",
-    note = "the generator's report (`cargo run -p isa-codegen`) lists each generation's typed constructors and why one is missing"
-)]
 pub trait Rand2Uniform: Typed {
     /// The instruction.
     type Word: TypedWord + Into<Self::Instruction>;
@@ -260,10 +290,6 @@ pub trait Rand2Uniform: Typed {
 }
 
 /// DROPOUT (`Dropout::new`).
-#[diagnostic::on_unimplemented(
-    message = "`{Self}` has no DROPOUT with this constructor",
-    label = "this generation has no DROPOUT `new`"
-)]
 pub trait DropoutMask: Typed {
     /// The instruction.
     type Word: TypedWord + Into<Self::Instruction>;
@@ -281,10 +307,6 @@ pub trait DropoutMask: Typed {
 }
 
 /// The SET_RNG_SEED pseudo-instruction (`PseudoSetRngSeed::new`).
-#[diagnostic::on_unimplemented(
-    message = "`{Self}` has no PSEUDO_SET_RNG_SEED with this constructor",
-    label = "this generation has no PSEUDO_SET_RNG_SEED `new`"
-)]
 pub trait SetRngSeed: Typed {
     /// The instruction.
     type Word: TypedWord + Into<Self::Instruction>;
@@ -293,11 +315,6 @@ pub trait SetRngSeed: Typed {
 }
 
 /// PE_MANAGE_SEED loading the PE seeds from SBUF (`PeManageSeed::load_seed`).
-#[diagnostic::on_unimplemented(
-    message = "`{Self}` has no PE_MANAGE_SEED: its header tree maps no PE_MANAGE_SEED instruction",
-    label = "this generation has no PE_MANAGE_SEED",
-    note = "the generator's report (`cargo run -p isa-codegen`) lists each generation's typed constructors and why one is missing"
-)]
 pub trait PeLoadSeed: Typed {
     /// The instruction.
     type Word: TypedWord + Into<Self::Instruction>;
@@ -306,11 +323,6 @@ pub trait PeLoadSeed: Typed {
 }
 
 /// PE_MANAGE_SEED saving the PE seeds to the start of PSUM (`PeManageSeed::save_seed`).
-#[diagnostic::on_unimplemented(
-    message = "`{Self}` has no PE_MANAGE_SEED `save_seed`: its validator admits no SAVE_SEED word (SAVE_SEED writes the start of PSUM)",
-    label = "this generation cannot save the PE seeds",
-    note = "the generator's report (`cargo run -p isa-codegen`) lists each generation's typed constructors and why one is missing"
-)]
 pub trait PeSaveSeed: Typed {
     /// The instruction.
     type Word: TypedWord + Into<Self::Instruction>;

@@ -831,6 +831,31 @@ impl TryFrom<crate::DropoutThresholdType> for isa_core::vocab::ThresholdType {
         }
     }
 }
+/// Implemented by nothing: why CAYMAN has no `isa_core::generic::Rand2Uniform` (RAND2 `new`), said where a kernel bounded by it is instantiated for CAYMAN.
+#[diagnostic::on_unimplemented(
+    message = "CAYMAN has no RAND2 `new`: its header tree has no RAND2 opcode",
+    label = "CAYMAN cannot build RAND2 with `new`"
+)]
+pub trait NoRand2Uniform {
+    /// No value: nothing implements the trait.
+    const ABSENT: isa_core::generic::Absent;
+}
+#[cfg(all(feature = "d4_rand", feature = "s1_rand"))]
+impl<'a> isa_core::generic::Rand2Uniform for crate::Cayman
+where
+    &'a crate::Cayman: NoRand2Uniform,
+{
+    type Word = isa_core::generic::Absent;
+    fn rand2(
+        _dst: <Self as isa_core::generic::Typed>::Tensor3d,
+        _num_active_channels: u8,
+        _dtype: <Self as isa_core::generic::Typed>::Dtype,
+        _min: isa_core::Immediate,
+        _max: isa_core::Immediate,
+    ) -> isa_core::generic::Absent {
+        <&'a crate::Cayman as NoRand2Uniform>::ABSENT
+    }
+}
 #[cfg(all(feature = "d4_rand", feature = "s1_rand", feature = "s3d3_dropout"))]
 impl isa_core::generic::DropoutMask for crate::Cayman {
     type Word = crate::inst::Dropout;
@@ -863,6 +888,56 @@ impl isa_core::generic::SetRngSeed for crate::Cayman {
     type Word = crate::inst::PseudoSetRngSeed;
     fn set_rng_seed(seed: isa_core::Immediate) -> crate::inst::PseudoSetRngSeed {
         crate::inst::PseudoSetRngSeed::new(seed)
+    }
+}
+/// Implemented by nothing: why CAYMAN has no `isa_core::generic::PeLoadSeed` (PE_MANAGE_SEED `load_seed`), said where a kernel bounded by it is instantiated for CAYMAN.
+#[diagnostic::on_unimplemented(
+    message = "CAYMAN has no PE_MANAGE_SEED `load_seed`: its header tree has no PE_MANAGE_SEED opcode",
+    label = "CAYMAN cannot build PE_MANAGE_SEED with `load_seed`"
+)]
+pub trait NoPeLoadSeed {
+    /// No value: nothing implements the trait.
+    const ABSENT: isa_core::generic::Absent;
+}
+#[cfg(all(feature = "d4_rand", feature = "s1_rand"))]
+impl<'a> isa_core::generic::PeLoadSeed for crate::Cayman
+where
+    &'a crate::Cayman: NoPeLoadSeed,
+{
+    type Word = isa_core::generic::Absent;
+    fn load_seed(
+        _src_seed: <Self as isa_core::generic::Typed>::Tensor2d,
+        _identity_dtype: <Self as isa_core::generic::Typed>::Dtype,
+    ) -> isa_core::generic::Absent {
+        <&'a crate::Cayman as NoPeLoadSeed>::ABSENT
+    }
+}
+/// Implemented by nothing: why CAYMAN has no `isa_core::generic::PeSaveSeed` (PE_MANAGE_SEED `save_seed`), said where a kernel bounded by it is instantiated for CAYMAN.
+#[diagnostic::on_unimplemented(
+    message = "CAYMAN has no PE_MANAGE_SEED `save_seed`: its header tree has no PE_MANAGE_SEED opcode",
+    label = "CAYMAN cannot build PE_MANAGE_SEED with `save_seed`"
+)]
+pub trait NoPeSaveSeed {
+    /// No value: nothing implements the trait.
+    const ABSENT: isa_core::generic::Absent;
+}
+#[cfg(all(feature = "d4_rand", feature = "s1_rand"))]
+impl<'a> isa_core::generic::PeSaveSeed for crate::Cayman
+where
+    &'a crate::Cayman: NoPeSaveSeed,
+{
+    type Word = isa_core::generic::Absent;
+    fn save_seed(
+        _identity_dtype: <Self as isa_core::generic::Typed>::Dtype,
+    ) -> isa_core::generic::Absent {
+        <&'a crate::Cayman as NoPeSaveSeed>::ABSENT
+    }
+}
+#[cfg(all(feature = "d4_rand", feature = "s1_rand"))]
+impl From<isa_core::generic::Absent> for crate::Instruction {
+    /// Never called: no `Absent` value exists.
+    fn from(a: isa_core::generic::Absent) -> Self {
+        match a {}
     }
 }
 #[cfg(all(feature = "d4_rand", feature = "s1_rand"))]

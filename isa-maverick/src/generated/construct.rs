@@ -1131,6 +1131,34 @@ impl isa_core::generic::PeLoadSeed for crate::Maverick {
         crate::inst::PeManageSeed::load_seed(src_seed, identity_dtype)
     }
 }
+/// Implemented by nothing: why MAVERICK has no `isa_core::generic::PeSaveSeed` (PE_MANAGE_SEED `save_seed`), said where a kernel bounded by it is instantiated for MAVERICK.
+#[diagnostic::on_unimplemented(
+    message = "MAVERICK has no PE_MANAGE_SEED `save_seed`: the validator pins `dst_seed_mem_pattern.start_addr.addr_reg.marker` to 0x80 and `dst_seed_mem_pattern.start_addr.addr_immediate` to 0x2000000, which share bytes: no instruction satisfies it",
+    label = "MAVERICK cannot build PE_MANAGE_SEED with `save_seed`"
+)]
+pub trait NoPeSaveSeed {
+    /// No value: nothing implements the trait.
+    const ABSENT: isa_core::generic::Absent;
+}
+#[cfg(all(feature = "d4_rand", feature = "s1_rand"))]
+impl<'a> isa_core::generic::PeSaveSeed for crate::Maverick
+where
+    &'a crate::Maverick: NoPeSaveSeed,
+{
+    type Word = isa_core::generic::Absent;
+    fn save_seed(
+        _identity_dtype: <Self as isa_core::generic::Typed>::Dtype,
+    ) -> isa_core::generic::Absent {
+        <&'a crate::Maverick as NoPeSaveSeed>::ABSENT
+    }
+}
+#[cfg(all(feature = "d4_rand", feature = "s1_rand"))]
+impl From<isa_core::generic::Absent> for crate::Instruction {
+    /// Never called: no `Absent` value exists.
+    fn from(a: isa_core::generic::Absent) -> Self {
+        match a {}
+    }
+}
 #[cfg(all(feature = "d4_rand", feature = "s1_rand"))]
 /// MAVERICK's typed layer for code generic over the generation: the operand types, and the checkpoint arms through `RestoreArm`, `SeedArm` and `SaveArm`.
 impl isa_core::generic::Typed for crate::Maverick {

@@ -91,14 +91,33 @@ pub(crate) fn emit(model: &Model, emitted: &[(&Construction, Vec<&Ctor>)]) -> To
     let threshold = model
         .enum_named(ThresholdType::VENDOR_ENUM)
         .map(|e| conversions::<ThresholdType>(model, e));
-    let draws = GENERIC_CONSTRUCTORS
+    let mut any_absent = false;
+    let draws: Vec<TokenStream> = GENERIC_CONSTRUCTORS
         .iter()
-        .filter_map(|g| draw_impl(model, &facts, emitted, g));
+        .map(|g| {
+            draw_impl(model, &facts, emitted, g).unwrap_or_else(|| {
+                any_absent = true;
+                absent_impl(model, &facts, g, &absent_reason(model, g))
+            })
+        })
+        .collect();
+    let absent_word = if any_absent {
+        quote! {
+            #cfg
+            impl From<isa_core::generic::Absent> for crate::Instruction {
+                /// Never called: no `Absent` value exists.
+                fn from(a: isa_core::generic::Absent) -> Self { match a {} }
+            }
+        }
+    } else {
+        quote!()
+    };
     let dtypes = conversions::<Dtype>(model, facts.dtype);
     quote! {
         #dtypes
         #threshold
         #(#draws)*
+        #absent_word
         #cfg
         #[doc = #doc]
         impl isa_core::generic::Typed for crate::#marker {
@@ -280,4 +299,96 @@ fn draw_impl(
             }
         }
     })
+}
+
+/// Why the generation has no constructor of generic trait `g`, from the model: no such opcode,
+/// no typed instruction, no construction, the construction's own note on that form, or the
+/// reason the emitter could not write it.
+fn absent_reason(model: &Model, g: &GenericConstructor) -> String {
+    let Some(op) = model.opcodes.iter().position(|o| o.short == g.instruction) else {
+        return format!("its header tree has no {} opcode", g.instruction);
+    };
+    if model.instruction_names[op].is_none() {
+        return format!("its tree binds no operand struct to {}", g.instruction);
+    }
+    if let Some((_, why)) = model.constructions.missing.iter().find(|(o, _)| *o == op) {
+        return format!("no typed constructor: {why}");
+    }
+    let Some(c) = model.constructions.list.iter().find(|c| c.opcode == op) else {
+        return "no typed constructor".into();
+    };
+    if let Some(k) = c.ctors.iter().find(|k| k.name == g.function) {
+        return match super::emitted::writable(model, c, k) {
+            Err(why) => why,
+            Ok(()) => format!(
+                "its `{}` takes other parameters than `isa_core::generic::{}`",
+                g.function, g.trait_name
+            ),
+        };
+    }
+    let tag = format!("no `{}`: ", g.function);
+    c.notes
+        .iter()
+        .find_map(|n| n.strip_prefix(&tag))
+        .map(str::to_string)
+        .unwrap_or_else(|| format!("its validator admits no `{}` form", g.function))
+}
+
+/// The impl of generic trait `g` for a generation without its constructor: under a where clause
+/// naming a trait of this crate that nothing implements, whose message says why, so a kernel
+/// bounded by `g` fails with it; the word is `isa_core::generic::Absent`, which has no value.
+fn absent_impl(
+    model: &Model,
+    facts: &TypedFacts<'_>,
+    g: &GenericConstructor,
+    reason: &str,
+) -> TokenStream {
+    let gen = &model.generation;
+    let marker = ident(&crate::model::names::camel(gen));
+    let tr = ident(g.trait_name);
+    let never = ident(&format!("No{}", g.trait_name));
+    let method = ident(g.method);
+    let message = format!("{gen} has no {} `{}`: {reason}", g.instruction, g.function);
+    let label = format!("{gen} cannot build {} with `{}`", g.instruction, g.function);
+    let doc = format!(
+        " Implemented by nothing: why {gen} has no `isa_core::generic::{}` ({} `{}`), said where a kernel bounded by it is instantiated for {gen}.",
+        g.trait_name, g.instruction, g.function
+    );
+    let params = g.params.iter().map(|p| {
+        let n = ident(&format!("_{}", p.name));
+        let ty = match p.kind {
+            CoreKind::Tensor { rank } => {
+                let t = ident(&format!("Tensor{rank}d"));
+                quote!(<Self as isa_core::generic::Typed>::#t)
+            }
+            CoreKind::Lanes => quote!(u8),
+            CoreKind::Dtype => quote!(<Self as isa_core::generic::Typed>::Dtype),
+            CoreKind::Immediate => quote!(isa_core::Immediate),
+            CoreKind::Enum { .. } => quote!(isa_core::vocab::ThresholdType),
+            CoreKind::Fp32 => quote!(f32),
+        };
+        quote!(#n: #ty)
+    });
+    let cfg = generic_cfg(model, facts, None);
+    // The bound names a lifetime of the impl, so it is not a trivially false bound (an error
+    // where it is written) and rustc reports it, with its message, where it is used (a
+    // higher-ranked bound would be reported without the message).
+    quote! {
+        #[doc = #doc]
+        #[diagnostic::on_unimplemented(message = #message, label = #label)]
+        pub trait #never {
+            /// No value: nothing implements the trait.
+            const ABSENT: isa_core::generic::Absent;
+        }
+        #cfg
+        impl<'a> isa_core::generic::#tr for crate::#marker
+        where
+            &'a crate::#marker: #never,
+        {
+            type Word = isa_core::generic::Absent;
+            fn #method(#(#params),*) -> isa_core::generic::Absent {
+                <&'a crate::#marker as #never>::ABSENT
+            }
+        }
+    }
 }
