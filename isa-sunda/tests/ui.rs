@@ -1,7 +1,7 @@
-//! Compile-time legality of SUNDA (issue 4): `ui/pass_*.rs` compiles every legal arm of the
+//! Compile-time legality of SUNDA: `ui/pass_*.rs` compiles every legal arm of the
 //! RAND_SET_STATE / RAND_GET_STATE tables and runs it; each `ui/fail_*.rs` is an illegal arm that
 //! must fail with the diagnostic in its `.stderr` (rewrite them with `TRYBUILD=overwrite`). The
-//! typed constructors of the draw family (issue 10) are there too: a choice the validator rejects
+//! typed constructors of the draw family are there too: a choice the validator rejects
 //! statically (RAND with NORMAL, PE_MANAGE_SEED with NONE, RAND2 with another algorithm) or an
 //! instruction the generation lacks has no constructor to call.
 //!

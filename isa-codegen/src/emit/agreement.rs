@@ -21,6 +21,8 @@ use super::place::place;
 use super::{ident, lit};
 use crate::model::legality::{ColumnSource, Table};
 use crate::model::Model;
+use crate::model::ShapeId;
+use crate::model::{IdVec, OpcodeId};
 use proc_macro2::TokenStream;
 use quote::quote;
 
@@ -35,7 +37,7 @@ struct TableTest {
 /// engine column or an arm.
 fn table_test(
     model: &Model,
-    names: &[Option<String>],
+    names: &IdVec<OpcodeId, Option<String>>,
     t: &Table,
     clashes: &[String],
 ) -> Option<TableTest> {
@@ -223,7 +225,7 @@ fn literals(e: &crate::model::spec::Expr, out: &mut Vec<u32>) {
 pub fn emit(model: &Model) -> Option<String> {
     let (_, clashes) = super::legality::marker_enums(model);
     let names = &model.instruction_names;
-    let mut layouts: Vec<(String, Vec<usize>)> = Vec::new();
+    let mut layouts: Vec<(String, Vec<ShapeId>)> = Vec::new();
     let mut macros = Vec::new();
     let mut calls = Vec::new();
     for t in &model.tables {
@@ -314,7 +316,7 @@ pub fn emit_features(model: &Model) -> super::Source {
     let rows: Vec<TokenStream> = model
         .opcodes
         .iter()
-        .zip(names)
+        .zip(names.iter())
         .filter_map(|(o, n)| {
             n.as_ref()?;
             let feature = super::shape_feature(model, o.shape?);

@@ -329,7 +329,7 @@ fn placement_fns(model: &Model) -> TokenStream {
     };
     let e = &model.enums[engine];
     let et = ident(&e.rust);
-    let arms = model.opcodes.iter().enumerate().filter_map(|(k, o)| {
+    let arms = model.opcode_entries().filter_map(|(k, o)| {
         let engines = p.engines.get(k).filter(|e| !e.is_empty())?;
         let v = ident(&o.rust);
         let members = engines.iter().map(|m| ident(&e.members[*m].rust));

@@ -13,6 +13,7 @@
 //!   opcode, and the example shows the validator's verdict instead of asserting it.
 
 use super::legality::{self, Ctor};
+use crate::model::OpcodeId;
 use crate::model::{Model, Ty};
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -20,7 +21,7 @@ use quote::quote;
 /// The `# Example` section (markdown) of the typed instruction of opcode `op` named `name`;
 /// empty when none can be built (an operand struct that does not decode from zeros, with
 /// neither a constructor nor a valid instance).
-pub fn instruction_example(model: &Model, op: usize, name: &str) -> String {
+pub fn instruction_example(model: &Model, op: OpcodeId, name: &str) -> String {
     let krate = format!("isa_{}", model.generation.to_ascii_lowercase());
     let o = &model.opcodes[op];
     let Some(shape) = o.shape.map(|s| &model.shapes[s]) else {
@@ -164,7 +165,7 @@ struct Constructed {
 
 /// The constructor call of the instruction's legality table (`restore` before `save` before
 /// `seed_immediate`, the table's first arm for it).
-fn constructed(model: &Model, op: usize, name: &str) -> Option<Constructed> {
+fn constructed(model: &Model, op: OpcodeId, name: &str) -> Option<Constructed> {
     let t = model.table(op)?;
     let kinds = legality::ctors(model, t);
     let kind = [Ctor::Restore, Ctor::Save, Ctor::SeedImmediate]
@@ -250,7 +251,12 @@ fn constructed(model: &Model, op: usize, name: &str) -> Option<Constructed> {
 
 /// The `engine` argument of `validate`: the member chosen, else the engine the validator
 /// implies, else the first engine (a validator that ignores it); `()` without an engine enum.
-fn engine_arg(model: &Model, op: usize, chosen: Option<usize>, uses: &mut Vec<String>) -> String {
+fn engine_arg(
+    model: &Model,
+    op: OpcodeId,
+    chosen: Option<usize>,
+    uses: &mut Vec<String>,
+) -> String {
     let Some(e) = model.engine_enum else {
         return "()".into();
     };

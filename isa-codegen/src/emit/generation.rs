@@ -8,6 +8,8 @@ use super::{banner, ident, lit, unprinted, Source};
 use crate::ctype::{Prim, RecordKind};
 use crate::model::legality::{Arm, ColumnSource, Table};
 use crate::model::names::rust_field;
+use crate::model::IdVec;
+use crate::model::OpcodeId;
 use crate::model::{EnumId, Model, Ty};
 use isa_core::vocab::{
     Algorithm, CheckpointKind, Dtype, Engine, Generator, ImmSource, PostProcess, StateUpdate,
@@ -526,8 +528,8 @@ const DRAW_FAMILY: [(&str, DrawForm); 4] = [
 /// instruction's name is `names[op]`).
 fn draw_arm(
     model: &Model,
-    names: &[Option<String>],
-    op: usize,
+    names: &IdVec<OpcodeId, Option<String>>,
+    op: OpcodeId,
     short: &str,
     form: DrawForm,
 ) -> Result<TokenStream, String> {
@@ -561,7 +563,7 @@ fn draw_arm(
 /// they use, and a note for each present instruction whose conventions do not hold.
 fn draw_family(
     model: &Model,
-    names: &[Option<String>],
+    names: &IdVec<OpcodeId, Option<String>>,
 ) -> (Vec<TokenStream>, TokenStream, Vec<String>) {
     let mut arms = Vec::new();
     let mut notes = Vec::new();
@@ -618,7 +620,7 @@ struct Codec {
 /// instructions' names by opcode.
 fn codec(
     model: &Model,
-    names: &[Option<String>],
+    names: &IdVec<OpcodeId, Option<String>>,
     t: &Table,
     kind: CheckpointKind,
 ) -> Result<Codec, String> {

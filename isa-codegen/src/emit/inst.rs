@@ -4,6 +4,7 @@
 
 use super::records::typed_struct;
 use super::{banner, doc, ident, lit, Source};
+use crate::model::{IdVec, OpcodeId, ShapeId};
 use crate::model::{Model, Opcode, RecordId, Shape, Status, Ty};
 use crate::model::{Prim, RecordKind};
 use proc_macro2::TokenStream;
@@ -21,8 +22,8 @@ pub fn emit(
     let names = &model.instruction_names;
     let mut items = Vec::new();
     // The kinds the `FIELDS` tables name, once each, compiled with the shapes that use them.
-    let mut kinds: Vec<(String, TokenStream, Vec<usize>)> = Vec::new();
-    for (k, shape) in model.shapes.iter().enumerate() {
+    let mut kinds: Vec<(String, TokenStream, Vec<ShapeId>)> = Vec::new();
+    for (k, shape) in model.shape_entries() {
         let mut leaf_types = Vec::new();
         leaf_kinds(model, &Ty::Record(shape.record), &mut leaf_types);
         for t in leaf_types {
@@ -44,15 +45,14 @@ pub fn emit(
         let id = ident(name);
         items.push(quote! { #cfg const #id: K = #value; });
     }
-    for (k, shape) in model.shapes.iter().enumerate() {
+    for (k, shape) in model.shape_entries() {
         let cfg = super::cfg_for_shape(model, k);
         items.push(super::with_cfg(&cfg, shape_items(model, shape)));
     }
     // Each example may search for a valid instance with the evaluator: most of this file's time
     // on a vendor tree, and independent per opcode.
-    let typed: Vec<(usize, &str)> = names
-        .iter()
-        .enumerate()
+    let typed: Vec<(OpcodeId, &str)> = names
+        .entries()
         .filter(|(k, _)| model.opcodes[*k].shape.is_some())
         .filter_map(|(k, name)| Some((k, name.as_deref()?)))
         .collect();
@@ -60,7 +60,7 @@ pub fn emit(
         super::examples::instruction_example(model, k, name)
     })
     .into_iter();
-    for (k, o) in model.opcodes.iter().enumerate() {
+    for (k, o) in model.opcode_entries() {
         if let (Some(name), Some(s)) = (&names[k], o.shape) {
             let cfg = super::cfg_for_shape(model, s);
             let example = examples.next().unwrap_or_default();
@@ -312,7 +312,7 @@ fn padding_checks(model: &Model, r: RecordId) -> Vec<TokenStream> {
 
 fn instruction(
     model: &Model,
-    op_index: usize,
+    op_index: OpcodeId,
     o: &Opcode,
     name: &str,
     shape: &Shape,
@@ -383,12 +383,12 @@ fn instruction(
     }
 }
 
-fn instruction_enum(model: &Model, names: &[Option<String>]) -> TokenStream {
+fn instruction_enum(model: &Model, names: &IdVec<OpcodeId, Option<String>>) -> TokenStream {
     // Every item of a shape is compiled only with the shape's feature.
     let mapped: Vec<(&Opcode, proc_macro2::Ident, proc_macro2::Ident, TokenStream)> = model
         .opcodes
         .iter()
-        .zip(names)
+        .zip(names.iter())
         .filter_map(|(o, n)| {
             let shape = &model.shapes[o.shape?];
             let cfg = super::cfg_for_shape(model, o.shape?);
@@ -408,7 +408,7 @@ fn instruction_enum(model: &Model, names: &[Option<String>]) -> TokenStream {
         quote! { #cfg crate::Opcode::#op => { isa_core::or_return!(#id::check_bytes(bytes)); Ok(Self::#id(#id::from_checked_bytes(bytes))) } }
     });
     // Opcodes whose shape is compiled out: an error naming the feature.
-    let absent = (0..model.shapes.len()).filter_map(|s| {
+    let absent = ShapeId::all(model.shapes.len()).filter_map(|s| {
         let ops: Vec<TokenStream> = mapped
             .iter()
             .filter(|(o, ..)| o.shape == Some(s))

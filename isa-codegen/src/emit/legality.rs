@@ -16,6 +16,7 @@ use super::place::{assign, place, place_from};
 use super::{banner, doc, ident, lit, Source};
 use crate::model::eval::{FieldPath, Root, Term};
 use crate::model::legality::{ColumnSource, Table};
+use crate::model::{EnumId, RecordId};
 use crate::model::{Model, Ty};
 use isa_core::vocab::{Algorithm, Engine, Generator, StateUpdate, VendorNames};
 use isa_core::Firmware;
@@ -47,7 +48,7 @@ pub fn key_columns(model: &Model, t: &Table) -> Vec<usize> {
 }
 
 /// Marker type name of an enum member in the `arm` module.
-pub fn marker_name(model: &Model, enum_id: usize, member: usize, clashes: &[String]) -> String {
+pub fn marker_name(model: &Model, enum_id: EnumId, member: usize, clashes: &[String]) -> String {
     let e = &model.enums[enum_id];
     let m = &e.members[member];
     if clashes.contains(&m.rust) {
@@ -79,7 +80,7 @@ pub(crate) fn marker_types(
 }
 
 /// Enums whose members get markers, and marker names that two of them would share.
-pub(crate) fn marker_enums(model: &Model) -> (Vec<usize>, Vec<String>) {
+pub(crate) fn marker_enums(model: &Model) -> (Vec<EnumId>, Vec<String>) {
     let mut enums = Vec::new();
     for t in &model.tables {
         for k in key_columns(model, t) {
@@ -104,7 +105,7 @@ pub(crate) fn marker_enums(model: &Model) -> (Vec<usize>, Vec<String>) {
 
 /// The name of `isa_core::arm`'s marker for a member, when the vocabulary has one: the
 /// member's variant in the vocabulary enum that mirrors the member's C enum.
-pub(crate) fn shared_marker(model: &Model, enum_id: usize, member: usize) -> Option<String> {
+pub(crate) fn shared_marker(model: &Model, enum_id: EnumId, member: usize) -> Option<String> {
     fn find<V: VendorNames>(c_enum: &str, short: &str) -> Option<String> {
         (c_enum == V::VENDOR_ENUM)
             .then(|| V::from_name(short))
@@ -119,7 +120,7 @@ pub(crate) fn shared_marker(model: &Model, enum_id: usize, member: usize) -> Opt
         .or_else(|| find::<StateUpdate>(&e.c_name, short))
 }
 
-fn member_of(model: &Model, enum_id: usize, member: usize) -> TokenStream {
+fn member_of(model: &Model, enum_id: EnumId, member: usize) -> TokenStream {
     let e = &model.enums[enum_id];
     let t = ident(&e.rust);
     let v = ident(&e.members[member].rust);
@@ -480,7 +481,7 @@ pub fn emit(model: &Model, firmware: &dyn Fn(&Table, usize) -> Firmware) -> (Sou
 
 /// The `arm` module: the sealing trait, and per enum of an arm key a marker trait and one
 /// marker type per member.
-fn arm_module(model: &Model, marker_enums: &[usize], clashes: &[String]) -> TokenStream {
+fn arm_module(model: &Model, marker_enums: &[EnumId], clashes: &[String]) -> TokenStream {
     let gen = &model.generation;
     let mut marker_items = Vec::new();
     for &e in marker_enums {
@@ -567,7 +568,7 @@ fn arm_table(
     });
     // Rows are `Row::new(values.., words)` with the column enums' variants in scope; a
     // variant two of them share is written in full.
-    let mut col_enums: Vec<usize> = t.columns.iter().map(|c| c.enum_id).collect();
+    let mut col_enums: Vec<EnumId> = t.columns.iter().map(|c| c.enum_id).collect();
     col_enums.sort();
     col_enums.dedup();
     let shared = |name: &str| {
@@ -889,7 +890,7 @@ pub(crate) fn update_member(model: &Model, t: &Table, uc: usize, short: &str) ->
 }
 
 /// The `imm_state` field (`u32` words) of a shape, if it has one.
-fn imm_state_field(model: &Model, shape_record: usize) -> Option<&crate::model::Field> {
+fn imm_state_field(model: &Model, shape_record: RecordId) -> Option<&crate::model::Field> {
     model.records[shape_record].fields.iter().find(|f| {
         f.name == crate::vendor::IMM_STATE
             && matches!(&f.ty, Ty::Array(inner, _) if **inner == Ty::Prim(crate::model::Prim::U32))

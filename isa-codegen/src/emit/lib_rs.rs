@@ -3,6 +3,7 @@
 //! the modules into `OUT_DIR` (feature `regenerate`) can keep the committed root.
 
 use crate::model::Model;
+use crate::model::ShapeId;
 
 /// Lints the spec translation trips by design: it keeps the header's parentheses
 /// and its comparisons as written (`x >= 0` on unsigned fields, `a * 1`), so
@@ -151,7 +152,7 @@ pub use types::*;
 /// shape changes it; `--check` covers it like every generated file.
 pub fn cargo_toml(model: &Model) -> String {
     let gen = model.generation.to_ascii_lowercase();
-    let mut shapes: Vec<(String, usize)> = (0..model.shapes.len())
+    let mut shapes: Vec<(String, ShapeId)> = ShapeId::all(model.shapes.len())
         .map(|s| (super::shape_feature(model, s), s))
         .collect();
     shapes.sort();

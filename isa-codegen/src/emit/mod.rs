@@ -34,6 +34,7 @@ pub use doc::doc_text;
 pub use format::{format_sources, rustfmt_all, FORMAT_LOCK};
 
 use crate::model::Model;
+use crate::model::ShapeId;
 use proc_macro2::{Ident, Span, TokenStream};
 use std::collections::BTreeMap;
 
@@ -154,7 +155,7 @@ pub(crate) fn hex(v: i128, width: usize) -> TokenStream {
 /// The Cargo feature that compiles in the items of operand shape `shape` (index into
 /// [`Model::shapes`]): its member name in `NEURON_ISA_TPB_INST_UNION` (`s1_rand`), or that name
 /// with `_shape` appended when it would be one of the crate's other features.
-pub fn shape_feature(model: &Model, shape: usize) -> String {
+pub fn shape_feature(model: &Model, shape: ShapeId) -> String {
     let member = &model.shapes[shape].member;
     if ["default", "full", "raw", "regenerate", "serde"].contains(&member.as_str()) {
         format!("{member}_shape")
@@ -165,7 +166,7 @@ pub fn shape_feature(model: &Model, shape: usize) -> String {
 
 /// `#[cfg(feature = "<shape>")]`: the attribute of an item that belongs to one operand shape
 /// (its typed struct and instructions, their validators, legality items and tests).
-pub fn cfg_for_shape(model: &Model, shape: usize) -> TokenStream {
+pub fn cfg_for_shape(model: &Model, shape: ShapeId) -> TokenStream {
     let one = shape_feature(model, shape);
     quote::quote!(#[cfg(feature = #one)])
 }
@@ -173,7 +174,7 @@ pub fn cfg_for_shape(model: &Model, shape: usize) -> TokenStream {
 /// The attribute of a helper item (an explain function, a frame, a field kind, a test macro)
 /// that the operand shapes `shapes` use: with one user it is compiled with that shape's feature;
 /// shared by several it stays compiled (it is small) and may go unused when their features are off.
-pub fn cfg_for_users(model: &Model, shapes: &[usize]) -> TokenStream {
+pub fn cfg_for_users(model: &Model, shapes: &[ShapeId]) -> TokenStream {
     let mut names: Vec<String> = shapes.iter().map(|s| shape_feature(model, *s)).collect();
     names.sort();
     names.dedup();
@@ -184,7 +185,7 @@ pub fn cfg_for_users(model: &Model, shapes: &[usize]) -> TokenStream {
 }
 
 /// The attribute of an item that needs every one of the operand shapes `shapes`.
-pub fn cfg_all_shapes(model: &Model, shapes: &[usize]) -> TokenStream {
+pub fn cfg_all_shapes(model: &Model, shapes: &[ShapeId]) -> TokenStream {
     let mut names: Vec<String> = shapes.iter().map(|s| shape_feature(model, *s)).collect();
     names.sort();
     names.dedup();

@@ -5,25 +5,26 @@ use super::{ident, lit};
 use crate::model::eval::FieldPath;
 use crate::model::place::{assignment, Place, PlaceStep, Written};
 use crate::model::Model;
+use crate::model::RecordId;
 use proc_macro2::TokenStream;
 use quote::quote;
 
 /// Rust place of a shape field path on a typed value `f`, and the union-member step if it ends in one.
 pub(crate) fn place(
     model: &Model,
-    shape_record: usize,
+    shape_record: RecordId,
     p: &FieldPath,
-) -> (TokenStream, Option<(usize, usize)>) {
+) -> (TokenStream, Option<(RecordId, usize)>) {
     place_from(model, shape_record, p, quote!(f))
 }
 
 /// [`place`] on the typed value `root`.
 pub(crate) fn place_from(
     model: &Model,
-    _shape_record: usize,
+    _shape_record: RecordId,
     p: &FieldPath,
     root: TokenStream,
-) -> (TokenStream, Option<(usize, usize)>) {
+) -> (TokenStream, Option<(RecordId, usize)>) {
     let place = crate::model::place::place(model, p);
     (tokens(&place, root), place.union_member)
 }
@@ -48,7 +49,7 @@ fn tokens(place: &Place, root: TokenStream) -> TokenStream {
 /// Statement assigning `value` to the field at `p` of the typed shape `f`.
 pub(crate) fn assign(
     model: &Model,
-    shape_record: usize,
+    shape_record: RecordId,
     p: &FieldPath,
     value: i128,
 ) -> Option<TokenStream> {
@@ -59,7 +60,7 @@ pub(crate) fn assign(
 /// name in a doc example).
 pub(crate) fn assign_in(
     model: &Model,
-    shape_record: usize,
+    shape_record: RecordId,
     p: &FieldPath,
     value: i128,
     krate: &TokenStream,

@@ -7,6 +7,8 @@
 
 use super::ty::{le_fns, mark_records, prim, raw as raw_ty};
 use super::{banner, doc, hex, ident, index_var, item_var, lit, plus, plus_elem_at, Source};
+use crate::model::RecordId;
+use crate::model::ShapeId;
 use crate::model::{Field, Model, Record, Ty};
 use crate::model::{Prim, RecordKind};
 use proc_macro2::TokenStream;
@@ -56,10 +58,10 @@ pub fn emit(model: &Model) -> Source {
         items.push(quote! { #docs pub const #name: #t = #v; });
     }
     let in_packed = inside_packed(model);
-    for (k, r) in model.records.iter().enumerate() {
+    for (k, r) in model.record_entries() {
         items.push(super::with_cfg(
             &shape_cfg(model, k),
-            record(model, r, in_packed[k]),
+            record(model, r, in_packed[k.index()]),
         ));
     }
     Source::items(
@@ -69,8 +71,13 @@ pub fn emit(model: &Model) -> Source {
 }
 
 /// The feature attribute of record `r` when it is an operand struct (empty otherwise).
-fn shape_cfg(model: &Model, r: usize) -> TokenStream {
-    match model.shapes.iter().position(|s| s.record == r) {
+fn shape_cfg(model: &Model, r: RecordId) -> TokenStream {
+    match model
+        .shapes
+        .iter()
+        .position(|s| s.record == r)
+        .map(ShapeId::new)
+    {
         Some(s) => super::cfg_for_shape(model, s),
         None => quote!(),
     }
@@ -276,7 +283,7 @@ fn record(model: &Model, r: &Record, in_packed: bool) -> TokenStream {
     let shape = model
         .shapes
         .iter()
-        .find(|s| model.records.get(s.record).map(|x| x.c_name.as_str()) == Some(&r.c_name));
+        .find(|s| model.records[s.record].c_name == r.c_name);
     let docs = doc::with_comment(
         if shape.is_some() {
             None

@@ -28,14 +28,14 @@ pub fn reachable(model: &Model) -> Vec<RecordId> {
         }
     }
     let shape_records: Vec<RecordId> = model.shapes.iter().map(|s| s.record).collect();
-    (0..model.records.len())
-        .filter(|r| seen[*r] && !shape_records.contains(r))
+    RecordId::all(model.records.len())
+        .filter(|r| seen[r.index()] && !shape_records.contains(r))
         .collect()
 }
 
 pub fn emit(model: &Model) -> Source {
     let mut items = Vec::new();
-    for (k, e) in model.enums.iter().enumerate() {
+    for (k, e) in model.enum_entries() {
         if k != model.opcode_enum {
             items.push(super::enums::typed_enum(e));
         }
@@ -57,7 +57,7 @@ pub fn emit(model: &Model) -> Source {
 /// field holding no member of its enum (with `isa_core::check_enum!`: the enclosing fn returns
 /// `Result<_, DecodeError>`), then `value`, an expression that cannot fail. The value is built
 /// only after every check passed, in one piece: built between `?` exits, it was assembled in a
-/// temporary and copied out of each `Result` layer, with stalls on every copy (issue 11).
+/// temporary and copied out of each `Result` layer, with stalls on every copy.
 struct TwoPhase {
     checks: Vec<TokenStream>,
     value: TokenStream,

@@ -5,6 +5,8 @@
 use super::{banner, doc, ident, lit, Source};
 use crate::model::names::rust_field;
 use crate::model::spec::{children, BinOp, Expr, ExprKind, InstKind, InstRoot, SpecFn, SpecTy};
+use crate::model::EnumId;
+use crate::model::ShapeId;
 use crate::model::{Model, RecordId, Ty};
 use crate::model::{Prim, RecordKind};
 use proc_macro2::TokenStream;
@@ -25,7 +27,7 @@ pub(crate) enum Repr {
     /// An integer literal (fits wherever its value fits).
     Literal(i128),
     /// A typed enum.
-    Enum(usize),
+    Enum(EnumId),
     /// A struct, union or array value.
     Value,
 }
@@ -499,7 +501,7 @@ pub(crate) struct PrefixField {
     /// Its type.
     pub ty: crate::model::Ty,
     /// The shapes whose operand struct has it (indices into [`Model::shapes`]).
-    pub shapes: Vec<usize>,
+    pub shapes: Vec<ShapeId>,
     /// Its index among `NEURON_ISA_TPB_INST_COMMON`'s fields (`None`: a tree without that
     /// record, whose prefix is the header alone).
     pub common_field: Option<usize>,
@@ -522,7 +524,7 @@ pub(crate) fn prefix_fields(model: &Model) -> Vec<PrefixField> {
             .iter()
             .enumerate()
             .filter_map(|(j, f)| {
-                let shapes: Vec<usize> = (0..model.shapes.len())
+                let shapes: Vec<ShapeId> = ShapeId::all(model.shapes.len())
                     .filter(|&s| model.shape_carries_common(s, common, j))
                     .collect();
                 (!shapes.is_empty()).then(|| PrefixField {
@@ -553,7 +555,7 @@ pub(crate) fn prefix_fields(model: &Model) -> Vec<PrefixField> {
             vec![PrefixField {
                 name: h.name.clone(),
                 ty: h.ty.clone(),
-                shapes: (0..model.shapes.len()).collect(),
+                shapes: ShapeId::all(model.shapes.len()).collect(),
                 common_field: None,
             }]
         }
@@ -607,7 +609,7 @@ fn prefix_traits(model: &Model, prefix: &[PrefixField]) -> TokenStream {
         let d = format!(" The `{}` every operand struct begins with.", p.name);
         quote! { #[doc = #d] fn #id(&self) -> &#t; }
     });
-    let impls = model.shapes.iter().enumerate().map(|(k, s)| {
+    let impls = model.shape_entries().map(|(k, s)| {
         let cfg = super::cfg_for_shape(model, k);
         let st = ident(&s.rust);
         let ms = prefix.iter().filter(|p| p.everywhere(model)).map(|p| {

@@ -132,8 +132,8 @@ pub fn typed_fields(model: &Model, r: RecordId) -> impl Iterator<Item = (usize, 
 /// without descending again into a record already marked.
 pub fn mark_records(model: &Model, t: &Ty, seen: &mut [bool]) {
     match t {
-        Ty::Record(r) if !seen[*r] => {
-            seen[*r] = true;
+        Ty::Record(r) if !seen[r.index()] => {
+            seen[r.index()] = true;
             for f in &model.records[*r].fields {
                 mark_records(model, &f.ty, seen);
             }

@@ -26,7 +26,9 @@ use super::spec::{Code, Translator};
 use super::{banner, ident, lit, Source};
 use crate::model::eval::Step;
 use crate::model::spec::{conjuncts, Expr, ExprKind, InstRoot, SpecFn, SpecTy};
+use crate::model::EnumId;
 use crate::model::{Model, RecordId, Ty, Validator};
+use crate::model::{OpcodeId, ShapeId};
 use crate::model::{Prim, RecordKind};
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -210,7 +212,7 @@ impl<'a> Planner<'a> {
 
     /// The plan of the explain function of `g` (and of every function it descends into).
     /// Marks `g` and every function it descends into as used by operand shape `shape`.
-    fn mark(&self, g: usize, shape: usize, users: &mut [Vec<usize>]) {
+    fn mark(&self, g: usize, shape: ShapeId, users: &mut [Vec<ShapeId>]) {
         if users[g].contains(&shape) {
             return;
         }
@@ -421,7 +423,7 @@ fn validator_args(model: &Model, v: &Validator) -> Vec<TokenStream> {
     out
 }
 
-fn version(model: &Model, e: usize) -> TokenStream {
+fn version(model: &Model, e: EnumId) -> TokenStream {
     let en = &model.enums[e];
     let t = ident(&en.rust);
     match en.by_value(i128::from(model.nc_version)) {
@@ -528,7 +530,10 @@ impl Emitter<'_> {
                     let mut ev = crate::model::eval::Evaluator::new(
                         model,
                         &model.specs,
-                        model.shapes.first().map_or(0, |s| s.record),
+                        model
+                            .shapes
+                            .first()
+                            .map_or(RecordId::default(), |s| s.record),
                     );
                     let constant = ev.constant_bool(c);
                     if k == WHOLE {
@@ -667,7 +672,7 @@ fn engine_rejected(
 /// The engine-placement check of opcode `op` (`validate` runs it first): an engine the tree's
 /// placement does not run the opcode on is a [`isa_core::Violation`] naming the rule and the
 /// engine. Nothing for an opcode the placement puts on no engine (not placed, not checked).
-fn placement_gate(model: &Model, op: usize) -> TokenStream {
+fn placement_gate(model: &Model, op: OpcodeId) -> TokenStream {
     let (Some(p), Some(en)) = (&model.placement, model.engine_enum) else {
         return quote!();
     };
@@ -708,7 +713,7 @@ pub fn emit(model: &Model) -> Source {
         em.planner.plan(v.func, 0);
     }
     // The operand shapes that reach each explain function (its feature attribute).
-    let mut users: Vec<Vec<usize>> = vec![Vec::new(); model.specs.len()];
+    let mut users: Vec<Vec<ShapeId>> = vec![Vec::new(); model.specs.len()];
     for (op, v) in &model.validators {
         if let (Some(s), Some(_)) = (model.opcodes[*op].shape, &names[*op]) {
             em.planner.mark(v.func, s, &mut users);
@@ -717,7 +722,7 @@ pub fn emit(model: &Model) -> Source {
     let mut items = Vec::new();
     let mut frames = Frames::default();
     let mut arms = Vec::new();
-    for (k, o) in model.opcodes.iter().enumerate() {
+    for (k, o) in model.opcode_entries() {
         let (Some(name), Some(shape)) = (&names[k], o.shape) else {
             continue;
         };
@@ -793,7 +798,7 @@ pub fn emit(model: &Model) -> Source {
 #[derive(Default)]
 struct Frames {
     /// Per frame: its entries' text, its name, and the operand shapes whose validators pass it.
-    tables: Vec<(Vec<String>, String, Vec<usize>)>,
+    tables: Vec<(Vec<String>, String, Vec<ShapeId>)>,
     /// Per frame, in the same order: its `static`.
     items: Vec<TokenStream>,
 }
@@ -806,8 +811,8 @@ impl Frames {
         model: &Model,
         entries: Vec<TokenStream>,
         v: &Validator,
-        op: usize,
-        shape: usize,
+        op: OpcodeId,
+        shape: ShapeId,
     ) -> proc_macro2::Ident {
         let f = &model.specs[v.func];
         let key: Vec<String> = entries.iter().map(|t| t.to_string()).collect();
@@ -852,7 +857,7 @@ impl Frames {
 fn trace_fn(
     model: &Model,
     v: &Validator,
-    op: usize,
+    op: OpcodeId,
     id: &proc_macro2::Ident,
     cfg: &TokenStream,
     table: &proc_macro2::Ident,
@@ -917,7 +922,7 @@ fn trace_fn(
 fn validate_fn(
     model: &Model,
     v: &Validator,
-    op: usize,
+    op: OpcodeId,
     id: &proc_macro2::Ident,
     cfg: &TokenStream,
     engine_param: &TokenStream,

@@ -27,7 +27,7 @@ pub struct AddressForms {
 /// The address forms, when the tensor records' start address is a 4-byte union with a u32
 /// `addr_immediate` member ([`Model::address_forms`]).
 pub fn derive(model: &Model) -> Option<AddressForms> {
-    let union = model.records.iter().enumerate().find_map(|(r, _)| {
+    let union = model.record_entries().find_map(|(r, _)| {
         let (rec, _) = tensor_record(model, &Ty::Record(r))?;
         let start = model.records[rec]
             .fields

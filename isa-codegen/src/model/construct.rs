@@ -45,6 +45,7 @@ use super::names::rust_field;
 use super::spec::{BinOp, SpecTy};
 use super::{EnumId, Model, RecordId, Ty};
 use crate::ctype::{Prim, RecordKind};
+use crate::model::OpcodeId;
 use crate::vendor::{
     ADDR_IMMEDIATE, DTYPE, EXAMPLE_DTYPES, IMM_PTR, IMM_REG, IMM_SRC, IMM_SRC_SUFFIX, IMM_VAL,
     IMM_WORD, INSTRUCTION_IMMEDIATE, LANES, NUM_ELEM, NUM_PARTITIONS, PARAMS, POINTER_IMMEDIATE,
@@ -56,7 +57,7 @@ use crate::vendor::{
 #[derive(Clone, Debug)]
 pub struct Construction {
     /// Opcode index.
-    pub opcode: usize,
+    pub opcode: OpcodeId,
     /// The choice fields (top-level field index, enum, legal members, members the validator
     /// rejects statically).
     pub choices: Vec<Choice>,
@@ -185,20 +186,20 @@ pub struct Constructions {
     /// The constructions.
     pub list: Vec<Construction>,
     /// (opcode, why) for a placed instruction without any constructor.
-    pub missing: Vec<(usize, String)>,
+    pub missing: Vec<(OpcodeId, String)>,
     /// Per validated opcode, the fields its validator pins whatever the other fields hold (the
     /// typed instruction's `Default`).
-    pub defaults: Vec<(usize, Vec<(FieldPath, i128)>)>,
+    pub defaults: Vec<(OpcodeId, Vec<(FieldPath, i128)>)>,
 }
 
 impl Constructions {
     /// The construction of opcode `op`.
-    pub fn of(&self, op: usize) -> Option<&Construction> {
+    pub fn of(&self, op: OpcodeId) -> Option<&Construction> {
         self.list.iter().find(|c| c.opcode == op)
     }
 
     /// The `Default` pins of opcode `op`.
-    pub fn default_pins(&self, op: usize) -> Option<&[(FieldPath, i128)]> {
+    pub fn default_pins(&self, op: OpcodeId) -> Option<&[(FieldPath, i128)]> {
         self.defaults
             .iter()
             .find(|(o, _)| *o == op)
@@ -245,7 +246,7 @@ pub fn derive(model: &Model) -> Constructions {
 
 struct Deriver<'a> {
     model: &'a Model,
-    op: usize,
+    op: OpcodeId,
     shape_record: RecordId,
     func: usize,
 }

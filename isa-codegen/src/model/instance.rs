@@ -13,6 +13,7 @@ use super::eval::{compare, Evaluator, FieldPath, Formula, Inputs, Root, Step, Te
 use super::spec::{BinOp, SpecTy};
 use super::{Model, RecordId, Ty};
 use crate::ctype::RecordKind;
+use crate::model::OpcodeId;
 
 /// Evaluations one search may spend. A search that succeeds takes few, far below this bound on
 /// the shipped trees and the vendor-scale tree; one that fails spends all of them, and a tree
@@ -31,7 +32,7 @@ pub struct Instance {
 }
 
 /// A valid instance of opcode `op` (index), if its validator is one the search satisfies.
-pub fn valid_instance(model: &Model, op: usize) -> Option<Instance> {
+pub fn valid_instance(model: &Model, op: OpcodeId) -> Option<Instance> {
     let (_, v) = model.validators.iter().find(|(o, _)| *o == op)?;
     let f = &model.specs[v.func];
     let engine_param = model
@@ -64,7 +65,7 @@ pub fn valid_instance(model: &Model, op: usize) -> Option<Instance> {
 /// fields (and opcode) of `fixed`; `None` when the bounded search finds none.
 pub fn search(
     model: &Model,
-    op: usize,
+    op: OpcodeId,
     engines: &[Option<usize>],
     fixed: Inputs,
 ) -> Option<Vec<(FieldPath, i128)>> {

@@ -9,6 +9,7 @@ use super::eval::{formula_text, term_text, Evaluator, FieldPath, Formula, Inputs
 use super::spec::{disjuncts, BinOp, SpecFn, SpecTy};
 use super::{EnumId, Model, RecordId};
 use crate::diag::Sink;
+use crate::model::{OpcodeId, ShapeId};
 
 /// Where a column's value goes.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -49,9 +50,9 @@ pub struct Arm {
 #[derive(Clone, Debug)]
 pub struct Table {
     /// Opcode index.
-    pub opcode: usize,
+    pub opcode: OpcodeId,
     /// Shape index.
-    pub shape: usize,
+    pub shape: ShapeId,
     /// The legality spec function.
     pub func: usize,
     /// Inputs.
@@ -91,7 +92,7 @@ fn column_name(model: &Model, shape_record: RecordId, c: &ColumnSource, fns: &Sp
 pub fn derive(
     model: &Model,
     fns: &[SpecFn],
-    validators: &[(usize, super::Validator)],
+    validators: &[(OpcodeId, super::Validator)],
     sink: &mut Sink,
 ) -> Vec<Table> {
     let mut tables = Vec::new();
@@ -100,9 +101,8 @@ pub fn derive(
             continue;
         };
         let Some(op) = model
-            .opcodes
-            .iter()
-            .position(|o| o.short.eq_ignore_ascii_case(prefix))
+            .opcode_entries()
+            .find_map(|(k, o)| o.short.eq_ignore_ascii_case(prefix).then_some(k))
         else {
             sink.push(
                 f.loc.clone(),
@@ -165,9 +165,9 @@ fn table(
     model: &Model,
     fns: &[SpecFn],
     fk: usize,
-    op: usize,
-    shape: usize,
-    validators: &[(usize, super::Validator)],
+    op: OpcodeId,
+    shape: ShapeId,
+    validators: &[(OpcodeId, super::Validator)],
     // Set to the spec line of the disjunct an error concerns, when it concerns one.
     line: &mut u32,
 ) -> Result<Table, String> {
@@ -465,7 +465,7 @@ fn pinned(
     shape_record: RecordId,
     columns: &[Column],
     arm: &Arm,
-    op: usize,
+    op: OpcodeId,
 ) -> Vec<(FieldPath, i128)> {
     let f = &fns[v.func];
     let mut env = Inputs {

@@ -6,6 +6,7 @@
 pub mod address;
 pub mod construct;
 pub mod eval;
+pub mod ids;
 pub mod instance;
 pub mod legality;
 pub mod names;
@@ -21,10 +22,7 @@ pub use crate::ctype::{CType, Prim, RecordKind};
 use crate::diag::{Diagnostic, Loc};
 use isa_core::fingerprint::TreeFingerprint;
 
-/// Index of an enum in [`Model::enums`].
-pub type EnumId = usize;
-/// Index of a record in [`Model::records`].
-pub type RecordId = usize;
+pub use ids::{EnumId, IdVec, OpcodeId, RecordId, ShapeId};
 
 /// A field or array element type, typedefs resolved.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -205,7 +203,7 @@ pub struct Opcode {
     /// Full trailing comment.
     pub comment: Option<String>,
     /// Operand struct bound by the mapping.
-    pub shape: Option<usize>,
+    pub shape: Option<ShapeId>,
     /// Declaration line.
     pub loc: Loc,
 }
@@ -222,7 +220,7 @@ pub struct Shape {
     /// Rust name of its typed field set (`S1Rand`).
     pub rust: String,
     /// Opcodes (indices into [`Model::opcodes`]), in mapping order.
-    pub opcodes: Vec<usize>,
+    pub opcodes: Vec<OpcodeId>,
     /// Listed under `struct2pseudo_opcode`.
     pub pseudo_section: bool,
     /// Mapping line.
@@ -285,7 +283,7 @@ pub struct Model {
     pub shapes: Vec<Shape>,
     /// Per opcode (index into [`Model::opcodes`]) the Rust name of its typed instruction, `None`
     /// when it is unmapped (pass `instruction_names`, right after the declarations).
-    pub instruction_names: Vec<Option<String>>,
+    pub instruction_names: IdVec<OpcodeId, Option<String>>,
     /// The opcode field (pass `opcode_field`).
     pub opcode_field: OpcodeField,
     /// Size every operand struct has (`NEURON_ISA_TPB_INST_NBYTES`).
@@ -311,7 +309,7 @@ pub struct Model {
     /// function of the names tried, or one that is not translated. Their typed instructions have
     /// no `validate`, and `Instruction::validate` returns a violation carrying the reason (pass
     /// `validators`).
-    pub unvalidated: Vec<(usize, String)>,
+    pub unvalidated: Vec<(OpcodeId, String)>,
     /// Which engines run each opcode, interpreted from the tree's generated C function
     /// `neuron_isa_check_opcode_on_engine` (`aws_neuron_isa_tpb_instr_assert.h`); `None` when the
     /// tree has no such function or it could not be interpreted (a warning says why;
@@ -321,7 +319,7 @@ pub struct Model {
     /// `common.h`), each at its `file:line` (pass `unused_specs`).
     pub notes: Vec<Diagnostic>,
     /// Per mapped opcode (index into [`Model::opcodes`]) its validator (pass `validators`).
-    pub validators: Vec<(usize, Validator)>,
+    pub validators: Vec<(OpcodeId, Validator)>,
     /// Derived legality tables ([`legality::derive`]).
     pub tables: Vec<legality::Table>,
     /// `NEURON_ISA_TPB_NEURON_ENGINE`, when the tree has it.
@@ -338,14 +336,30 @@ pub struct Model {
 }
 
 impl Model {
+    /// Every enum with its id, in table order.
+    pub fn enum_entries(&self) -> impl Iterator<Item = (EnumId, &Enum)> {
+        ids::entries(&self.enums)
+    }
+
+    /// Every record with its id, in table order.
+    pub fn record_entries(&self) -> impl Iterator<Item = (RecordId, &Record)> {
+        ids::entries(&self.records)
+    }
+
     /// The enum named `c_name`.
     pub fn enum_named(&self, c_name: &str) -> Option<EnumId> {
-        self.enums.iter().position(|e| e.c_name == c_name)
+        self.enums
+            .iter()
+            .position(|e| e.c_name == c_name)
+            .map(EnumId::new)
     }
 
     /// The record named `c_name`.
     pub fn record_named(&self, c_name: &str) -> Option<RecordId> {
-        self.records.iter().position(|r| r.c_name == c_name)
+        self.records
+            .iter()
+            .position(|r| r.c_name == c_name)
+            .map(RecordId::new)
     }
 
     /// The value of the `u32` constant named `NEURON_ISA_TPB_<short>` (or exactly `short`).
@@ -363,8 +377,21 @@ impl Model {
     }
 
     /// The opcode with enumerator suffix `short`.
-    pub fn opcode_named(&self, short: &str) -> Option<usize> {
-        self.opcodes.iter().position(|o| o.short == short)
+    pub fn opcode_named(&self, short: &str) -> Option<OpcodeId> {
+        self.opcodes
+            .iter()
+            .position(|o| o.short == short)
+            .map(OpcodeId::new)
+    }
+
+    /// Every opcode with its id, in source order.
+    pub fn opcode_entries(&self) -> impl Iterator<Item = (OpcodeId, &Opcode)> {
+        ids::entries(&self.opcodes)
+    }
+
+    /// Every mapped operand struct with its id, in mapping order.
+    pub fn shape_entries(&self) -> impl Iterator<Item = (ShapeId, &Shape)> {
+        ids::entries(&self.shapes)
     }
 
     /// Size in bytes of a type.
@@ -388,7 +415,7 @@ impl Model {
     }
 
     /// The validator of opcode `op` (index), if any.
-    pub fn validator(&self, op: usize) -> Option<&Validator> {
+    pub fn validator(&self, op: OpcodeId) -> Option<&Validator> {
         self.validators
             .iter()
             .find(|(o, _)| *o == op)
@@ -396,7 +423,7 @@ impl Model {
     }
 
     /// The legality table of opcode `op` (index), if any.
-    pub fn table(&self, op: usize) -> Option<&legality::Table> {
+    pub fn table(&self, op: OpcodeId) -> Option<&legality::Table> {
         self.tables.iter().find(|t| t.opcode == op)
     }
 
@@ -409,7 +436,7 @@ impl Model {
     /// `NEURON_ISA_TPB_INST_COMMON` (`common`) as its own: same name, offset, type and bits. A
     /// vendor struct may put something else there (DMA_COPY2D has `wait_sema_value` where
     /// `events` starts), so `i.common.events` is not readable through every shape.
-    pub fn shape_carries_common(&self, shape: usize, common: RecordId, field: usize) -> bool {
+    pub fn shape_carries_common(&self, shape: ShapeId, common: RecordId, field: usize) -> bool {
         let c = &self.records[common].fields[field];
         self.records[self.shapes[shape].record]
             .fields

@@ -11,6 +11,8 @@
 
 use super::Model;
 use crate::diag::{Diagnostic, Loc, Sink};
+use crate::model::IdVec;
+use crate::model::OpcodeId;
 use crate::read::cfunc::CFunction;
 use crate::vendor::{NEURON_ENGINE, OPCODE_ENUM, PLACEMENT_FN};
 use std::collections::BTreeMap;
@@ -20,7 +22,7 @@ use std::collections::BTreeMap;
 pub struct Placement {
     /// Per opcode (index into [`Model::opcodes`]), the engine members (indices into the members
     /// of [`Model::engine_enum`], aliases left out) that run it, in member order.
-    pub engines: Vec<Vec<usize>>,
+    pub engines: IdVec<OpcodeId, Vec<usize>>,
     /// Where `neuron_isa_check_opcode_on_engine` is defined.
     pub loc: Loc,
 }
@@ -32,7 +34,7 @@ impl Placement {
     }
 
     /// True when engine member `engine` runs opcode `op`.
-    pub fn runs(&self, op: usize, engine: usize) -> bool {
+    pub fn runs(&self, op: OpcodeId, engine: usize) -> bool {
         self.engines.get(op).is_some_and(|e| e.contains(&engine))
     }
 }
@@ -121,7 +123,7 @@ fn placement(
         engines.push(on);
     }
     Ok(Placement {
-        engines,
+        engines: engines.into_iter().collect(),
         loc: f.loc.clone(),
     })
 }

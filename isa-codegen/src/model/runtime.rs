@@ -6,6 +6,7 @@
 
 use super::Model;
 use crate::diag::{Loc, Sink};
+use crate::model::OpcodeId;
 use crate::read::runtime::{Choice, Runtime, RUNTIME_FILE};
 use isa_core::vocab::{
     Algorithm, CheckpointKind, Engine, LaneInterleave, PhiloxOffset, SubGeneratorLayout,
@@ -16,7 +17,7 @@ use isa_core::vocab::{
 #[derive(Clone, Debug)]
 pub struct WiredBody {
     /// Opcode index.
-    pub opcode: usize,
+    pub opcode: OpcodeId,
     /// Member index in the engine enum.
     pub engine: usize,
     /// Member index in the algorithm enum.
@@ -72,7 +73,12 @@ pub const RAND_ALGORITHM: &str = Algorithm::VENDOR_ENUM;
 impl RuntimeModel {
     /// Whether `opcode` on engine member `engine` has a body for algorithm member `algorithm`,
     /// with the evidence level of the entry.
-    pub fn firmware(&self, opcode: usize, engine: usize, algorithm: usize) -> isa_core::Firmware {
+    pub fn firmware(
+        &self,
+        opcode: OpcodeId,
+        engine: usize,
+        algorithm: usize,
+    ) -> isa_core::Firmware {
         self.wired
             .iter()
             .find(|w| w.opcode == opcode && w.engine == engine && w.algorithm == algorithm)
@@ -129,7 +135,7 @@ fn member<V: VendorNames>(model: &Model, name: &str, what: &str) -> Result<(usiz
 }
 
 /// The opcode `name` names, if it is one of the tree's and a checkpoint instruction.
-fn checkpoint(model: &Model, name: &str) -> Result<(usize, CheckpointKind), String> {
+fn checkpoint(model: &Model, name: &str) -> Result<(OpcodeId, CheckpointKind), String> {
     let kinds: Vec<&str> = CheckpointKind::names().collect();
     match (model.opcode_named(name), CheckpointKind::from_name(name)) {
         (Some(op), Some(kind)) => Ok((op, kind)),

@@ -133,9 +133,7 @@ impl Summary {
             })
             .collect();
         let enums = model
-            .enums
-            .iter()
-            .enumerate()
+            .enum_entries()
             .filter(|(k, _)| *k != model.opcode_enum)
             .map(|(_, e)| EnumSummary {
                 name: e.c_name.clone(),

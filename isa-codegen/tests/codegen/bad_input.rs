@@ -495,7 +495,7 @@ fn mapping_alias_is_resolved_with_a_warning_and_an_ambiguous_one_is_skipped() {
     assert_eq!(m.shapes[0].opcodes.len(), 2);
     assert_eq!(
         m.opcodes[m.opcode_named("FILL_OLD").unwrap()].shape,
-        Some(0)
+        Some(isa_codegen::model::ShapeId::new(0))
     );
     assert!(generated.files["src/generated/inst.rs"].contains("pub struct FillOld("));
     let err = generate_err_with(&ws.tree, &isa_codegen::Options::STRICT);

@@ -5,6 +5,7 @@
 mod common;
 
 mod bad_input;
+mod code_map;
 mod constructors;
 mod determinism;
 mod draw_family;

@@ -53,10 +53,7 @@ fn tiny_fixture_models_completely() {
     let color = &model.enums[model.enum_named("NEURON_ISA_TPB_COLOR").unwrap()];
     assert_eq!(color.members[2].alias_of, Some(1));
     let word = &model.records[model.record_named("NEURON_ISA_TPB_WORD").unwrap()];
-    assert_eq!(
-        word.fields[0].ty,
-        Ty::Prim(isa_codegen::read::cdecl::Prim::U32)
-    );
+    assert_eq!(word.fields[0].ty, Ty::Prim(isa_codegen::model::Prim::U32));
     assert_eq!(model.opcode_field.path, ["header", "opcode"]);
     assert_eq!(rec.loc.file, "tpb/aws_neuron_isa_tpb_s1_fill.h");
     assert_eq!(rec.loc.line, 11);

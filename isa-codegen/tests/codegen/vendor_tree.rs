@@ -223,7 +223,7 @@ fn c_function_bodies_are_read_as_nothing_but_text() {
         field(dbg, "err_msg").ty,
         Ty::Array(
             Box::new(Ty::Array(
-                Box::new(Ty::Prim(isa_codegen::read::cdecl::Prim::I8)),
+                Box::new(Ty::Prim(isa_codegen::model::Prim::I8)),
                 80
             )),
             16

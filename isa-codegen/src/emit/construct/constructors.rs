@@ -7,6 +7,8 @@ use super::example::ctor_example;
 use crate::emit::{ident, lit};
 use crate::model::construct::{Construction, Ctor, ParamKind};
 use crate::model::eval::{FieldPath, Step};
+use crate::model::OpcodeId;
+use crate::model::RecordId;
 use crate::model::{Model, Ty};
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -28,14 +30,14 @@ pub(crate) fn param_type(model: &Model, kind: &ParamKind) -> TokenStream {
     }
 }
 
-fn field_place(model: &Model, shape_record: usize, k: usize) -> TokenStream {
+fn field_place(model: &Model, shape_record: RecordId, k: usize) -> TokenStream {
     let f = ident(&crate::model::names::rust_field(
         &model.records[shape_record].fields[k].name,
     ));
     quote!(f.#f)
 }
 
-fn field_list(model: &Model, shape_record: usize, fields: &[usize]) -> String {
+fn field_list(model: &Model, shape_record: RecordId, fields: &[usize]) -> String {
     fields
         .iter()
         .map(|k| format!("`{}`", model.records[shape_record].fields[*k].name))
@@ -43,7 +45,7 @@ fn field_list(model: &Model, shape_record: usize, fields: &[usize]) -> String {
         .join(", ")
 }
 
-fn value_text(model: &Model, shape_record: usize, p: &FieldPath, v: i128) -> String {
+fn value_text(model: &Model, shape_record: RecordId, p: &FieldPath, v: i128) -> String {
     match p.ty(model, shape_record) {
         Ty::Enum(e) => model.enums[e]
             .by_value(v)
@@ -268,7 +270,7 @@ pub(crate) fn constructor_fn(model: &Model, c: &Construction, ctor: &Ctor) -> To
     }
 }
 
-pub(crate) fn default_impl(model: &Model, op: usize) -> TokenStream {
+pub(crate) fn default_impl(model: &Model, op: OpcodeId) -> TokenStream {
     let Some((name, shape_record, shape_rust)) = names(model, op) else {
         return quote!();
     };

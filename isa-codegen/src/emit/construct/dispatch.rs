@@ -5,7 +5,7 @@
 use super::emitted::{cfg_of_opcode, names};
 use crate::emit::{ident, lit};
 use crate::model::construct::{Construction, Ctor, Param, ParamKind};
-use crate::model::{Model, RecordId, Ty};
+use crate::model::{Model, RecordId, ShapeId, Ty};
 use proc_macro2::TokenStream;
 use quote::quote;
 
@@ -41,15 +41,15 @@ fn params_const(model: &Model, c: &Construction, ctor: &Ctor) -> proc_macro2::Id
 #[derive(Default)]
 struct ArgHelpers {
     /// Per tensor helper: its record and rank, and its users.
-    tensors: Vec<((RecordId, u64), Vec<usize>)>,
+    tensors: Vec<((RecordId, u64), Vec<ShapeId>)>,
     /// The users of `member`.
-    member_users: Vec<usize>,
+    member_users: Vec<ShapeId>,
 }
 
 impl ArgHelpers {
     /// The expression reading argument `p` of a constructor of operand shape `shape`, noting the
     /// helper it calls.
-    fn arg(&mut self, model: &Model, p: &Param, shape: Option<usize>) -> TokenStream {
+    fn arg(&mut self, model: &Model, p: &Param, shape: Option<ShapeId>) -> TokenStream {
         let n = &p.name;
         match &p.kind {
             ParamKind::Tensor { record, rank, .. } => {

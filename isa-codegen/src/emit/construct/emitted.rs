@@ -7,12 +7,13 @@ use crate::emit::ident;
 use crate::model::construct::{immediate_forms, Construction, Ctor, ParamKind};
 use crate::model::eval::{FieldPath, Term};
 use crate::model::spec::BinOp;
+use crate::model::OpcodeId;
 use crate::model::{Model, RecordId, Ty};
 use proc_macro2::TokenStream;
 use quote::quote;
 
 /// The name the instruction of opcode `op` has, and its operand struct.
-pub(crate) fn names(model: &Model, op: usize) -> Option<(String, usize, String)> {
+pub(crate) fn names(model: &Model, op: OpcodeId) -> Option<(String, RecordId, String)> {
     let name = model.instruction_names[op].clone()?;
     let shape = &model.shapes[model.opcodes[op].shape?];
     Some((name, shape.record, shape.rust.clone()))
@@ -70,7 +71,7 @@ pub(crate) fn emitted_constructions(model: &Model) -> Vec<(&Construction, Vec<&C
 }
 
 /// `i128` value of a field read in a computed expression (`None`: not a plain field).
-fn read_expr(model: &Model, shape_record: usize, p: &FieldPath) -> Option<TokenStream> {
+fn read_expr(model: &Model, shape_record: RecordId, p: &FieldPath) -> Option<TokenStream> {
     let (place, union) = crate::emit::place::place(model, shape_record, p);
     if union.is_some() {
         return None;
@@ -86,7 +87,7 @@ fn read_expr(model: &Model, shape_record: usize, p: &FieldPath) -> Option<TokenS
     })
 }
 
-fn sym_expr(model: &Model, shape_record: usize, s: &Term) -> Option<TokenStream> {
+fn sym_expr(model: &Model, shape_record: RecordId, s: &Term) -> Option<TokenStream> {
     Some(match s {
         Term::Int(v) => {
             let l = proc_macro2::Literal::i128_suffixed(*v);
@@ -123,7 +124,7 @@ fn sym_expr(model: &Model, shape_record: usize, s: &Term) -> Option<TokenStream>
 /// The statement computing a field, or `None` when it cannot be written.
 pub(crate) fn computed_stmt(
     model: &Model,
-    shape_record: usize,
+    shape_record: RecordId,
     p: &FieldPath,
     e: &Term,
 ) -> Option<TokenStream> {
@@ -154,7 +155,7 @@ pub(crate) fn has_default(model: &Model, shape_record: RecordId) -> bool {
 
 /// The `#[cfg]` of the items of opcode `op`: its operand shape's feature (nothing for an opcode
 /// without a shape).
-pub(crate) fn cfg_of_opcode(model: &Model, op: usize) -> TokenStream {
+pub(crate) fn cfg_of_opcode(model: &Model, op: OpcodeId) -> TokenStream {
     model.opcodes[op]
         .shape
         .map(|s| crate::emit::cfg_for_shape(model, s))

@@ -7,6 +7,7 @@ use super::operands::address_text;
 use crate::ctype::Prim;
 use crate::model::construct::{immediate_forms, Construction, Ctor, ParamKind};
 use crate::model::eval::{FieldPath, Step};
+use crate::model::{EnumId, RecordId};
 use crate::model::{Model, Ty};
 
 /// A Rust literal of a float as an example shows it (`1.0`, `-0.5`).
@@ -15,7 +16,7 @@ fn float_text(v: f32) -> String {
 }
 
 /// The example's value of the 4 bytes of union field `k` (every member path under it).
-fn union_bytes(model: &Model, shape_record: usize, ctor: &Ctor, prefix: &[Step]) -> u32 {
+fn union_bytes(model: &Model, shape_record: RecordId, ctor: &Ctor, prefix: &[Step]) -> u32 {
     let mut bytes = [0u8; 4];
     for (p, v) in &ctor.example.fields {
         if p.steps.len() <= prefix.len() || p.steps[..prefix.len()] != *prefix {
@@ -111,10 +112,10 @@ fn shape_path(steps: Vec<Step>) -> FieldPath {
 /// example's strides are the contiguous ones, else `with_steps`.
 fn tensor_arg(
     model: &Model,
-    shape_record: usize,
+    shape_record: RecordId,
     ctor: &Ctor,
     field: usize,
-    record: usize,
+    record: RecordId,
     rank: u64,
 ) -> ArgText {
     let rec = &model.records[record];
@@ -187,7 +188,7 @@ fn tensor_arg(
 }
 
 /// An enum argument: the member with the example's value `v` (or the first).
-fn member_arg(model: &Model, enum_id: usize, v: i128) -> ArgText {
+fn member_arg(model: &Model, enum_id: EnumId, v: i128) -> ArgText {
     let e = &model.enums[enum_id];
     let m = e.by_value(v).or_else(|| e.distinct().next());
     let (rust, short) = m.map_or((String::new(), String::new()), |m| {
@@ -204,7 +205,7 @@ fn member_arg(model: &Model, enum_id: usize, v: i128) -> ArgText {
 /// field of its 4 bytes): a pointer, a register, an fp32 that prints short, or the bits.
 fn immediate_arg(
     model: &Model,
-    shape_record: usize,
+    shape_record: RecordId,
     ctor: &Ctor,
     s: i128,
     value: usize,

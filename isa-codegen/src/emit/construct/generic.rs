@@ -12,7 +12,7 @@ use crate::emit::vocab::{complete, conversions};
 use crate::emit::{ident, legality};
 use crate::model::construct::{Construction, Ctor, ParamKind};
 use crate::model::legality::Table;
-use crate::model::{EnumId, Model, RecordId};
+use crate::model::{EnumId, Model, RecordId, ShapeId};
 use isa_core::construct::ParamKind as CoreKind;
 use isa_core::generic::{GenericConstructor, GENERIC_CONSTRUCTORS};
 use isa_core::vocab::{Dtype, Engine, ThresholdType, VendorNames};
@@ -60,7 +60,7 @@ pub(crate) fn typed_facts(model: &Model) -> Option<TypedFacts<'_>> {
 pub(crate) fn generic_cfg(
     model: &Model,
     facts: &TypedFacts<'_>,
-    extra: Option<usize>,
+    extra: Option<ShapeId>,
 ) -> TokenStream {
     let mut shapes = vec![facts.set.shape, facts.get.shape];
     shapes.extend(extra);
@@ -305,7 +305,11 @@ fn draw_impl(
 /// no typed instruction, no construction, the construction's own note on that form, or the
 /// reason the emitter could not write it.
 fn absent_reason(model: &Model, g: &GenericConstructor) -> String {
-    let Some(op) = model.opcodes.iter().position(|o| o.short == g.instruction) else {
+    let Some(op) = model
+        .opcode_entries()
+        .find(|(_, o)| o.short == g.instruction)
+        .map(|(id, _)| id)
+    else {
         return format!("its header tree has no {} opcode", g.instruction);
     };
     if model.instruction_names[op].is_none() {

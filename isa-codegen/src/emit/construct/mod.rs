@@ -26,6 +26,7 @@ pub(crate) mod test_file;
 use crate::emit::{ident, Source};
 use crate::model::construct::{immediate_forms, ParamKind};
 use crate::model::Model;
+use crate::model::ShapeId;
 use constructors::{constructor_fn, default_impl};
 use dispatch::dispatch;
 use emitted::{cfg_of_opcode, emitted_constructions, names, writable};
@@ -74,7 +75,7 @@ pub fn emit(model: &Model) -> Source {
     };
     let emitted = emitted_constructions(model);
     // The operand shapes whose constructors take an immediate.
-    let immediate_users: Vec<usize> = emitted
+    let immediate_users: Vec<ShapeId> = emitted
         .iter()
         .filter(|(_, k)| {
             k.iter()

@@ -153,7 +153,7 @@ pub(crate) fn tensor_address(model: &Model, a: &AddressForms) -> TokenStream {
 
 /// Every tensor record of the model.
 pub(crate) fn tensor_records(model: &Model) -> Vec<(RecordId, u64)> {
-    (0..model.records.len())
+    RecordId::all(model.records.len())
         .filter_map(|r| tensor_record(model, &Ty::Record(r)))
         .collect()
 }

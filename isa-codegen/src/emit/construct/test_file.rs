@@ -111,7 +111,7 @@ pub fn test_file(model: &Model) -> Option<String> {
         model.fingerprint.tree_hex()
     );
     out.push_str(&format!(
-        "//! The typed constructors of {} (issue 10): each one, with arguments the generator found\n//! valid, builds an instruction the header's validator accepts on every engine the tree places\n//! its opcode on (`aws_neuron_isa_tpb_instr_assert.h`), that decodes back to itself, and that\n//! the generation's `Construct` dispatch builds from the same arguments. `Default` carries what\n//! each validator pins whatever the other fields hold.\n\n",
+        "//! The typed constructors of {}: each one, with arguments the generator found\n//! valid, builds an instruction the header's validator accepts on every engine the tree places\n//! its opcode on (`aws_neuron_isa_tpb_instr_assert.h`), that decodes back to itself, and that\n//! the generation's `Construct` dispatch builds from the same arguments. `Default` carries what\n//! each validator pins whatever the other fields hold.\n\n",
         model.generation
     ));
     // The test needs every operand shape it builds an instruction of.

@@ -6,19 +6,18 @@
 //! the crate already has it, then with the suffix `Inst`.
 
 use crate::model::Model;
+use crate::model::{IdVec, OpcodeId};
 
 /// Suffix of a typed instruction whose name a type of the crate already has.
 const CLASH_SUFFIX: &str = "Inst";
 
 /// The typed instruction names of `model`'s opcodes.
-pub(super) fn derive(model: &Model) -> Vec<Option<String>> {
+pub(super) fn derive(model: &Model) -> IdVec<OpcodeId, Option<String>> {
     let mut taken: Vec<String> = model.enums.iter().map(|e| e.rust.clone()).collect();
     // Operand records are emitted under their shape names, not their record names.
     taken.extend(
         model
-            .records
-            .iter()
-            .enumerate()
+            .record_entries()
             .filter(|(k, _)| !model.shapes.iter().any(|s| s.record == *k))
             .map(|(_, r)| r.rust.clone()),
     );

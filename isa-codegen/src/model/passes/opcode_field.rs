@@ -45,7 +45,7 @@ pub(super) fn find(
         }
     }
     found.unwrap_or(OpcodeField {
-        record: 0,
+        record: RecordId::default(),
         field: 0,
         path: Vec::new(),
     })

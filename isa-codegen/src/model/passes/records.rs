@@ -54,7 +54,7 @@ pub(super) fn build(
         locator,
         sink,
     };
-    for k in 0..decls.len() {
+    for k in RecordId::all(decls.len()) {
         layout.resolve(k);
     }
     layout
@@ -77,7 +77,7 @@ fn locations(
             Some((parent, field)) => {
                 let parent_loc = types
                     .record_id(parent)
-                    .and_then(|p| locs.get(p).cloned())
+                    .and_then(|p| locs.get(p.index()).cloned())
                     .unwrap_or_else(|| locator.decl(file, parent));
                 match field {
                     Some(f) => locator.member(file, &parent_loc, f),
@@ -122,10 +122,10 @@ impl Layout<'_, '_> {
     /// Lays out record `k` after the records it contains; a record met again while its own
     /// layout is under way contains itself.
     fn resolve(&mut self, k: RecordId) {
-        match self.progress[k] {
+        match self.progress[k.index()] {
             Progress::Done => return,
             Progress::Started => {
-                let (r, file) = self.decls[k];
+                let (r, file) = self.decls[k.index()];
                 self.sink.push(
                     self.locator.decl(file, &r.name),
                     format!("`{}` contains itself", r.name),
@@ -134,8 +134,8 @@ impl Layout<'_, '_> {
             }
             Progress::Todo => {}
         }
-        self.progress[k] = Progress::Started;
-        let raw = self.decls[k].0;
+        self.progress[k.index()] = Progress::Started;
+        let raw = self.decls[k.index()].0;
         let mut deps = Vec::new();
         for f in &raw.fields {
             self.types.deps(&f.ty, &mut deps);
@@ -147,14 +147,14 @@ impl Layout<'_, '_> {
             self.resolve(d);
         }
         let record = self.lay_out(k);
-        self.records[k] = Some(record);
-        self.progress[k] = Progress::Done;
+        self.records[k.index()] = Some(record);
+        self.progress[k.index()] = Progress::Done;
     }
 
     /// Record `k`, its contained records already laid out.
     fn lay_out(&mut self, k: RecordId) -> Record {
-        let (raw, file) = self.decls[k];
-        let loc = self.locs[k].clone();
+        let (raw, file) = self.decls[k.index()];
+        let loc = self.locs[k.index()].clone();
         let mut fields = Vec::new();
         let mut cursor = Cursor {
             end: 0,
@@ -348,7 +348,7 @@ impl Layout<'_, '_> {
         match ty {
             Ty::Prim(p) => (p.size(), p.size()),
             Ty::Enum(e) => (self.enums[*e].repr.size(), self.enums[*e].repr.size()),
-            Ty::Record(r) => self.records[*r]
+            Ty::Record(r) => self.records[r.index()]
                 .as_ref()
                 .map_or((0, 1), |r| (r.size, r.align)),
             Ty::Array(t, n) => {

@@ -10,6 +10,8 @@
 use super::types::TypeResolver;
 use crate::diag::{Loc, Sink};
 use crate::model::names::{camel, short, spec_key};
+use crate::model::OpcodeId;
+use crate::model::ShapeId;
 use crate::model::{Enum, Opcode, Record, RecordId, Shape, Ty};
 use crate::read::mapping::{Mapping, MappingEntry};
 use crate::vendor::{INST_UNION, MAPPING_FILE, OPCODE_PREFIX, STRUCT_SUFFIX};
@@ -42,7 +44,7 @@ pub(super) fn bind(
     for entry in &mapping.entries {
         if let Some(shape) = bind_entry(entry, with, inst_union, &shapes, opcodes, sink) {
             for &k in &shape.opcodes {
-                opcodes[k].shape = Some(shapes.len());
+                opcodes[k].shape = Some(ShapeId::new(shapes.len()));
             }
             shapes.push(shape);
         }
@@ -96,7 +98,7 @@ fn bind_entry(
         .to_string();
     let mut ops = Vec::new();
     // Line of each opcode already bound by this entry: a repeat is named with both lines.
-    let mut listed: BTreeMap<usize, u32> = BTreeMap::new();
+    let mut listed: BTreeMap<OpcodeId, u32> = BTreeMap::new();
     for (name, &op_line) in entry.opcodes.iter().zip(&entry.opcode_lines) {
         let op_loc = Loc::new(MAPPING_FILE, op_line);
         let Some(k) = opcode_of_token(entry, name, &op_loc, opcodes, sink) else {
@@ -153,7 +155,7 @@ fn opcode_of_token(
     op_loc: &Loc,
     opcodes: &[Opcode],
     sink: &mut Sink,
-) -> Option<usize> {
+) -> Option<OpcodeId> {
     match resolve_opcode_token(opcodes, name) {
         Token::Exact(k) => Some(k),
         Token::Alias(k) => {
@@ -193,24 +195,21 @@ fn opcode_of_token(
 /// How a mapping's opcode token names an enumerator.
 enum Token {
     /// By its exact C name.
-    Exact(usize),
+    Exact(OpcodeId),
     /// Not exactly, but exactly one enumerator is equal to it ignoring underscores and case
     /// (`NEURON_ISA_TPB_OPCODE_DMA_MEMCPY` for `NEURON_ISA_TPB_OPCODE_DMAMEMCPY`).
-    Alias(usize),
+    Alias(OpcodeId),
     /// Not at all (a stale superset entry), or ambiguously: the enumerators it matches loosely.
-    Stale(Vec<usize>),
+    Stale(Vec<OpcodeId>),
 }
 
 fn resolve_opcode_token(opcodes: &[Opcode], token: &str) -> Token {
     if let Some(k) = opcodes.iter().position(|o| o.c_name == token) {
-        return Token::Exact(k);
+        return Token::Exact(OpcodeId::new(k));
     }
     let key = spec_key(token);
-    let near: Vec<usize> = opcodes
-        .iter()
-        .enumerate()
-        .filter(|(_, o)| spec_key(&o.c_name) == key)
-        .map(|(k, _)| k)
+    let near: Vec<OpcodeId> = OpcodeId::all(opcodes.len())
+        .filter(|&k| spec_key(&opcodes[k].c_name) == key)
         .collect();
     match near.as_slice() {
         [k] => Token::Alias(*k),

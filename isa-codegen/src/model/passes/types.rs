@@ -29,12 +29,12 @@ impl<'a> TypeResolver<'a> {
             enum_ix: enums
                 .iter()
                 .enumerate()
-                .map(|(k, e)| (e.c_name.as_str(), k))
+                .map(|(k, e)| (e.c_name.as_str(), EnumId::new(k)))
                 .collect(),
             record_ix: records
                 .iter()
                 .enumerate()
-                .map(|(k, (r, _))| (r.name.as_str(), k))
+                .map(|(k, (r, _))| (r.name.as_str(), RecordId::new(k)))
                 .collect(),
             typedefs,
         }

@@ -17,6 +17,8 @@
 
 use crate::diag::Sink;
 use crate::model::spec::{children, Expr, ExprKind, InstKind, SpecTy};
+use crate::model::OpcodeId;
+use crate::model::ShapeId;
 use crate::model::{EnumId, Model, Opcode, Validator};
 use crate::read::cfunc::DebugCase;
 use crate::vendor::{INST_COMMON, VALIDATOR_PREFIX};
@@ -25,9 +27,9 @@ use std::collections::BTreeMap;
 /// What [`find`] found.
 pub(super) struct Found {
     /// Per mapped opcode its validator.
-    pub validators: Vec<(usize, Validator)>,
+    pub validators: Vec<(OpcodeId, Validator)>,
     /// The mapped opcodes without one, with the reason.
-    pub unvalidated: Vec<(usize, String)>,
+    pub unvalidated: Vec<(OpcodeId, String)>,
     /// The names of the validators that were not translated.
     pub dropped: Vec<String>,
 }
@@ -40,7 +42,7 @@ pub(super) fn find(model: &Model, debug: Option<&[DebugCase]>, sink: &mut Sink) 
         unvalidated: Vec::new(),
         dropped: Vec::new(),
     };
-    for (k, o) in model.opcodes.iter().enumerate() {
+    for (k, o) in model.opcode_entries() {
         let Some(shape) = o.shape else { continue };
         let mut tried: Vec<String> = Vec::new();
         if let Some(v) = by_debug.get(o.c_name.as_str()) {
@@ -91,7 +93,7 @@ pub(super) fn find(model: &Model, debug: Option<&[DebugCase]>, sink: &mut Sink) 
 
 /// The validator names every mapped opcode answers to by convention: `is_valid_<opcode>`, then
 /// `is_valid_<shape>`.
-pub(super) fn conventional_names(model: &Model, o: &Opcode, shape: usize) -> [String; 2] {
+pub(super) fn conventional_names(model: &Model, o: &Opcode, shape: ShapeId) -> [String; 2] {
     [
         format!("{VALIDATOR_PREFIX}{}", o.short.to_ascii_lowercase()),
         format!(
@@ -147,7 +149,7 @@ fn lookup(
 }
 
 /// Whether spec function `func` can validate opcode `o` of shape `shape`, and why not.
-fn usable(model: &Model, o: &Opcode, shape: usize, func: usize) -> Result<(), String> {
+fn usable(model: &Model, o: &Opcode, shape: ShapeId, func: usize) -> Result<(), String> {
     let f = &model.specs[func];
     for (name, t) in &f.params {
         let fine = match t {

@@ -5,13 +5,14 @@
 use super::{children, children_mut, Expr, ExprKind, InstKind, InstRoot, SpecFn, SpecTy};
 use crate::diag::Loc;
 use crate::model::Model;
+use crate::model::ShapeId;
 
 /// Settles which shape each function's `Inst` parameter is bound to: the shape it reads
 /// directly, or the shape of a shape-bound function it passes the instruction to.
 /// Returns the conflicts, as (function index, where, what): that function cannot be translated.
 pub(super) fn infer_inst_kinds(model: &Model, fns: &mut [SpecFn]) -> Vec<(usize, Loc, String)> {
     let mut conflicts = Vec::new();
-    fn direct(e: &Expr, out: &mut Vec<(usize, u32)>) {
+    fn direct(e: &Expr, out: &mut Vec<(ShapeId, u32)>) {
         if let ExprKind::Inst(_, InstRoot::Shape(s)) = e.kind {
             out.push((s, e.line));
         }
@@ -26,7 +27,7 @@ pub(super) fn infer_inst_kinds(model: &Model, fns: &mut [SpecFn]) -> Vec<(usize,
         )
     };
     let n = fns.len();
-    let mut kind: Vec<Option<usize>> = vec![None; n];
+    let mut kind: Vec<Option<ShapeId>> = vec![None; n];
     for (k, f) in fns.iter().enumerate() {
         let mut reads = Vec::new();
         direct(&f.body, &mut reads);
@@ -155,7 +156,7 @@ fn inst_calls(e: &Expr) -> Vec<(usize, u32)> {
 
 /// The first field of `reads` (of `NEURON_ISA_TPB_INST_COMMON`) that shape `shape` does not
 /// carry ([`Model::shape_carries_common`]).
-pub fn uncarried_common_field(model: &Model, shape: usize, reads: &[usize]) -> Option<usize> {
+pub fn uncarried_common_field(model: &Model, shape: ShapeId, reads: &[usize]) -> Option<usize> {
     let common = model.record_named(crate::vendor::INST_COMMON)?;
     reads
         .iter()
@@ -224,7 +225,8 @@ pub(super) fn common_field_conflicts(model: &Model, fns: &[SpecFn]) -> Vec<(usiz
             }
             Some(InstKind::Any) => {
                 let nowhere = direct.iter().find(|(j, _)| {
-                    !(0..model.shapes.len()).any(|s| model.shape_carries_common(s, common, *j))
+                    !ShapeId::all(model.shapes.len())
+                        .any(|s| model.shape_carries_common(s, common, *j))
                 });
                 if let Some(&(j, line)) = nowhere {
                     conflicts.push((

@@ -20,6 +20,7 @@ pub use resolve::resolve;
 use super::{EnumId, RecordId, Ty};
 use crate::ctype::Prim;
 use crate::diag::Loc;
+use crate::model::ShapeId;
 
 /// What an `Inst` parameter may be.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -27,7 +28,7 @@ pub enum InstKind {
     /// Only the common prefix (`header`, `common`) is read: any shape.
     Any,
     /// Fields of one shape (index into [`Model::shapes`](crate::model::Model::shapes)) are read.
-    Shape(usize),
+    Shape(ShapeId),
 }
 
 /// The type of a spec value.
@@ -70,7 +71,7 @@ impl SpecTy {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum InstRoot {
     /// `i.<shape>`.
-    Shape(usize),
+    Shape(ShapeId),
     /// `i.header`.
     Header,
     /// `i.common`.

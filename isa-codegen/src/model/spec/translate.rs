@@ -6,6 +6,7 @@ use super::{BinOp, Expr, ExprKind, InstKind, InstRoot, SpecTy};
 use crate::ctype::{Prim, RecordKind};
 use crate::diag::{Diagnostic, Loc};
 use crate::model::names::spec_key;
+use crate::model::ShapeId;
 use crate::model::{EnumId, Model, RecordId, Ty};
 use crate::read::cdecl::{path_idents, path_last};
 use crate::read::spec::{SpecBlock, Unparsed};
@@ -514,7 +515,13 @@ impl Resolver<'_> {
                         text,
                     });
                 }
-                match self.model.shapes.iter().position(|s| s.member == name) {
+                match self
+                    .model
+                    .shapes
+                    .iter()
+                    .position(|s| s.member == name)
+                    .map(ShapeId::new)
+                {
                     Some(s) => Some(Expr {
                         line: 0,
                         kind: ExprKind::Inst(param, InstRoot::Shape(s)),
@@ -887,13 +894,13 @@ pub(super) enum Decl {
 /// records, then typedefs, each in model order), so resolving a name does not scan the model.
 pub(super) fn declaration_index(model: &Model) -> BTreeMap<String, Vec<(String, Decl)>> {
     let mut index: BTreeMap<String, Vec<(String, Decl)>> = BTreeMap::new();
-    for (k, e) in model.enums.iter().enumerate() {
+    for (k, e) in model.enum_entries() {
         index
             .entry(spec_key(crate::model::names::short(&e.c_name)))
             .or_default()
             .push((e.c_name.clone(), Decl::Enum(k)));
     }
-    for (k, r) in model.records.iter().enumerate() {
+    for (k, r) in model.record_entries() {
         let s = crate::model::names::short(&r.c_name);
         let (full, bare) = (
             spec_key(s),

@@ -20,8 +20,6 @@ pub use clang::{bindgen_builder, ensure_libclang};
 pub use decl::{CBitfield, CDecl, CEnum, CEnumMember, CField, CRecord, FileDecls};
 pub use syntax::{path_idents, path_last};
 
-pub use crate::ctype::{CType, Prim, RecordKind};
-
 use crate::diag::{Diagnostic, Loc};
 use crate::read::source::SourceFile;
 use std::path::{Path, PathBuf};
