@@ -163,6 +163,11 @@ pub(crate) fn arms(model: &Model, t: &Table, key: &[usize]) -> TokenStream {
     let Some(facts) = typed_facts(model) else {
         return quote!();
     };
+    // Only the two checkpoint instructions `Typed` names: another table with the same columns
+    // (a tree with more legality tables) would implement the same traits again.
+    if t.opcode != facts.set.opcode && t.opcode != facts.get.opcode {
+        return quote!();
+    }
     let update_col = legality::update_column(model, t, key);
     let cols: Vec<usize> = key
         .iter()
