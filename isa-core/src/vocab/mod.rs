@@ -90,9 +90,9 @@ macro_rules! vocabulary {
             }
         }
 
-        #[doc = concat!("Marker types of [`", stringify!($ty), "`], one per member, and the trait naming the member.")]
+        #[doc = concat!("Marker types of [`", stringify!($ty), "`](super::", stringify!($ty), "), one per member, and the trait naming the member.")]
         pub mod $module {
-            #[doc = concat!("A type standing for one member of [`", stringify!($ty), "`] (`", $vendor, "`).")]
+            #[doc = concat!("A type standing for one member of [`", stringify!($ty), "`](super::", stringify!($ty), ") (`", $vendor, "`).")]
             pub trait $marker: Copy + Default + core::fmt::Debug + Send + Sync + 'static {
                 /// The member this type stands for.
                 const $konst: super::$ty;
