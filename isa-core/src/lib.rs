@@ -19,6 +19,7 @@
 #[cfg(any(test, feature = "std"))]
 extern crate std;
 
+pub mod arm;
 #[cfg(feature = "std")]
 pub mod build;
 pub mod construct;
@@ -30,8 +31,10 @@ mod field;
 #[cfg(feature = "std")]
 pub mod fingerprint;
 mod generated_impls;
+pub mod generic;
 mod isa;
 pub mod le;
+mod on_engine;
 mod predicate;
 #[cfg(feature = "serde")]
 pub mod serde_support;
@@ -51,6 +54,7 @@ pub use evidence::{Evidence, Firmware};
 pub use explain::{Explain, Reported, Source};
 pub use field::{FieldInfo, FieldKind};
 pub use isa::{Isa, OpcodeInfo, VendorEnum};
+pub use on_engine::{OnEngine, ValidateOnEngine};
 pub use predicate::{
     fp32, FieldSpec, MemoryMap, Note, PredicatePath, Relation, Shown, Space, Spaces, MAX_FIELDS,
     MAX_PATH,

@@ -225,6 +225,20 @@ impl<G: Generation, M: PartitionMemory> Machine<G, M> {
         Ok(inst)
     }
 
+    /// [`Machine::run`] of a word tagged with its engine by a checked constructor
+    /// (`RandSetState::restore::<Dve, ..>`): the engine comes from the tag, so the word cannot
+    /// be run on another.
+    pub fn run_on<I, E>(
+        &mut self,
+        word: &isa_core::OnEngine<I, E>,
+    ) -> Result<RngInstruction, MachineError>
+    where
+        I: isa_core::Instruction64,
+        E: isa_core::arm::EngineMarker,
+    {
+        self.run(&word.to_bytes(), E::ENGINE)
+    }
+
     /// Executes a decoded instruction on its engine.
     pub fn run_instruction(&mut self, inst: &RngInstruction) -> Result<(), MachineError> {
         match inst {

@@ -752,3 +752,238 @@ impl isa_core::construct::Construct for crate::Cayman {
         }
     }
 }
+impl TryFrom<isa_core::vocab::Dtype> for crate::Dtype {
+    type Error = isa_core::vocab::NoCounterpart;
+    /// The member of the same name, when this generation has it.
+    fn try_from(v: isa_core::vocab::Dtype) -> Result<Self, Self::Error> {
+        match v {
+            isa_core::vocab::Dtype::Uint64 => Ok(crate::Dtype::Uint64),
+            isa_core::vocab::Dtype::Int8 => Ok(crate::Dtype::Int8),
+            isa_core::vocab::Dtype::Uint8 => Ok(crate::Dtype::Uint8),
+            isa_core::vocab::Dtype::Int16 => Ok(crate::Dtype::Int16),
+            isa_core::vocab::Dtype::Uint16 => Ok(crate::Dtype::Uint16),
+            isa_core::vocab::Dtype::Bfloat16 => Ok(crate::Dtype::Bfloat16),
+            isa_core::vocab::Dtype::Fp16 => Ok(crate::Dtype::Fp16),
+            isa_core::vocab::Dtype::Int32 => Ok(crate::Dtype::Int32),
+            isa_core::vocab::Dtype::Uint32 => Ok(crate::Dtype::Uint32),
+            isa_core::vocab::Dtype::Fp32 => Ok(crate::Dtype::Fp32),
+            isa_core::vocab::Dtype::Int64 => Ok(crate::Dtype::Int64),
+            isa_core::vocab::Dtype::Fp8Exp3 => Ok(crate::Dtype::Fp8Exp3),
+            isa_core::vocab::Dtype::Fp8Exp4 => Ok(crate::Dtype::Fp8Exp4),
+            isa_core::vocab::Dtype::Fp8Exp5 => Ok(crate::Dtype::Fp8Exp5),
+            isa_core::vocab::Dtype::Fp8Exp2 => Err(isa_core::vocab::NoCounterpart {
+                generation: "CAYMAN",
+                vendor_enum: "NEURON_ISA_TPB_DTYPE",
+                member: "FP8_EXP2",
+                missing_in: "CAYMAN",
+            }),
+        }
+    }
+}
+impl TryFrom<crate::Dtype> for isa_core::vocab::Dtype {
+    type Error = isa_core::vocab::NoCounterpart;
+    /// The vocabulary's member of the same name.
+    fn try_from(v: crate::Dtype) -> Result<Self, Self::Error> {
+        match v {
+            crate::Dtype::Invalid => Err(isa_core::vocab::NoCounterpart {
+                generation: "CAYMAN",
+                vendor_enum: "NEURON_ISA_TPB_DTYPE",
+                member: "INVALID",
+                missing_in: "Dtype",
+            }),
+            crate::Dtype::Fp8Exp3 => Ok(isa_core::vocab::Dtype::Fp8Exp3),
+            crate::Dtype::Fp8Exp4 => Ok(isa_core::vocab::Dtype::Fp8Exp4),
+            crate::Dtype::Fp8Exp5 => Ok(isa_core::vocab::Dtype::Fp8Exp5),
+            crate::Dtype::Fp16 => Ok(isa_core::vocab::Dtype::Fp16),
+            crate::Dtype::Bfloat16 => Ok(isa_core::vocab::Dtype::Bfloat16),
+            crate::Dtype::Fp32 => Ok(isa_core::vocab::Dtype::Fp32),
+            crate::Dtype::Fp32r => Err(isa_core::vocab::NoCounterpart {
+                generation: "CAYMAN",
+                vendor_enum: "NEURON_ISA_TPB_DTYPE",
+                member: "FP32R",
+                missing_in: "Dtype",
+            }),
+            crate::Dtype::Uint8 => Ok(isa_core::vocab::Dtype::Uint8),
+            crate::Dtype::Uint16 => Ok(isa_core::vocab::Dtype::Uint16),
+            crate::Dtype::Uint32 => Ok(isa_core::vocab::Dtype::Uint32),
+            crate::Dtype::Uint64 => Ok(isa_core::vocab::Dtype::Uint64),
+            crate::Dtype::Int8 => Ok(isa_core::vocab::Dtype::Int8),
+            crate::Dtype::Int16 => Ok(isa_core::vocab::Dtype::Int16),
+            crate::Dtype::Int32 => Ok(isa_core::vocab::Dtype::Int32),
+            crate::Dtype::Int64 => Ok(isa_core::vocab::Dtype::Int64),
+        }
+    }
+}
+impl From<isa_core::vocab::ThresholdType> for crate::DropoutThresholdType {
+    /// The member of the same name.
+    fn from(v: isa_core::vocab::ThresholdType) -> Self {
+        match v {
+            isa_core::vocab::ThresholdType::DropRate => crate::DropoutThresholdType::DropRate,
+            isa_core::vocab::ThresholdType::KeepRate => crate::DropoutThresholdType::KeepRate,
+        }
+    }
+}
+impl TryFrom<crate::DropoutThresholdType> for isa_core::vocab::ThresholdType {
+    type Error = isa_core::vocab::NoCounterpart;
+    /// The vocabulary's member of the same name.
+    fn try_from(v: crate::DropoutThresholdType) -> Result<Self, Self::Error> {
+        match v {
+            crate::DropoutThresholdType::DropRate => Ok(isa_core::vocab::ThresholdType::DropRate),
+            crate::DropoutThresholdType::KeepRate => Ok(isa_core::vocab::ThresholdType::KeepRate),
+        }
+    }
+}
+/// Implemented by nothing: why CAYMAN has no `isa_core::generic::Rand2Uniform` (RAND2 `new`), said where a kernel bounded by it is instantiated for CAYMAN.
+#[diagnostic::on_unimplemented(
+    message = "CAYMAN has no RAND2 `new`: its header tree has no RAND2 opcode",
+    label = "CAYMAN cannot build RAND2 with `new`"
+)]
+pub trait NoRand2Uniform {
+    /// No value: nothing implements the trait.
+    const ABSENT: isa_core::generic::Absent;
+}
+#[cfg(all(feature = "d4_rand", feature = "s1_rand"))]
+impl<'a> isa_core::generic::Rand2Uniform for crate::Cayman
+where
+    &'a crate::Cayman: NoRand2Uniform,
+{
+    type Word = isa_core::generic::Absent;
+    fn rand2(
+        _dst: <Self as isa_core::generic::Typed>::Tensor3d,
+        _num_active_channels: u8,
+        _dtype: <Self as isa_core::generic::Typed>::Dtype,
+        _min: isa_core::Immediate,
+        _max: isa_core::Immediate,
+    ) -> isa_core::generic::Absent {
+        <&'a crate::Cayman as NoRand2Uniform>::ABSENT
+    }
+}
+#[cfg(all(feature = "d4_rand", feature = "s1_rand", feature = "s3d3_dropout"))]
+impl isa_core::generic::DropoutMask for crate::Cayman {
+    type Word = crate::inst::Dropout;
+    fn dropout(
+        src: crate::Tensor3d,
+        dst: crate::Tensor3d,
+        num_active_channels: u8,
+        in_dtype: crate::Dtype,
+        threshold_dtype: crate::Dtype,
+        threshold: isa_core::Immediate,
+        threshold_type: isa_core::vocab::ThresholdType,
+    ) -> crate::inst::Dropout {
+        crate::inst::Dropout::new(
+            src,
+            dst,
+            num_active_channels,
+            in_dtype,
+            threshold_dtype,
+            threshold,
+            threshold_type.into(),
+        )
+    }
+}
+#[cfg(all(
+    feature = "d4_rand",
+    feature = "pseudo_set_rng_seed",
+    feature = "s1_rand"
+))]
+impl isa_core::generic::SetRngSeed for crate::Cayman {
+    type Word = crate::inst::PseudoSetRngSeed;
+    fn set_rng_seed(seed: isa_core::Immediate) -> crate::inst::PseudoSetRngSeed {
+        crate::inst::PseudoSetRngSeed::new(seed)
+    }
+}
+/// Implemented by nothing: why CAYMAN has no `isa_core::generic::PeLoadSeed` (PE_MANAGE_SEED `load_seed`), said where a kernel bounded by it is instantiated for CAYMAN.
+#[diagnostic::on_unimplemented(
+    message = "CAYMAN has no PE_MANAGE_SEED `load_seed`: its header tree has no PE_MANAGE_SEED opcode",
+    label = "CAYMAN cannot build PE_MANAGE_SEED with `load_seed`"
+)]
+pub trait NoPeLoadSeed {
+    /// No value: nothing implements the trait.
+    const ABSENT: isa_core::generic::Absent;
+}
+#[cfg(all(feature = "d4_rand", feature = "s1_rand"))]
+impl<'a> isa_core::generic::PeLoadSeed for crate::Cayman
+where
+    &'a crate::Cayman: NoPeLoadSeed,
+{
+    type Word = isa_core::generic::Absent;
+    fn load_seed(
+        _src_seed: <Self as isa_core::generic::Typed>::Tensor2d,
+        _identity_dtype: <Self as isa_core::generic::Typed>::Dtype,
+    ) -> isa_core::generic::Absent {
+        <&'a crate::Cayman as NoPeLoadSeed>::ABSENT
+    }
+}
+/// Implemented by nothing: why CAYMAN has no `isa_core::generic::PeSaveSeed` (PE_MANAGE_SEED `save_seed`), said where a kernel bounded by it is instantiated for CAYMAN.
+#[diagnostic::on_unimplemented(
+    message = "CAYMAN has no PE_MANAGE_SEED `save_seed`: its header tree has no PE_MANAGE_SEED opcode",
+    label = "CAYMAN cannot build PE_MANAGE_SEED with `save_seed`"
+)]
+pub trait NoPeSaveSeed {
+    /// No value: nothing implements the trait.
+    const ABSENT: isa_core::generic::Absent;
+}
+#[cfg(all(feature = "d4_rand", feature = "s1_rand"))]
+impl<'a> isa_core::generic::PeSaveSeed for crate::Cayman
+where
+    &'a crate::Cayman: NoPeSaveSeed,
+{
+    type Word = isa_core::generic::Absent;
+    fn save_seed(
+        _identity_dtype: <Self as isa_core::generic::Typed>::Dtype,
+    ) -> isa_core::generic::Absent {
+        <&'a crate::Cayman as NoPeSaveSeed>::ABSENT
+    }
+}
+#[cfg(all(feature = "d4_rand", feature = "s1_rand"))]
+impl From<isa_core::generic::Absent> for crate::Instruction {
+    /// Never called: no `Absent` value exists.
+    fn from(a: isa_core::generic::Absent) -> Self {
+        match a {}
+    }
+}
+#[cfg(all(feature = "d4_rand", feature = "s1_rand"))]
+/// CAYMAN's typed layer for code generic over the generation: the operand types, and the checkpoint arms through `RestoreArm`, `SeedArm` and `SaveArm`.
+impl isa_core::generic::Typed for crate::Cayman {
+    type Address = crate::TensorAddress;
+    type StateTensor<const N: usize> = crate::StateTensor<N>;
+    type Tensor2d = crate::Tensor2d;
+    type Tensor3d = crate::Tensor3d;
+    type Tensor4d = crate::Tensor4d;
+    type Dtype = crate::Dtype;
+    type RandSetState = crate::inst::RandSetState;
+    type RandGetState = crate::inst::RandGetState;
+    fn sbuf(
+        partition: u32,
+        byte_offset: u32,
+    ) -> Result<crate::TensorAddress, isa_core::AddressError> {
+        crate::TensorAddress::sbuf(partition, byte_offset)
+    }
+    fn address_word(address: crate::TensorAddress) -> u32 {
+        address.raw()
+    }
+    fn tensor2d(
+        start: crate::TensorAddress,
+        num_elem: [u16; 2],
+    ) -> Result<crate::Tensor2d, isa_core::TensorError> {
+        crate::Tensor2d::contiguous(start, num_elem)
+    }
+    fn tensor3d(
+        start: crate::TensorAddress,
+        num_elem: [u16; 3],
+    ) -> Result<crate::Tensor3d, isa_core::TensorError> {
+        crate::Tensor3d::contiguous(start, num_elem)
+    }
+    fn tensor4d(
+        start: crate::TensorAddress,
+        num_elem: [u16; 4],
+    ) -> Result<crate::Tensor4d, isa_core::TensorError> {
+        crate::Tensor4d::contiguous(start, num_elem)
+    }
+    fn dtype(d: isa_core::vocab::Dtype) -> Result<crate::Dtype, isa_core::vocab::NoCounterpart> {
+        crate::Dtype::try_from(d)
+    }
+    fn engine(e: isa_core::vocab::Engine) -> <Self as isa_core::Isa>::Engine {
+        e.into()
+    }
+}

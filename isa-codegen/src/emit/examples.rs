@@ -227,12 +227,20 @@ fn constructed(model: &Model, op: OpcodeId, name: &str) -> Option<Constructed> {
         .iter()
         .position(|c| matches!(c.source, crate::model::legality::ColumnSource::Param(_)))
         .map(|c| arm.values[c]);
-    let lines = vec![
-        format!(
-            "// By the typed constructor: the arm ({args}) {what}; an illegal arm or width does not compile."
-        ),
-        format!("let inst = {call};"),
-    ];
+    let mut lines = vec![format!(
+        "// By the typed constructor: the arm ({args}) {what}; an illegal arm or width does not compile."
+    )];
+    if engine.is_some() {
+        // The constructor tags the word with the arm's engine (`isa_core::OnEngine`).
+        lines.extend([
+            format!("let tagged = {call};"),
+            "// Tagged with its engine: `validate()` runs the validator on that engine.".into(),
+            "tagged.validate()?;".into(),
+            "let inst = tagged.into_inner();".into(),
+        ]);
+    } else {
+        lines.push(format!("let inst = {call};"));
+    }
     Some(Constructed {
         lines,
         engine,

@@ -85,7 +85,7 @@ fn isa_impl(model: &Model) -> TokenStream {
 }
 
 /// The checkpoint tables: (RAND_SET_STATE, RAND_GET_STATE).
-fn checkpoint_tables(model: &Model) -> Option<(&Table, &Table)> {
+pub(crate) fn checkpoint_tables(model: &Model) -> Option<(&Table, &Table)> {
     let find = |name: &str| {
         model
             .tables

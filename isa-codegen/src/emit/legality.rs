@@ -18,6 +18,7 @@ use crate::model::eval::{FieldPath, Root, Term};
 use crate::model::legality::{ColumnSource, Table};
 use crate::model::{EnumId, RecordId};
 use crate::model::{Model, Ty};
+use isa_core::vocab::{Algorithm, Engine, Generator, StateUpdate, VendorNames};
 use isa_core::Firmware;
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -100,6 +101,23 @@ pub(crate) fn marker_enums(model: &Model) -> (Vec<EnumId>, Vec<String>) {
         }
     }
     (enums, clashes)
+}
+
+/// The name of `isa_core::arm`'s marker for a member, when the vocabulary has one: the
+/// member's variant in the vocabulary enum that mirrors the member's C enum.
+pub(crate) fn shared_marker(model: &Model, enum_id: EnumId, member: usize) -> Option<String> {
+    fn find<V: VendorNames>(c_enum: &str, short: &str) -> Option<String> {
+        (c_enum == V::VENDOR_ENUM)
+            .then(|| V::from_name(short))
+            .flatten()
+            .map(|v| v.rust_name().to_string())
+    }
+    let e = &model.enums[enum_id];
+    let short = &e.members[member].short;
+    find::<Engine>(&e.c_name, short)
+        .or_else(|| find::<Generator>(&e.c_name, short))
+        .or_else(|| find::<Algorithm>(&e.c_name, short))
+        .or_else(|| find::<StateUpdate>(&e.c_name, short))
 }
 
 fn member_of(model: &Model, enum_id: EnumId, member: usize) -> TokenStream {
@@ -466,6 +484,7 @@ pub fn emit(model: &Model, firmware: &dyn Fn(&Table, usize) -> Firmware) -> (Sou
             &cfg,
             constructors(model, t, &key, &clashes),
         ));
+        items.push(super::construct::generic::arms(model, t, &key));
     }
     let legality = Source::items(
         &banner(model, "derived legality tables and the type-level layer."),
@@ -501,17 +520,30 @@ fn arm_module(model: &Model, marker_enums: &[EnumId], clashes: &[String]) -> Tok
             .enumerate()
             .filter(|(_, m)| m.alias_of.is_none())
         {
-            let name = ident(&marker_name(model, e, k, clashes));
+            let marker = marker_name(model, e, k, clashes);
+            let name = ident(&marker);
             let v = member_of(model, e, k);
-            let d = format!(" Marker for `{}` ({gen}).", m.c_name);
+            // A member the vocabulary names is its shared marker, so generic code names it once
+            // for every generation; any other member gets a marker of this crate.
+            let declare = if shared_marker(model, e, k).as_deref() == Some(marker.as_str()) {
+                quote!(pub use isa_core::arm::#name;)
+            } else {
+                let d = format!(" Marker for `{}` ({gen}).", m.c_name);
+                quote! {
+                    #[doc = #d]
+                    #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+                    pub struct #name;
+                }
+            };
             marker_items.push(quote! {
-                #[doc = #d]
-                #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-                pub struct #name;
+                #declare
                 impl sealed::Sealed for #name {}
                 impl #tr for #name { const VALUE: crate::#et = #v; }
             });
         }
+    }
+    if let Some(engine) = model.engine_enum {
+        marker_items.push(super::vocab::conversions::<Engine>(model, engine));
     }
     // Without a legality table nothing is sealed; keep the module so paths stay stable.
     let unused = if model.tables.is_empty() {
@@ -977,9 +1009,26 @@ fn constructors(model: &Model, t: &Table, key: &[usize], clashes: &[String]) -> 
             .collect();
         quote!((#(#parts,)*))
     };
+    // The engine parameter, when the arm has one: the word is tagged with it.
+    let engine_param = params
+        .iter()
+        .find(|(k, _)| Some(t.columns[*k].enum_id) == model.engine_enum)
+        .map(|(_, id)| id.clone());
+    let (ret, wrap) = match &engine_param {
+        Some(e) => (
+            quote!(isa_core::OnEngine<Self, #e>),
+            quote!(isa_core::OnEngine::new(Self(f))),
+        ),
+        None => (quote!(Self), quote!(Self(f))),
+    };
+    let tag_note = if engine_param.is_some() {
+        " The word comes tagged with its engine (`isa_core::OnEngine`): `validate()` runs the validator on that engine, `into_inner()` gives the engine-free word."
+    } else {
+        ""
+    };
     let gen = &model.generation;
     let arm_note = format!(
-        "\n\n The arm is the type parameters ({}); an illegal arm or a wrong `N` does not compile.",
+        "\n\n The arm is the type parameters ({}); an illegal arm or a wrong `N` does not compile.{tag_note}",
         params
             .iter()
             .map(|(k, _)| t.columns[*k].name.as_str())
@@ -1000,7 +1049,7 @@ fn constructors(model: &Model, t: &Table, key: &[usize], clashes: &[String]) -> 
         let d = format!(" A legal `{}` on {gen}{what}{arm_note}", o.short);
         quote! {
             #[doc = #d]
-            pub fn #fname<#(#generic_names,)* const N: usize>(#arg, num_active_channels: u8) -> Self
+            pub fn #fname<#(#generic_names,)* const N: usize>(#arg, num_active_channels: u8) -> #ret
             where #tuple: crate::legality::#trait_id<N>
             {
                 #before
@@ -1008,7 +1057,7 @@ fn constructors(model: &Model, t: &Table, key: &[usize], clashes: &[String]) -> 
                 f.num_active_channels = num_active_channels;
                 #after
                 <#tuple as crate::legality::#trait_id<N>>::pin(&mut f);
-                Self(f)
+                #wrap
             }
         }
     };
@@ -1068,11 +1117,42 @@ fn constructors(model: &Model, t: &Table, key: &[usize], clashes: &[String]) -> 
     }
     let konst = ident(&table_const(model, t));
     let row = ident(&row_struct(model, t));
+    let tagged = if engine_param.is_some() {
+        engine_tagged(model, &inst)
+    } else {
+        quote!()
+    };
     quote! {
         impl crate::inst::#inst {
             /// The legal arms of this instruction on this generation (derived from the header spec).
             pub const LEGAL_ARMS: &'static [#row] = #konst;
             #(#fns)*
+        }
+        #tagged
+    }
+}
+
+/// What the engine-tagged word of a checked constructor needs of instruction `inst`: its
+/// validator on the tagged engine, and the conversions and comparison with the plain word.
+fn engine_tagged(model: &Model, inst: &proc_macro2::Ident) -> TokenStream {
+    let Some(engine) = model.engine_enum else {
+        return quote!();
+    };
+    let marker = ident(&format!("{}Marker", model.enums[engine].rust));
+    quote! {
+        impl<E: crate::arm::#marker> isa_core::ValidateOnEngine<E> for crate::inst::#inst {
+            fn validate_on_engine(&self) -> Result<(), isa_core::Violation> { self.validate(E::VALUE) }
+        }
+        impl<E> From<isa_core::OnEngine<crate::inst::#inst, E>> for crate::inst::#inst {
+            /// The engine-free word.
+            fn from(w: isa_core::OnEngine<crate::inst::#inst, E>) -> Self { w.into_inner() }
+        }
+        impl<E> From<isa_core::OnEngine<crate::inst::#inst, E>> for crate::Instruction {
+            /// The engine-free word.
+            fn from(w: isa_core::OnEngine<crate::inst::#inst, E>) -> Self { Self::from(w.into_inner()) }
+        }
+        impl<E> PartialEq<isa_core::OnEngine<crate::inst::#inst, E>> for crate::inst::#inst {
+            fn eq(&self, other: &isa_core::OnEngine<crate::inst::#inst, E>) -> bool { self == other.word() }
         }
     }
 }

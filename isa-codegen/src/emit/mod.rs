@@ -28,6 +28,7 @@ mod spec;
 mod traits;
 mod ty;
 mod validate;
+mod vocab;
 
 pub use doc::doc_text;
 pub use format::{format_sources, rustfmt_all, FORMAT_LOCK};

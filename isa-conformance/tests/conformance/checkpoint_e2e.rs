@@ -289,6 +289,34 @@ fn typed_constructor_words_repeat_the_stream() {
     }
 }
 
+/// A word tagged with its engine runs on that engine (`Machine::run_on`): the engine is named
+/// once, in the constructor's arm.
+#[test]
+fn engine_tagged_words_run_on_their_engine() {
+    use isa_mariana::arm::{Dve, RngXorwow, Xorwow};
+    use isa_mariana::{Mariana, NeuronEngine, RandGetState, RandSetState, StateTensor};
+    let at = StateTensor::sbuf(0, 0x40);
+    let save = RandGetState::save::<Dve, RngXorwow, Xorwow, 24>(at, CHANNELS);
+    let restore = RandSetState::restore::<Dve, RngXorwow, Xorwow, 24>(at, CHANNELS);
+    assert_eq!(save.engine(), Engine::Dve);
+    assert_eq!(NeuronEngine::from(restore.engine()), NeuronEngine::Dve);
+    assert_eq!(Engine::try_from(NeuronEngine::Dve), Ok(Engine::Dve));
+    assert!(Engine::try_from(NeuronEngine::Pe).is_err());
+    let arm = Mariana::GET_STATE_ARMS
+        .iter()
+        .copied()
+        .find(|a| a.engine == Engine::Dve && a.algorithm == rng_core::Algorithm::Xorwow)
+        .expect("arm");
+    let mut m = Machine::<Mariana, SparseMemory>::new(SparseMemory::new(), Gate::Firmware);
+    m.engine_mut(Engine::Dve).seed_lanes(7);
+    let before = m.engine(Engine::Pool).clone();
+    m.run_on(&save).expect("save runs on DVE");
+    let first = draws(&mut m, &arm);
+    m.run_on(&restore).expect("restore runs on DVE");
+    assert_eq!(draws(&mut m, &arm), first);
+    assert_eq!(*m.engine(Engine::Pool), before, "POOL's state is untouched");
+}
+
 /// IMM_SINGLE Philox: one inline state broadcast to every lane, then saved back out.
 #[test]
 fn immediate_philox_state_reaches_every_lane() {

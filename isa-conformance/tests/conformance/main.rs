@@ -9,5 +9,6 @@ mod draw_e2e;
 mod firmware_evidence;
 mod fuzz;
 mod generations;
+mod generic;
 mod predicates;
 mod rng;

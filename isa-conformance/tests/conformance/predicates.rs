@@ -32,17 +32,19 @@ macro_rules! predicates {
             /// SET, Pool Philox by SRC_TENSOR: 7 words from SBUF partition 0, 128 lanes.
             fn restore() -> RandSetState {
                 RandSetState::restore::<Pool, RngPhilox, Philox, 7>(StateTensor::sbuf(0, 0x40), 128)
+                    .into_inner()
             }
 
             /// SET, Pool Philox by IMM_SINGLE: 7 inline words, `imm_state[7]` left 0.
             fn seed() -> RandSetState {
                 let state = [0x1111_1111, 2, 3, 4, 5, 6, 0x7777_7777];
-                RandSetState::seed_immediate::<Pool, RngPhilox, Philox, 7>(state, 128)
+                RandSetState::seed_immediate::<Pool, RngPhilox, Philox, 7>(state, 128).into_inner()
             }
 
             /// GET, Pool Philox: 7 words into SBUF partition 0, 128 lanes.
             fn save() -> RandGetState {
                 RandGetState::save::<Pool, RngPhilox, Philox, 7>(StateTensor::sbuf(0, 0x40), 128)
+                    .into_inner()
             }
 
             fn broken_set(mut inst: RandSetState, f: impl FnOnce(&mut S1Rand)) -> RandSetState {
@@ -314,7 +316,7 @@ macro_rules! predicates {
                         StateTensor::at(at),
                         lanes,
                     );
-                    inst.validate(POOL).unwrap();
+                    inst.validate().unwrap();
                 }
                 // Past SBUF (and PSUM) there is no partition left for a lane.
                 let outside = outside_memory();
@@ -327,7 +329,7 @@ macro_rules! predicates {
                     i64::from(outside),
                 );
                 rejected(
-                    bad.validate(POOL),
+                    bad.validate(),
                     &[SET, "start_addr_active_channels"],
                     &[field],
                 );
@@ -344,7 +346,7 @@ macro_rules! predicates {
                     // (NKI: GpSimd cannot access PSUM), which the engine-reach conjunct adds.
                     assert!(spec::in_psum(at));
                     rejected(
-                        inst.validate(POOL),
+                        inst.validate(),
                         &[GET, "rand_get_state_dst_reachable"],
                         &[("dst_mem_pattern.start_addr.addr_immediate", i64::from(at))],
                     );
@@ -366,7 +368,7 @@ macro_rules! predicates {
                     let partition = i64::from(at / consts::STATE_BUF_PARTITION_SIZE);
                     assert_eq!(partition, 32);
                     rejected(
-                        inst.validate(POOL),
+                        inst.validate(),
                         &[GET, "start_addr_active_channels"],
                         &[
                             ("dst_mem_pattern.start_addr.addr_immediate", i64::from(at)),
@@ -374,7 +376,7 @@ macro_rules! predicates {
                         ],
                     );
                     RandGetState::save::<Pool, RngPhilox, Philox, 7>(StateTensor::at(at), 96)
-                        .validate(POOL)
+                        .validate()
                         .unwrap();
                 }
                 let outside = outside_memory();
@@ -385,7 +387,7 @@ macro_rules! predicates {
                     i64::from(outside),
                 );
                 rejected(
-                    bad.validate(POOL),
+                    bad.validate(),
                     &[GET, "start_addr_active_channels"],
                     &[field],
                 );
@@ -430,10 +432,10 @@ macro_rules! predicates {
                     let at = StateTensor::<7>::sbuf(partition, 0);
                     assert!(spec::start_addr_active_channels(at.start_addr, lanes));
                     RandSetState::restore::<Pool, RngPhilox, Philox, 7>(at, lanes)
-                        .validate(POOL)
+                        .validate()
                         .unwrap();
                     RandGetState::save::<Pool, RngPhilox, Philox, 7>(at, lanes)
-                        .validate(POOL)
+                        .validate()
                         .unwrap();
                 }
                 for (partition, lanes) in [(1u32, 128u8), (127, 2), (64, 65)] {
@@ -448,16 +450,12 @@ macro_rules! predicates {
                     ];
                     let bad = RandSetState::restore::<Pool, RngPhilox, Philox, 7>(at, lanes);
                     rejected(
-                        bad.validate(POOL),
+                        bad.validate(),
                         &[SET, "start_addr_active_channels"],
                         &fields,
                     );
                     let bad = RandGetState::save::<Pool, RngPhilox, Philox, 7>(at, lanes);
-                    let v = rejected(
-                        bad.validate(POOL),
-                        &[GET, "start_addr_active_channels"],
-                        &[],
-                    );
+                    let v = rejected(bad.validate(), &[GET, "start_addr_active_channels"], &[]);
                     assert_eq!(v.value_of("num_active_channels"), Some(i64::from(lanes)));
                 }
                 if $psum {
@@ -530,10 +528,10 @@ predicates!(maverick: isa_maverick { fixed_pool_engine: false, psum: false });
 #[test]
 fn mariana_dve_save_may_write_psum() {
     use isa_mariana::arm::{Dve, RngXorwow, Xorwow};
-    use isa_mariana::{consts, NeuronEngine, RandGetState, StateTensor};
+    use isa_mariana::{consts, RandGetState, StateTensor};
     let at = StateTensor::<24>::at(consts::PSUM_BUF_OFFSET);
     let inst = RandGetState::save::<Dve, RngXorwow, Xorwow, 24>(at, 128);
-    inst.validate(NeuronEngine::Dve).unwrap();
+    inst.validate().unwrap();
 }
 
 /// RAND2's bounds, per generation that has it: with both bounds immediate, `min < max` as fp32

@@ -7,7 +7,7 @@ vocabulary! {
     /// Names as the validators spell `NeuronEngine::Pool | DVE | Act`, upper-cased. Engines have
     /// no single code: the vendor numbers them four different ways (rng-facts §1.7).
     #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-    pub enum Engine ["NEURON_ISA_TPB_NEURON_ENGINE"] {
+    pub enum Engine ["NEURON_ISA_TPB_NEURON_ENGINE"] markers(engine_markers, EngineMarker, ENGINE) {
         /// GpSimd (Pool) engine.
         Pool = "POOL",
         /// Vector engine (DVE).
@@ -20,7 +20,7 @@ vocabulary! {
 vocabulary! {
     /// The generator algorithm (`NEURON_ISA_TPB_RAND_ALGORITHM`).
     #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-    pub enum Algorithm ["NEURON_ISA_TPB_RAND_ALGORITHM"] {
+    pub enum Algorithm ["NEURON_ISA_TPB_RAND_ALGORITHM"] markers(algorithm_markers, AlgorithmMarker, ALGORITHM) {
         /// `LFSR = 0`.
         Lfsr = "LFSR" => 0,
         /// `PCG32 = 1`.
@@ -35,7 +35,7 @@ vocabulary! {
 vocabulary! {
     /// The generator source (`NEURON_ISA_TPB_RAND_SRC`, the `rand_generator` field).
     #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-    pub enum Generator ["NEURON_ISA_TPB_RAND_SRC"] {
+    pub enum Generator ["NEURON_ISA_TPB_RAND_SRC"] markers(generator_markers, GeneratorMarker, GENERATOR) {
         /// `RNG_LFSR = 0`.
         RngLfsr = "RNG_LFSR" => 0,
         /// `RNG_XORWOW = 1`.
@@ -50,7 +50,7 @@ vocabulary! {
 vocabulary! {
     /// Where RAND_SET_STATE takes the state from (`NEURON_ISA_TPB_RAND_STATE_UPDATE`).
     #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-    pub enum StateUpdate ["NEURON_ISA_TPB_RAND_STATE_UPDATE"] {
+    pub enum StateUpdate ["NEURON_ISA_TPB_RAND_STATE_UPDATE"] markers(state_update_markers, StateUpdateMarker, STATE_UPDATE) {
         /// `SRC_TENSOR = 0`: from the source tensor.
         SrcTensor = "SRC_TENSOR" => 0,
         /// `IMM_SINGLE = 1`: from `imm_state[0..7]`, one state for every lane.

@@ -42,11 +42,71 @@ pub trait VendorNames: Vocabulary {
     const VENDOR_ENUM: &'static str;
 }
 
+/// A generation's enum member that has no counterpart on the other side of a conversion
+/// between a generated enum and a vocabulary enum (`NeuronEngine::Pe` has no [`Engine`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct NoCounterpart {
+    /// The generation (`"MARIANA"`).
+    pub generation: &'static str,
+    /// The vendor C enum (`"NEURON_ISA_TPB_NEURON_ENGINE"`).
+    pub vendor_enum: &'static str,
+    /// The member's name without prefix (`"PE"`).
+    pub member: &'static str,
+    /// Where the member is missing: the vocabulary type's name (`"Engine"`), or the generation's.
+    pub missing_in: &'static str,
+}
+
+impl core::fmt::Display for NoCounterpart {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(
+            f,
+            "{} member {} of {} has no counterpart in {}",
+            self.generation, self.member, self.vendor_enum, self.missing_in
+        )
+    }
+}
+
+impl core::error::Error for NoCounterpart {}
+
 /// Defines a vocabulary enum from its one table: `Variant = "NAME"` per member, optionally
 /// `=> code` after each (then `code()` is defined too), and the vendor C enum in brackets
 /// (then it implements [`VendorNames`]; empty for a model choice). The derives and
 /// documentation are the caller's.
+///
+/// `markers(module, Trait, CONST)` after the brackets also defines, in `module`, one marker
+/// type per member, named as its variant, and `Trait` with `const CONST` naming the member:
+/// the type-level mirror of the table ([`crate::arm`] re-exports them).
 macro_rules! vocabulary {
+    (
+        $(#[$meta:meta])*
+        pub enum $ty:ident [$vendor:literal] markers($module:ident, $marker:ident, $konst:ident) {
+            $($(#[$vmeta:meta])* $variant:ident = $name:literal $(=> $code:literal)?,)*
+        }
+    ) => {
+        vocabulary! {
+            $(#[$meta])*
+            pub enum $ty [$vendor] {
+                $($(#[$vmeta])* $variant = $name $(=> $code)?,)*
+            }
+        }
+
+        #[doc = concat!("Marker types of [`", stringify!($ty), "`](super::", stringify!($ty), "), one per member, and the trait naming the member.")]
+        pub mod $module {
+            #[doc = concat!("A type standing for one member of [`", stringify!($ty), "`](super::", stringify!($ty), ") (`", $vendor, "`).")]
+            pub trait $marker: Copy + Default + core::fmt::Debug + Send + Sync + 'static {
+                /// The member this type stands for.
+                const $konst: super::$ty;
+            }
+            $(
+                #[doc = concat!("Marker of `", $vendor, "_", $name, "`.")]
+                #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+                pub struct $variant;
+                impl $marker for $variant {
+                    const $konst: super::$ty = super::$ty::$variant;
+                }
+            )*
+        }
+    };
     (
         $(#[$meta:meta])*
         pub enum $ty:ident [$($vendor:literal)?] {
@@ -131,7 +191,10 @@ mod draw;
 mod dtype;
 mod model;
 
-pub use checkpoint::{Algorithm, CheckpointKind, Engine, Generator, StateUpdate};
+pub use checkpoint::{
+    algorithm_markers, engine_markers, generator_markers, state_update_markers, Algorithm,
+    CheckpointKind, Engine, Generator, StateUpdate,
+};
 pub use draw::{ImmSource, PostProcess, ThresholdType};
 pub use dtype::{Dtype, DtypeClass, FloatFormat};
 pub use model::{LaneInterleave, PhiloxOffset, SubGeneratorLayout, ZeroGuard};

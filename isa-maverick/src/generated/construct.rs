@@ -922,3 +922,287 @@ impl isa_core::construct::Construct for crate::Maverick {
         }
     }
 }
+impl From<isa_core::vocab::Dtype> for crate::Dtype {
+    /// The member of the same name.
+    fn from(v: isa_core::vocab::Dtype) -> Self {
+        match v {
+            isa_core::vocab::Dtype::Uint64 => crate::Dtype::Uint64,
+            isa_core::vocab::Dtype::Int8 => crate::Dtype::Int8,
+            isa_core::vocab::Dtype::Uint8 => crate::Dtype::Uint8,
+            isa_core::vocab::Dtype::Int16 => crate::Dtype::Int16,
+            isa_core::vocab::Dtype::Uint16 => crate::Dtype::Uint16,
+            isa_core::vocab::Dtype::Bfloat16 => crate::Dtype::Bfloat16,
+            isa_core::vocab::Dtype::Fp16 => crate::Dtype::Fp16,
+            isa_core::vocab::Dtype::Int32 => crate::Dtype::Int32,
+            isa_core::vocab::Dtype::Uint32 => crate::Dtype::Uint32,
+            isa_core::vocab::Dtype::Fp32 => crate::Dtype::Fp32,
+            isa_core::vocab::Dtype::Int64 => crate::Dtype::Int64,
+            isa_core::vocab::Dtype::Fp8Exp3 => crate::Dtype::Fp8Exp3,
+            isa_core::vocab::Dtype::Fp8Exp4 => crate::Dtype::Fp8Exp4,
+            isa_core::vocab::Dtype::Fp8Exp5 => crate::Dtype::Fp8Exp5,
+            isa_core::vocab::Dtype::Fp8Exp2 => crate::Dtype::Fp8Exp2,
+        }
+    }
+}
+impl TryFrom<crate::Dtype> for isa_core::vocab::Dtype {
+    type Error = isa_core::vocab::NoCounterpart;
+    /// The vocabulary's member of the same name.
+    fn try_from(v: crate::Dtype) -> Result<Self, Self::Error> {
+        match v {
+            crate::Dtype::Invalid => Err(isa_core::vocab::NoCounterpart {
+                generation: "MAVERICK",
+                vendor_enum: "NEURON_ISA_TPB_DTYPE",
+                member: "INVALID",
+                missing_in: "Dtype",
+            }),
+            crate::Dtype::Fp8Exp3 => Ok(isa_core::vocab::Dtype::Fp8Exp3),
+            crate::Dtype::Fp8Exp4 => Ok(isa_core::vocab::Dtype::Fp8Exp4),
+            crate::Dtype::Fp8Exp5 => Ok(isa_core::vocab::Dtype::Fp8Exp5),
+            crate::Dtype::Fp16 => Ok(isa_core::vocab::Dtype::Fp16),
+            crate::Dtype::Bfloat16 => Ok(isa_core::vocab::Dtype::Bfloat16),
+            crate::Dtype::Fp32 => Ok(isa_core::vocab::Dtype::Fp32),
+            crate::Dtype::Fp32r => Err(isa_core::vocab::NoCounterpart {
+                generation: "MAVERICK",
+                vendor_enum: "NEURON_ISA_TPB_DTYPE",
+                member: "FP32R",
+                missing_in: "Dtype",
+            }),
+            crate::Dtype::Uint8 => Ok(isa_core::vocab::Dtype::Uint8),
+            crate::Dtype::Uint16 => Ok(isa_core::vocab::Dtype::Uint16),
+            crate::Dtype::Uint32 => Ok(isa_core::vocab::Dtype::Uint32),
+            crate::Dtype::Uint64 => Ok(isa_core::vocab::Dtype::Uint64),
+            crate::Dtype::Int8 => Ok(isa_core::vocab::Dtype::Int8),
+            crate::Dtype::Int16 => Ok(isa_core::vocab::Dtype::Int16),
+            crate::Dtype::Int32 => Ok(isa_core::vocab::Dtype::Int32),
+            crate::Dtype::Int64 => Ok(isa_core::vocab::Dtype::Int64),
+            crate::Dtype::Fp4Exp2 => Err(isa_core::vocab::NoCounterpart {
+                generation: "MAVERICK",
+                vendor_enum: "NEURON_ISA_TPB_DTYPE",
+                member: "FP4_EXP2",
+                missing_in: "Dtype",
+            }),
+            crate::Dtype::Cptc1 => Err(isa_core::vocab::NoCounterpart {
+                generation: "MAVERICK",
+                vendor_enum: "NEURON_ISA_TPB_DTYPE",
+                member: "CPTC1",
+                missing_in: "Dtype",
+            }),
+            crate::Dtype::Cptc2 => Err(isa_core::vocab::NoCounterpart {
+                generation: "MAVERICK",
+                vendor_enum: "NEURON_ISA_TPB_DTYPE",
+                member: "CPTC2",
+                missing_in: "Dtype",
+            }),
+            crate::Dtype::Cptc3 => Err(isa_core::vocab::NoCounterpart {
+                generation: "MAVERICK",
+                vendor_enum: "NEURON_ISA_TPB_DTYPE",
+                member: "CPTC3",
+                missing_in: "Dtype",
+            }),
+            crate::Dtype::Cptc4 => Err(isa_core::vocab::NoCounterpart {
+                generation: "MAVERICK",
+                vendor_enum: "NEURON_ISA_TPB_DTYPE",
+                member: "CPTC4",
+                missing_in: "Dtype",
+            }),
+            crate::Dtype::Cptc5 => Err(isa_core::vocab::NoCounterpart {
+                generation: "MAVERICK",
+                vendor_enum: "NEURON_ISA_TPB_DTYPE",
+                member: "CPTC5",
+                missing_in: "Dtype",
+            }),
+            crate::Dtype::Cptc6 => Err(isa_core::vocab::NoCounterpart {
+                generation: "MAVERICK",
+                vendor_enum: "NEURON_ISA_TPB_DTYPE",
+                member: "CPTC6",
+                missing_in: "Dtype",
+            }),
+            crate::Dtype::Cptc7 => Err(isa_core::vocab::NoCounterpart {
+                generation: "MAVERICK",
+                vendor_enum: "NEURON_ISA_TPB_DTYPE",
+                member: "CPTC7",
+                missing_in: "Dtype",
+            }),
+            crate::Dtype::Fp8Exp2 => Ok(isa_core::vocab::Dtype::Fp8Exp2),
+            crate::Dtype::Int4 => Err(isa_core::vocab::NoCounterpart {
+                generation: "MAVERICK",
+                vendor_enum: "NEURON_ISA_TPB_DTYPE",
+                member: "INT4",
+                missing_in: "Dtype",
+            }),
+            crate::Dtype::Sfp8E8 => Err(isa_core::vocab::NoCounterpart {
+                generation: "MAVERICK",
+                vendor_enum: "NEURON_ISA_TPB_DTYPE",
+                member: "SFP8_E8",
+                missing_in: "Dtype",
+            }),
+            crate::Dtype::Sfp8E7 => Err(isa_core::vocab::NoCounterpart {
+                generation: "MAVERICK",
+                vendor_enum: "NEURON_ISA_TPB_DTYPE",
+                member: "SFP8_E7",
+                missing_in: "Dtype",
+            }),
+            crate::Dtype::Sfp8E6 => Err(isa_core::vocab::NoCounterpart {
+                generation: "MAVERICK",
+                vendor_enum: "NEURON_ISA_TPB_DTYPE",
+                member: "SFP8_E6",
+                missing_in: "Dtype",
+            }),
+            crate::Dtype::Sfp8E5 => Err(isa_core::vocab::NoCounterpart {
+                generation: "MAVERICK",
+                vendor_enum: "NEURON_ISA_TPB_DTYPE",
+                member: "SFP8_E5",
+                missing_in: "Dtype",
+            }),
+        }
+    }
+}
+impl From<isa_core::vocab::ThresholdType> for crate::DropoutThresholdType {
+    /// The member of the same name.
+    fn from(v: isa_core::vocab::ThresholdType) -> Self {
+        match v {
+            isa_core::vocab::ThresholdType::DropRate => crate::DropoutThresholdType::DropRate,
+            isa_core::vocab::ThresholdType::KeepRate => crate::DropoutThresholdType::KeepRate,
+        }
+    }
+}
+impl TryFrom<crate::DropoutThresholdType> for isa_core::vocab::ThresholdType {
+    type Error = isa_core::vocab::NoCounterpart;
+    /// The vocabulary's member of the same name.
+    fn try_from(v: crate::DropoutThresholdType) -> Result<Self, Self::Error> {
+        match v {
+            crate::DropoutThresholdType::DropRate => Ok(isa_core::vocab::ThresholdType::DropRate),
+            crate::DropoutThresholdType::KeepRate => Ok(isa_core::vocab::ThresholdType::KeepRate),
+        }
+    }
+}
+#[cfg(all(feature = "d3_rand", feature = "d4_rand", feature = "s1_rand"))]
+impl isa_core::generic::Rand2Uniform for crate::Maverick {
+    type Word = crate::inst::Rand2;
+    fn rand2(
+        dst: crate::Tensor3d,
+        num_active_channels: u8,
+        dtype: crate::Dtype,
+        min: isa_core::Immediate,
+        max: isa_core::Immediate,
+    ) -> crate::inst::Rand2 {
+        crate::inst::Rand2::new(dst, num_active_channels, dtype, min, max)
+    }
+}
+#[cfg(all(feature = "d4_rand", feature = "s1_rand", feature = "s3d3_dropout"))]
+impl isa_core::generic::DropoutMask for crate::Maverick {
+    type Word = crate::inst::Dropout;
+    fn dropout(
+        src: crate::Tensor3d,
+        dst: crate::Tensor3d,
+        num_active_channels: u8,
+        in_dtype: crate::Dtype,
+        threshold_dtype: crate::Dtype,
+        threshold: isa_core::Immediate,
+        threshold_type: isa_core::vocab::ThresholdType,
+    ) -> crate::inst::Dropout {
+        crate::inst::Dropout::new(
+            src,
+            dst,
+            num_active_channels,
+            in_dtype,
+            threshold_dtype,
+            threshold,
+            threshold_type.into(),
+        )
+    }
+}
+#[cfg(all(
+    feature = "d4_rand",
+    feature = "pseudo_set_rng_seed",
+    feature = "s1_rand"
+))]
+impl isa_core::generic::SetRngSeed for crate::Maverick {
+    type Word = crate::inst::PseudoSetRngSeed;
+    fn set_rng_seed(seed: isa_core::Immediate) -> crate::inst::PseudoSetRngSeed {
+        crate::inst::PseudoSetRngSeed::new(seed)
+    }
+}
+#[cfg(all(feature = "d4_rand", feature = "s1_rand", feature = "s2s1d2_pe_seed"))]
+impl isa_core::generic::PeLoadSeed for crate::Maverick {
+    type Word = crate::inst::PeManageSeed;
+    fn load_seed(
+        src_seed: crate::Tensor2d,
+        identity_dtype: crate::Dtype,
+    ) -> crate::inst::PeManageSeed {
+        crate::inst::PeManageSeed::load_seed(src_seed, identity_dtype)
+    }
+}
+/// Implemented by nothing: why MAVERICK has no `isa_core::generic::PeSaveSeed` (PE_MANAGE_SEED `save_seed`), said where a kernel bounded by it is instantiated for MAVERICK.
+#[diagnostic::on_unimplemented(
+    message = "MAVERICK has no PE_MANAGE_SEED `save_seed`: the validator pins `dst_seed_mem_pattern.start_addr.addr_reg.marker` to 0x80 and `dst_seed_mem_pattern.start_addr.addr_immediate` to 0x2000000, which share bytes: no instruction satisfies it",
+    label = "MAVERICK cannot build PE_MANAGE_SEED with `save_seed`"
+)]
+pub trait NoPeSaveSeed {
+    /// No value: nothing implements the trait.
+    const ABSENT: isa_core::generic::Absent;
+}
+#[cfg(all(feature = "d4_rand", feature = "s1_rand"))]
+impl<'a> isa_core::generic::PeSaveSeed for crate::Maverick
+where
+    &'a crate::Maverick: NoPeSaveSeed,
+{
+    type Word = isa_core::generic::Absent;
+    fn save_seed(
+        _identity_dtype: <Self as isa_core::generic::Typed>::Dtype,
+    ) -> isa_core::generic::Absent {
+        <&'a crate::Maverick as NoPeSaveSeed>::ABSENT
+    }
+}
+#[cfg(all(feature = "d4_rand", feature = "s1_rand"))]
+impl From<isa_core::generic::Absent> for crate::Instruction {
+    /// Never called: no `Absent` value exists.
+    fn from(a: isa_core::generic::Absent) -> Self {
+        match a {}
+    }
+}
+#[cfg(all(feature = "d4_rand", feature = "s1_rand"))]
+/// MAVERICK's typed layer for code generic over the generation: the operand types, and the checkpoint arms through `RestoreArm`, `SeedArm` and `SaveArm`.
+impl isa_core::generic::Typed for crate::Maverick {
+    type Address = crate::TensorAddress;
+    type StateTensor<const N: usize> = crate::StateTensor<N>;
+    type Tensor2d = crate::Tensor2d;
+    type Tensor3d = crate::Tensor3d;
+    type Tensor4d = crate::Tensor4d;
+    type Dtype = crate::Dtype;
+    type RandSetState = crate::inst::RandSetState;
+    type RandGetState = crate::inst::RandGetState;
+    fn sbuf(
+        partition: u32,
+        byte_offset: u32,
+    ) -> Result<crate::TensorAddress, isa_core::AddressError> {
+        crate::TensorAddress::sbuf(partition, byte_offset)
+    }
+    fn address_word(address: crate::TensorAddress) -> u32 {
+        address.raw()
+    }
+    fn tensor2d(
+        start: crate::TensorAddress,
+        num_elem: [u16; 2],
+    ) -> Result<crate::Tensor2d, isa_core::TensorError> {
+        crate::Tensor2d::contiguous(start, num_elem)
+    }
+    fn tensor3d(
+        start: crate::TensorAddress,
+        num_elem: [u16; 3],
+    ) -> Result<crate::Tensor3d, isa_core::TensorError> {
+        crate::Tensor3d::contiguous(start, num_elem)
+    }
+    fn tensor4d(
+        start: crate::TensorAddress,
+        num_elem: [u16; 4],
+    ) -> Result<crate::Tensor4d, isa_core::TensorError> {
+        crate::Tensor4d::contiguous(start, num_elem)
+    }
+    fn dtype(d: isa_core::vocab::Dtype) -> Result<crate::Dtype, isa_core::vocab::NoCounterpart> {
+        Ok(d.into())
+    }
+    fn engine(e: isa_core::vocab::Engine) -> <Self as isa_core::Isa>::Engine {
+        e.into()
+    }
+}

@@ -209,7 +209,7 @@ impl crate::inst::RandGetState {
     pub const LEGAL_ARMS: &'static [RandGetStateArm] = RAND_GET_STATE_ARMS;
     /** A legal `RAND_GET_STATE` on MAVERICK: saves the arm's `N` state words per partition into `dst` for `num_active_channels` partitions.
 
-    The arm is the type parameters (engine, rand_generator, rand_algorithm); an illegal arm or a wrong `N` does not compile.*/
+    The arm is the type parameters (engine, rand_generator, rand_algorithm); an illegal arm or a wrong `N` does not compile. The word comes tagged with its engine (`isa_core::OnEngine`): `validate()` runs the validator on that engine, `into_inner()` gives the engine-free word.*/
     pub fn save<
         Engine: crate::arm::NeuronEngineMarker,
         Generator: crate::arm::RandSrcMarker,
@@ -218,7 +218,7 @@ impl crate::inst::RandGetState {
     >(
         dst: crate::StateTensor<N>,
         num_active_channels: u8,
-    ) -> Self
+    ) -> isa_core::OnEngine<Self, Engine>
     where
         (Engine, Generator, Algorithm): crate::legality::LegalRandGetState<N>,
     {
@@ -229,7 +229,52 @@ impl crate::inst::RandGetState {
         f.dst_mem_pattern.num_elem = [N as u16, 1, 1, 1];
         f.num_active_channels = num_active_channels;
         <(Engine, Generator, Algorithm) as crate::legality::LegalRandGetState<N>>::pin(&mut f);
-        Self(f)
+        isa_core::OnEngine::new(Self(f))
+    }
+}
+#[cfg(feature = "d4_rand")]
+impl<E: crate::arm::NeuronEngineMarker> isa_core::ValidateOnEngine<E>
+    for crate::inst::RandGetState
+{
+    fn validate_on_engine(&self) -> Result<(), isa_core::Violation> {
+        self.validate(E::VALUE)
+    }
+}
+#[cfg(feature = "d4_rand")]
+impl<E> From<isa_core::OnEngine<crate::inst::RandGetState, E>> for crate::inst::RandGetState {
+    /// The engine-free word.
+    fn from(w: isa_core::OnEngine<crate::inst::RandGetState, E>) -> Self {
+        w.into_inner()
+    }
+}
+#[cfg(feature = "d4_rand")]
+impl<E> From<isa_core::OnEngine<crate::inst::RandGetState, E>> for crate::Instruction {
+    /// The engine-free word.
+    fn from(w: isa_core::OnEngine<crate::inst::RandGetState, E>) -> Self {
+        Self::from(w.into_inner())
+    }
+}
+#[cfg(feature = "d4_rand")]
+impl<E> PartialEq<isa_core::OnEngine<crate::inst::RandGetState, E>> for crate::inst::RandGetState {
+    fn eq(&self, other: &isa_core::OnEngine<crate::inst::RandGetState, E>) -> bool {
+        self == other.word()
+    }
+}
+#[cfg(all(feature = "d4_rand", feature = "s1_rand"))]
+impl<
+        Engine: crate::arm::NeuronEngineMarker,
+        Generator: crate::arm::RandSrcMarker,
+        Algorithm: crate::arm::RandAlgorithmMarker,
+        const N: usize,
+    > isa_core::generic::SaveArm<(Engine, Generator, Algorithm), N> for crate::Maverick
+where
+    (Engine, Generator, Algorithm): crate::legality::LegalRandGetState<N>,
+{
+    fn save_arm(
+        dst: crate::StateTensor<N>,
+        num_active_channels: u8,
+    ) -> isa_core::OnEngine<crate::inst::RandGetState, Engine> {
+        crate::inst::RandGetState::save::<Engine, Generator, Algorithm, N>(dst, num_active_channels)
     }
 }
 #[cfg(feature = "s1_rand")]
@@ -410,7 +455,7 @@ impl crate::inst::RandSetState {
     pub const LEGAL_ARMS: &'static [RandSetStateArm] = RAND_SET_STATE_ARMS;
     /** A legal `RAND_SET_STATE` on MAVERICK restoring from a tensor (`SRC_TENSOR`): the arm's `N` state words per partition read from `src` for `num_active_channels` partitions.
 
-    The arm is the type parameters (engine, rand_generator, rand_algorithm); an illegal arm or a wrong `N` does not compile.*/
+    The arm is the type parameters (engine, rand_generator, rand_algorithm); an illegal arm or a wrong `N` does not compile. The word comes tagged with its engine (`isa_core::OnEngine`): `validate()` runs the validator on that engine, `into_inner()` gives the engine-free word.*/
     pub fn restore<
         Engine: crate::arm::NeuronEngineMarker,
         Generator: crate::arm::RandSrcMarker,
@@ -419,7 +464,7 @@ impl crate::inst::RandSetState {
     >(
         src: crate::StateTensor<N>,
         num_active_channels: u8,
-    ) -> Self
+    ) -> isa_core::OnEngine<Self, Engine>
     where
         (Engine, Generator, Algorithm, crate::arm::SrcTensor):
             crate::legality::LegalRandSetState<N>,
@@ -435,11 +480,11 @@ impl crate::inst::RandSetState {
             Algorithm,
             crate::arm::SrcTensor,
         ) as crate::legality::LegalRandSetState<N>>::pin(&mut f);
-        Self(f)
+        isa_core::OnEngine::new(Self(f))
     }
     /** A legal `RAND_SET_STATE` on MAVERICK loading one inline state for every lane (`IMM_SINGLE`): `state` goes into `imm_state[0..N]`.
 
-    The arm is the type parameters (engine, rand_generator, rand_algorithm); an illegal arm or a wrong `N` does not compile.*/
+    The arm is the type parameters (engine, rand_generator, rand_algorithm); an illegal arm or a wrong `N` does not compile. The word comes tagged with its engine (`isa_core::OnEngine`): `validate()` runs the validator on that engine, `into_inner()` gives the engine-free word.*/
     pub fn seed_immediate<
         Engine: crate::arm::NeuronEngineMarker,
         Generator: crate::arm::RandSrcMarker,
@@ -448,7 +493,7 @@ impl crate::inst::RandSetState {
     >(
         state: [u32; N],
         num_active_channels: u8,
-    ) -> Self
+    ) -> isa_core::OnEngine<Self, Engine>
     where
         (Engine, Generator, Algorithm, crate::arm::ImmSingle):
             crate::legality::LegalRandSetState<N>,
@@ -468,6 +513,74 @@ impl crate::inst::RandSetState {
             Algorithm,
             crate::arm::ImmSingle,
         ) as crate::legality::LegalRandSetState<N>>::pin(&mut f);
-        Self(f)
+        isa_core::OnEngine::new(Self(f))
+    }
+}
+#[cfg(feature = "s1_rand")]
+impl<E: crate::arm::NeuronEngineMarker> isa_core::ValidateOnEngine<E>
+    for crate::inst::RandSetState
+{
+    fn validate_on_engine(&self) -> Result<(), isa_core::Violation> {
+        self.validate(E::VALUE)
+    }
+}
+#[cfg(feature = "s1_rand")]
+impl<E> From<isa_core::OnEngine<crate::inst::RandSetState, E>> for crate::inst::RandSetState {
+    /// The engine-free word.
+    fn from(w: isa_core::OnEngine<crate::inst::RandSetState, E>) -> Self {
+        w.into_inner()
+    }
+}
+#[cfg(feature = "s1_rand")]
+impl<E> From<isa_core::OnEngine<crate::inst::RandSetState, E>> for crate::Instruction {
+    /// The engine-free word.
+    fn from(w: isa_core::OnEngine<crate::inst::RandSetState, E>) -> Self {
+        Self::from(w.into_inner())
+    }
+}
+#[cfg(feature = "s1_rand")]
+impl<E> PartialEq<isa_core::OnEngine<crate::inst::RandSetState, E>> for crate::inst::RandSetState {
+    fn eq(&self, other: &isa_core::OnEngine<crate::inst::RandSetState, E>) -> bool {
+        self == other.word()
+    }
+}
+#[cfg(all(feature = "d4_rand", feature = "s1_rand"))]
+impl<
+        Engine: crate::arm::NeuronEngineMarker,
+        Generator: crate::arm::RandSrcMarker,
+        Algorithm: crate::arm::RandAlgorithmMarker,
+        const N: usize,
+    > isa_core::generic::RestoreArm<(Engine, Generator, Algorithm), N> for crate::Maverick
+where
+    (Engine, Generator, Algorithm, crate::arm::SrcTensor): crate::legality::LegalRandSetState<N>,
+{
+    fn restore_arm(
+        src: crate::StateTensor<N>,
+        num_active_channels: u8,
+    ) -> isa_core::OnEngine<crate::inst::RandSetState, Engine> {
+        crate::inst::RandSetState::restore::<Engine, Generator, Algorithm, N>(
+            src,
+            num_active_channels,
+        )
+    }
+}
+#[cfg(all(feature = "d4_rand", feature = "s1_rand"))]
+impl<
+        Engine: crate::arm::NeuronEngineMarker,
+        Generator: crate::arm::RandSrcMarker,
+        Algorithm: crate::arm::RandAlgorithmMarker,
+        const N: usize,
+    > isa_core::generic::SeedArm<(Engine, Generator, Algorithm), N> for crate::Maverick
+where
+    (Engine, Generator, Algorithm, crate::arm::ImmSingle): crate::legality::LegalRandSetState<N>,
+{
+    fn seed_arm(
+        state: [u32; N],
+        num_active_channels: u8,
+    ) -> isa_core::OnEngine<crate::inst::RandSetState, Engine> {
+        crate::inst::RandSetState::seed_immediate::<Engine, Generator, Algorithm, N>(
+            state,
+            num_active_channels,
+        )
     }
 }

@@ -17,23 +17,17 @@ impl sealed::Sealed for Pe {}
 impl NeuronEngineMarker for Pe {
     const VALUE: crate::NeuronEngine = crate::NeuronEngine::Pe;
 }
-/// Marker for `NEURON_ISA_TPB_NEURON_ENGINE_ACT` (SUNDA).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Act;
+pub use isa_core::arm::Act;
 impl sealed::Sealed for Act {}
 impl NeuronEngineMarker for Act {
     const VALUE: crate::NeuronEngine = crate::NeuronEngine::Act;
 }
-/// Marker for `NEURON_ISA_TPB_NEURON_ENGINE_POOL` (SUNDA).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Pool;
+pub use isa_core::arm::Pool;
 impl sealed::Sealed for Pool {}
 impl NeuronEngineMarker for Pool {
     const VALUE: crate::NeuronEngine = crate::NeuronEngine::Pool;
 }
-/// Marker for `NEURON_ISA_TPB_NEURON_ENGINE_DVE` (SUNDA).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Dve;
+pub use isa_core::arm::Dve;
 impl sealed::Sealed for Dve {}
 impl NeuronEngineMarker for Dve {
     const VALUE: crate::NeuronEngine = crate::NeuronEngine::Dve;
@@ -57,16 +51,12 @@ pub trait RandSrcMarker: sealed::Sealed {
     /// The member this type stands for.
     const VALUE: crate::RandSrc;
 }
-/// Marker for `NEURON_ISA_TPB_RAND_SRC_RNG_LFSR` (SUNDA).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct RngLfsr;
+pub use isa_core::arm::RngLfsr;
 impl sealed::Sealed for RngLfsr {}
 impl RandSrcMarker for RngLfsr {
     const VALUE: crate::RandSrc = crate::RandSrc::RngLfsr;
 }
-/// Marker for `NEURON_ISA_TPB_RAND_SRC_RNG_PHILOX` (SUNDA).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct RngPhilox;
+pub use isa_core::arm::RngPhilox;
 impl sealed::Sealed for RngPhilox {}
 impl RandSrcMarker for RngPhilox {
     const VALUE: crate::RandSrc = crate::RandSrc::RngPhilox;
@@ -76,23 +66,17 @@ pub trait RandAlgorithmMarker: sealed::Sealed {
     /// The member this type stands for.
     const VALUE: crate::RandAlgorithm;
 }
-/// Marker for `NEURON_ISA_TPB_RAND_ALGORITHM_LFSR` (SUNDA).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Lfsr;
+pub use isa_core::arm::Lfsr;
 impl sealed::Sealed for Lfsr {}
 impl RandAlgorithmMarker for Lfsr {
     const VALUE: crate::RandAlgorithm = crate::RandAlgorithm::Lfsr;
 }
-/// Marker for `NEURON_ISA_TPB_RAND_ALGORITHM_PCG32` (SUNDA).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Pcg32;
+pub use isa_core::arm::Pcg32;
 impl sealed::Sealed for Pcg32 {}
 impl RandAlgorithmMarker for Pcg32 {
     const VALUE: crate::RandAlgorithm = crate::RandAlgorithm::Pcg32;
 }
-/// Marker for `NEURON_ISA_TPB_RAND_ALGORITHM_PHILOX` (SUNDA).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Philox;
+pub use isa_core::arm::Philox;
 impl sealed::Sealed for Philox {}
 impl RandAlgorithmMarker for Philox {
     const VALUE: crate::RandAlgorithm = crate::RandAlgorithm::Philox;
@@ -102,24 +86,57 @@ pub trait RandStateUpdateMarker: sealed::Sealed {
     /// The member this type stands for.
     const VALUE: crate::RandStateUpdate;
 }
-/// Marker for `NEURON_ISA_TPB_RAND_STATE_UPDATE_SRC_TENSOR` (SUNDA).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct SrcTensor;
+pub use isa_core::arm::SrcTensor;
 impl sealed::Sealed for SrcTensor {}
 impl RandStateUpdateMarker for SrcTensor {
     const VALUE: crate::RandStateUpdate = crate::RandStateUpdate::SrcTensor;
 }
-/// Marker for `NEURON_ISA_TPB_RAND_STATE_UPDATE_IMM_SINGLE` (SUNDA).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct ImmSingle;
+pub use isa_core::arm::ImmSingle;
 impl sealed::Sealed for ImmSingle {}
 impl RandStateUpdateMarker for ImmSingle {
     const VALUE: crate::RandStateUpdate = crate::RandStateUpdate::ImmSingle;
 }
-/// Marker for `NEURON_ISA_TPB_RAND_STATE_UPDATE_IMM_LANE` (SUNDA).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct ImmLane;
+pub use isa_core::arm::ImmLane;
 impl sealed::Sealed for ImmLane {}
 impl RandStateUpdateMarker for ImmLane {
     const VALUE: crate::RandStateUpdate = crate::RandStateUpdate::ImmLane;
+}
+impl From<isa_core::vocab::Engine> for crate::NeuronEngine {
+    /// The member of the same name.
+    fn from(v: isa_core::vocab::Engine) -> Self {
+        match v {
+            isa_core::vocab::Engine::Pool => crate::NeuronEngine::Pool,
+            isa_core::vocab::Engine::Dve => crate::NeuronEngine::Dve,
+            isa_core::vocab::Engine::Act => crate::NeuronEngine::Act,
+        }
+    }
+}
+impl TryFrom<crate::NeuronEngine> for isa_core::vocab::Engine {
+    type Error = isa_core::vocab::NoCounterpart;
+    /// The vocabulary's member of the same name.
+    fn try_from(v: crate::NeuronEngine) -> Result<Self, Self::Error> {
+        match v {
+            crate::NeuronEngine::Pe => Err(isa_core::vocab::NoCounterpart {
+                generation: "SUNDA",
+                vendor_enum: "NEURON_ISA_TPB_NEURON_ENGINE",
+                member: "PE",
+                missing_in: "Engine",
+            }),
+            crate::NeuronEngine::Act => Ok(isa_core::vocab::Engine::Act),
+            crate::NeuronEngine::Pool => Ok(isa_core::vocab::Engine::Pool),
+            crate::NeuronEngine::Dve => Ok(isa_core::vocab::Engine::Dve),
+            crate::NeuronEngine::TpbSp => Err(isa_core::vocab::NoCounterpart {
+                generation: "SUNDA",
+                vendor_enum: "NEURON_ISA_TPB_NEURON_ENGINE",
+                member: "TPB_SP",
+                missing_in: "Engine",
+            }),
+            crate::NeuronEngine::TopSp => Err(isa_core::vocab::NoCounterpart {
+                generation: "SUNDA",
+                vendor_enum: "NEURON_ISA_TPB_NEURON_ENGINE",
+                member: "TOP_SP",
+                missing_in: "Engine",
+            }),
+        }
+    }
 }

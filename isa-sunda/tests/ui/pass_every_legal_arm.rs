@@ -14,7 +14,7 @@ where
     (E, G, A, SrcTensor): LegalRandSetState<N>,
 {
     let inst = RandSetState::restore::<E, G, A, N>(StateTensor::sbuf(0, 0x100), 128);
-    inst.validate(E::VALUE).unwrap();
+    inst.validate().unwrap();
     <(E, G, A, SrcTensor) as LegalRandSetState<N>>::ARM
 }
 
@@ -25,7 +25,7 @@ where
     (E, G, A, ImmSingle): LegalRandSetState<N>,
 {
     let inst = RandSetState::seed_immediate::<E, G, A, N>(state, 128);
-    inst.validate(E::VALUE).unwrap();
+    inst.validate().unwrap();
     <(E, G, A, ImmSingle) as LegalRandSetState<N>>::ARM
 }
 
@@ -35,7 +35,7 @@ where
     (E, G, A): LegalRandGetState<N>,
 {
     let inst = RandGetState::save::<E, G, A, N>(StateTensor::sbuf(0, 0x100), 128);
-    inst.validate(E::VALUE).unwrap();
+    inst.validate().unwrap();
     <(E, G, A) as LegalRandGetState<N>>::ARM
 }
 

@@ -19,6 +19,7 @@ pub(crate) mod constructors;
 pub(crate) mod dispatch;
 pub(crate) mod emitted;
 pub(crate) mod example;
+pub(crate) mod generic;
 pub(crate) mod operands;
 pub(crate) mod test_file;
 
@@ -112,6 +113,7 @@ pub fn emit(model: &Model) -> Source {
         }
     });
     let dispatch = dispatch(model, &emitted);
+    let generic = generic::emit(model, &emitted);
     Source::items(
         &crate::emit::banner(model, "typed constructors, their operands, and Default."),
         quote! {
@@ -122,6 +124,7 @@ pub fn emit(model: &Model) -> Source {
             #(#defaults)*
             #(#ctors)*
             #dispatch
+            #generic
         },
     )
 }

@@ -152,7 +152,7 @@ pub(crate) fn tensor_address(model: &Model, a: &AddressForms) -> TokenStream {
 }
 
 /// Every tensor record of the model.
-fn tensor_records(model: &Model) -> Vec<(RecordId, u64)> {
+pub(crate) fn tensor_records(model: &Model) -> Vec<(RecordId, u64)> {
     RecordId::all(model.records.len())
         .filter_map(|r| tensor_record(model, &Ty::Record(r)))
         .collect()
