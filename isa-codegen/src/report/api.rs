@@ -631,6 +631,11 @@ impl Lister<'_> {
             let path = format!("{marker}::<rng_core::Generation>");
             self.push(path, Kind::Impl, String::new(), None);
         }
+        // The generic constructors this generation lacks: a kernel bounded by one fails with
+        // the trait's message, so adding or removing one changes what compiles.
+        for name in emit::absent_trait_names(m) {
+            self.push(name, Kind::Trait, String::new(), None);
+        }
     }
 }
 

@@ -84,6 +84,18 @@ fn declared(gen: &str) -> BTreeSet<(String, Kind)> {
                     }
                     out.insert((path, Kind::Enum));
                 }
+                // The generated `arm` module re-exports the shared marker types of isa-core.
+                Item::Use(u) if is_pub(&u.vis) && name == "arm.rs" => {
+                    if let syn::UseTree::Path(p) = &u.tree {
+                        let mut tree = &p.tree;
+                        while let syn::UseTree::Path(p) = &**tree {
+                            tree = &p.tree;
+                        }
+                        if let syn::UseTree::Name(n) = &**tree {
+                            out.insert((format!("{prefix}{}", n.ident), Kind::Struct));
+                        }
+                    }
+                }
                 Item::Trait(t) if is_pub(&t.vis) => {
                     out.insert((format!("{prefix}{}", t.ident), Kind::Trait));
                 }

@@ -343,6 +343,20 @@ fn absent_reason(model: &Model, g: &GenericConstructor) -> String {
         .unwrap_or_else(|| format!("its validator admits no `{}` form", g.function))
 }
 
+/// The crate traits implemented by nothing that `emit` writes for the generic constructors this
+/// generation lacks (`NoRand2Uniform`), in `GENERIC_CONSTRUCTORS` order.
+pub(crate) fn absent_trait_names(model: &Model) -> Vec<String> {
+    let Some(facts) = typed_facts(model) else {
+        return Vec::new();
+    };
+    let emitted = super::emitted::emitted_constructions(model);
+    GENERIC_CONSTRUCTORS
+        .iter()
+        .filter(|g| draw_impl(model, &facts, &emitted, g).is_none())
+        .map(|g| format!("No{}", g.trait_name))
+        .collect()
+}
+
 /// The impl of generic trait `g` for a generation without its constructor: under a where clause
 /// naming a trait of this crate that nothing implements, whose message says why, so a kernel
 /// bounded by `g` fails with it; the word is `isa_core::generic::Absent`, which has no value.
@@ -355,7 +369,7 @@ fn absent_impl(
     let gen = &model.generation;
     let marker = ident(&crate::model::names::camel(gen));
     let tr = ident(g.trait_name);
-    let never = ident(&format!("No{}", g.trait_name));
+    let never = ident(&format!("No{}", g.trait_name)); // as absent_trait_names spells it
     let method = ident(g.method);
     let message = format!("{gen} has no {} `{}`: {reason}", g.instruction, g.function);
     let label = format!("{gen} cannot build {} with `{}`", g.instruction, g.function);
