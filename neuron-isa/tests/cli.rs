@@ -538,14 +538,14 @@ fn violations_read_as_numbers_addresses_floats_and_bounds() {
         line.contains("src_mem_pattern.start_addr.addr_immediate = 0x2000000"),
         "{line}"
     );
-    // Two equal fp32 immediates, compared by their encodings: shown as the floats.
+    // Two equal fp32 immediates, compared as floats (`min < max`): shown as the floats.
     let line = invalid_line(
         "mariana",
         "dve",
         "rand2 --dst 0 --channels 4 --elems 8 --min 0.1 --max 0.1",
     );
     assert!(
-        line.ends_with("min.imm_bitvec_uint32 = 0.1, max.imm_bitvec_uint32 = 0.1"),
+        line.ends_with("min.imm_arith_fp32 = 0.1, max.imm_arith_fp32 = 0.1"),
         "{line}"
     );
 }
