@@ -357,22 +357,11 @@ fn firmware_fn(model: &Model, t: &Table) -> TokenStream {
 /// Which helpers `StateTensor` has: `at(addr)` (its start address is a union with a `u32`
 /// `addr_immediate` member) and `sbuf(partition, byte_offset)` (also the SBUF constants).
 pub(crate) fn state_tensor_helpers(model: &Model) -> (bool, bool) {
-    let at = model.tables.iter().find_map(|t| {
-        let b = tensor_binding(model, t)?;
-        let Ty::Record(r) = b.tensor.ty(model, model.shapes[t.shape].record) else {
-            return None;
-        };
-        let start = model.records[r]
-            .fields
-            .iter()
-            .find(|f| f.name == crate::vendor::START_ADDR)?;
-        let Ty::Record(addr) = start.ty else {
-            return None;
-        };
-        Some(model.records[addr].fields.iter().any(|f| {
+    let at = state_tensor_addr(model).is_some_and(|addr| {
+        model.records[addr].fields.iter().any(|f| {
             f.name == crate::vendor::ADDR_IMMEDIATE && f.ty == Ty::Prim(crate::model::Prim::U32)
-        }))
-    }) == Some(true);
+        })
+    });
     let consts = model.constant(crate::vendor::STATE_BUF_OFFSET).is_some()
         && model
             .constant(crate::vendor::STATE_BUF_PARTITION_SIZE)
