@@ -949,6 +949,56 @@ pub(crate) fn type_param(model: &Model, t: &Table, k: usize) -> (proc_macro2::Id
 }
 
 /// The typed constructors of table `t`'s instruction ([`ctors`]), with `LEGAL_ARMS`.
+/// The statements writing the constructor's `src: StateTensor<N>` into the tensor field the
+/// arm's element count binds: its start address and step, `N` elements, 1 in the other ranks.
+fn fill_state_tensor(
+    model: &Model,
+    shape_record: RecordId,
+    binding: &TensorBinding,
+) -> TokenStream {
+    let (tensor_place, _) = place(model, shape_record, &binding.tensor);
+    let ones: Vec<TokenStream> = (1..binding.rank as usize).map(|_| quote!(1)).collect();
+    quote! {
+        #tensor_place.start_addr = src.start_addr;
+        #tensor_place.step_elem = [src.step #(, #ones)*];
+        #tensor_place.num_elem = [N as u16 #(, #ones)*];
+    }
+}
+
+/// The engine parameter among a checkpoint constructor's type parameters `params`, when the arm
+/// has one, and what it makes of the constructor: its return type, the expression wrapping the
+/// built word `f`, and the sentence its rustdoc adds (the word comes tagged with its engine).
+fn engine_tag(
+    model: &Model,
+    t: &Table,
+    params: &[(usize, proc_macro2::Ident)],
+) -> (
+    Option<proc_macro2::Ident>,
+    TokenStream,
+    TokenStream,
+    &'static str,
+) {
+    let engine_param = params
+        .iter()
+        .find(|(k, _)| Some(t.columns[*k].enum_id) == model.engine_enum)
+        .map(|(_, id)| id.clone());
+    match &engine_param {
+        Some(e) => {
+            let (ret, wrap) = (
+                quote!(isa_core::OnEngine<Self, #e>),
+                quote!(isa_core::OnEngine::new(Self(f))),
+            );
+            (
+                engine_param.clone(),
+                ret,
+                wrap,
+                " The word comes tagged with its engine (`isa_core::OnEngine`): `validate()` runs the validator on that engine, `into_inner()` gives the engine-free word.",
+            )
+        }
+        None => (None, quote!(Self), quote!(Self(f)), ""),
+    }
+}
+
 fn constructors(model: &Model, t: &Table, key: &[usize], clashes: &[String]) -> TokenStream {
     let kinds = ctors(model, t);
     let o = &model.opcodes[t.opcode];
@@ -964,14 +1014,7 @@ fn constructors(model: &Model, t: &Table, key: &[usize], clashes: &[String]) -> 
     let inst = ident(inst_name);
     let sid = ident(&shape.rust);
     let trait_id = ident(&trait_name(model, t));
-    let (tensor_place, _) = place(model, shape_record, &binding.tensor);
-    let rank = binding.rank as usize;
-    let ones: Vec<TokenStream> = (1..rank).map(|_| quote!(1)).collect();
-    let fill_tensor = quote! {
-        #tensor_place.start_addr = src.start_addr;
-        #tensor_place.step_elem = [src.step #(, #ones)*];
-        #tensor_place.num_elem = [N as u16 #(, #ones)*];
-    };
+    let fill_tensor = fill_state_tensor(model, shape_record, &binding);
     // Type parameters: one per key column, bounded by its marker trait (so the signature says
     // what each accepts); the update column (if any) is fixed per constructor.
     let update_col = update_column(model, t, key);
@@ -998,23 +1041,7 @@ fn constructors(model: &Model, t: &Table, key: &[usize], clashes: &[String]) -> 
             .collect();
         quote!((#(#parts,)*))
     };
-    // The engine parameter, when the arm has one: the word is tagged with it.
-    let engine_param = params
-        .iter()
-        .find(|(k, _)| Some(t.columns[*k].enum_id) == model.engine_enum)
-        .map(|(_, id)| id.clone());
-    let (ret, wrap) = match &engine_param {
-        Some(e) => (
-            quote!(isa_core::OnEngine<Self, #e>),
-            quote!(isa_core::OnEngine::new(Self(f))),
-        ),
-        None => (quote!(Self), quote!(Self(f))),
-    };
-    let tag_note = if engine_param.is_some() {
-        " The word comes tagged with its engine (`isa_core::OnEngine`): `validate()` runs the validator on that engine, `into_inner()` gives the engine-free word."
-    } else {
-        ""
-    };
+    let (engine_param, ret, wrap, tag_note) = engine_tag(model, t, &params);
     let gen = &model.generation;
     let arm_note = format!(
         "\n\n The arm is the type parameters ({}); an illegal arm or a wrong `N` does not compile.{tag_note}",

@@ -305,6 +305,42 @@ pub fn compare_float(op: BinOp, width: crate::ctype::Prim, a: i128, b: i128) -> 
     }
 }
 
+/// The value of comparison `op` between `a` and `b`, the operands' values (`ty` the left one's
+/// type): floats by IEEE rules (NaN compares false), integers as integers, booleans as equal or
+/// not.
+fn compared(op: BinOp, ty: &SpecTy, a: Value, b: Value) -> Value {
+    if let SpecTy::Float(width) = *ty {
+        return Value::Bool(match (a, b) {
+            (Value::Num(Term::Int(x)), Value::Num(Term::Int(y))) => {
+                Formula::Const(compare_float(op, width, x, y))
+            }
+            (Value::Num(x), Value::Num(y)) => Formula::FloatCmp(op, width, x, y),
+            _ => Formula::Const(false),
+        });
+    }
+    match (a, b) {
+        (Value::Num(Term::Int(x)), Value::Num(Term::Int(y))) => {
+            Value::Bool(Formula::Const(compare(op, x, y)))
+        }
+        (Value::Num(x), Value::Num(y)) => Value::Bool(Formula::Cmp(op, x, y)),
+        (Value::Bool(x), Value::Bool(y)) => {
+            let same = match (x.known(), y.known()) {
+                (Some(p), Some(q)) => Formula::Const(p == q),
+                _ => Formula::or(vec![
+                    Formula::and(vec![x.clone(), y.clone()]),
+                    Formula::and(vec![Formula::not(x), Formula::not(y)]),
+                ]),
+            };
+            Value::Bool(if op == BinOp::Ne {
+                Formula::not(same)
+            } else {
+                same
+            })
+        }
+        _ => Value::Bool(Formula::Const(false)),
+    }
+}
+
 /// A spec-language comparison of two known integers.
 pub fn compare(op: BinOp, a: i128, b: i128) -> bool {
     ordered(op, a, b)
@@ -530,36 +566,7 @@ impl<'a> Evaluator<'a> {
                 op if op.is_comparison() => {
                     let a = self.eval(env, args, l, depth)?;
                     let b = self.eval(env, args, r, depth)?;
-                    if let SpecTy::Float(width) = l.ty {
-                        return Ok(Value::Bool(match (a, b) {
-                            (Value::Num(Term::Int(x)), Value::Num(Term::Int(y))) => {
-                                Formula::Const(compare_float(*op, width, x, y))
-                            }
-                            (Value::Num(x), Value::Num(y)) => Formula::FloatCmp(*op, width, x, y),
-                            _ => Formula::Const(false),
-                        }));
-                    }
-                    match (a, b) {
-                        (Value::Num(Term::Int(x)), Value::Num(Term::Int(y))) => {
-                            Value::Bool(Formula::Const(compare(*op, x, y)))
-                        }
-                        (Value::Num(x), Value::Num(y)) => Value::Bool(Formula::Cmp(*op, x, y)),
-                        (Value::Bool(x), Value::Bool(y)) => {
-                            let same = match (x.known(), y.known()) {
-                                (Some(p), Some(q)) => Formula::Const(p == q),
-                                _ => Formula::or(vec![
-                                    Formula::and(vec![x.clone(), y.clone()]),
-                                    Formula::and(vec![Formula::not(x), Formula::not(y)]),
-                                ]),
-                            };
-                            Value::Bool(if *op == BinOp::Ne {
-                                Formula::not(same)
-                            } else {
-                                same
-                            })
-                        }
-                        _ => Value::Bool(Formula::Const(false)),
-                    }
+                    compared(*op, &l.ty, a, b)
                 }
                 op => {
                     let a = self.num(env, args, l, depth)?;
