@@ -5,7 +5,8 @@
 //! RAND_GET_STATE are legal; whether the shipped firmware *runs* an arm is a separate fact,
 //! project data in each tree's `rng-runtime.json` with an evidence level per entry, wired or
 //! not wired (`headers/PROVENANCE.md` defines the levels). The generated tables and the typed
-//! checkpoint instructions answer with a [`Firmware`], never a bare yes/no.
+//! checkpoint instructions answer with a [`Firmware`], never a bare yes/no. An engine placement
+//! answers with a [`Basis`]: the level and the numbered entries its header note names.
 
 use core::fmt;
 
@@ -19,6 +20,9 @@ pub enum Evidence {
     Observed,
     /// Deduced from other documented facts by a step the entry's `source` names.
     Inferred,
+    /// Reference pages disagree about it; the project's choice is the one its conflict entry
+    /// (`C<n>` in `headers/PROVENANCE.md`) records, with the alternative not taken.
+    Conflict,
     /// The project's choice where nothing documents the fact, with an assumption number in
     /// `headers/PROVENANCE.md`.
     Assumed,
@@ -26,14 +30,20 @@ pub enum Evidence {
 
 impl Evidence {
     /// Every level, strongest first.
-    pub const ALL: [Evidence; 3] = [Evidence::Observed, Evidence::Inferred, Evidence::Assumed];
+    pub const ALL: [Evidence; 4] = [
+        Evidence::Observed,
+        Evidence::Inferred,
+        Evidence::Conflict,
+        Evidence::Assumed,
+    ];
 
     /// The spelling `rng-runtime.json` and the header notes use (`observed`, `inferred`,
-    /// `assumed`).
+    /// `conflict`, `assumed`).
     pub const fn name(self) -> &'static str {
         match self {
             Evidence::Observed => "observed",
             Evidence::Inferred => "inferred",
+            Evidence::Conflict => "conflict",
             Evidence::Assumed => "assumed",
         }
     }
@@ -54,6 +64,7 @@ impl crate::vocab::Vocabulary for Evidence {
         match self {
             Evidence::Observed => "Observed",
             Evidence::Inferred => "Inferred",
+            Evidence::Conflict => "Conflict",
             Evidence::Assumed => "Assumed",
         }
     }
@@ -62,6 +73,69 @@ impl crate::vocab::Vocabulary for Evidence {
 impl fmt::Display for Evidence {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
+    }
+}
+
+/// A numbered entry of `headers/PROVENANCE.md` a fact rests on: an assumption or model choice
+/// (`A55`) or a conflict between pages and the choice made (`C12`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Reference {
+    /// `A<n>`, in "Assumptions and model choices".
+    Assumption(u16),
+    /// `C<n>`, in "Conflicts between pages, and the choice made".
+    Conflict(u16),
+}
+
+impl Reference {
+    /// The entry spelled `A<n>` or `C<n>` (no sign, no leading zero, `n` at least 1), as the
+    /// header notes and [`Reference`]'s `Display` write it.
+    pub fn from_name(name: &str) -> Option<Reference> {
+        let (kind, digits) = name.split_at_checked(1)?;
+        let well_formed = !digits.is_empty()
+            && !digits.starts_with('0')
+            && digits.bytes().all(|b| b.is_ascii_digit());
+        let n: u16 = digits.parse().ok().filter(|_| well_formed)?;
+        match kind {
+            "A" => Some(Reference::Assumption(n)),
+            "C" => Some(Reference::Conflict(n)),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Reference {
+    /// `A55`, `C12`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Reference::Assumption(n) => write!(f, "A{n}"),
+            Reference::Conflict(n) => write!(f, "C{n}"),
+        }
+    }
+}
+
+/// How a recorded fact is known: its evidence level and the `headers/PROVENANCE.md` entries it
+/// rests on, as the header note beside the fact gives them (an engine placement's, say).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Basis {
+    /// The level.
+    pub evidence: Evidence,
+    /// The entries the note names, in its order; empty for a documented fact without a note
+    /// reference.
+    pub references: &'static [Reference],
+}
+
+impl fmt::Display for Basis {
+    /// `observed`, `assumed (A55)`, `conflict (C11)`, `inferred (A27, C4)`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.evidence)?;
+        for (k, r) in self.references.iter().enumerate() {
+            f.write_str(if k == 0 { " (" } else { ", " })?;
+            write!(f, "{r}")?;
+        }
+        if !self.references.is_empty() {
+            f.write_str(")")?;
+        }
+        Ok(())
     }
 }
 
@@ -123,6 +197,32 @@ mod tests {
         }
         assert_eq!(Evidence::from_name("Observed"), None);
         assert_eq!(Evidence::from_name(""), None);
+    }
+
+    #[test]
+    fn references_round_trip_and_reject_malformed_names() {
+        for r in [Reference::Assumption(55), Reference::Conflict(1)] {
+            assert_eq!(Reference::from_name(&r.to_string()), Some(r));
+        }
+        for bad in [
+            "", "A", "C0", "A055", "B5", "a5", "A5x", "A+5", "A99999", "A-1",
+        ] {
+            assert_eq!(Reference::from_name(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn a_basis_prints_its_level_and_entries() {
+        let plain = Basis {
+            evidence: Evidence::Observed,
+            references: &[],
+        };
+        assert_eq!(plain.to_string(), "observed");
+        let cited = Basis {
+            evidence: Evidence::Inferred,
+            references: &[Reference::Assumption(27), Reference::Conflict(4)],
+        };
+        assert_eq!(cited.to_string(), "inferred (A27, C4)");
     }
 
     #[test]

@@ -66,4 +66,10 @@ pub trait Isa: Copy + Default + Debug + Send + Sync + 'static {
         let _ = op;
         &[]
     }
+    /// How the placement of `op` on `engine` is known, from the note of its placement line;
+    /// `None` when the placement does not put `op` on `engine`.
+    fn placement_evidence(op: Self::Opcode, engine: Self::Engine) -> Option<crate::Basis> {
+        let _ = (op, engine);
+        None
+    }
 }

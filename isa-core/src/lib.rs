@@ -50,7 +50,7 @@ pub use serde;
 
 pub use construct::{AddressError, Immediate, Memory, TensorError};
 pub use decode::{DecodeError, DecodeErrorKind, InvalidEnumValue};
-pub use evidence::{Evidence, Firmware};
+pub use evidence::{Basis, Evidence, Firmware, Reference};
 pub use explain::{Explain, Reported, Source};
 pub use field::{FieldInfo, FieldKind};
 pub use isa::{Isa, OpcodeInfo, VendorEnum};

@@ -65,7 +65,7 @@ STATIC inline bool is_pseudo_op(NEURON_ISA_TPB_OPCODE opcode) {
 STATIC inline bool neuron_isa_check_opcode_on_engine(NEURON_ISA_TPB_OPCODE opcode,
                                                      NEURON_ISA_TPB_NEURON_ENGINE engine) {
     if (engine == NEURON_ISA_TPB_NEURON_ENGINE_POOL) {
-        return(   (opcode == NEURON_ISA_TPB_OPCODE_RNG)               // NKI rng from NC-v3: GpSimd (C13)
+        return(   (opcode == NEURON_ISA_TPB_OPCODE_RNG)               // NKI rng from NC-v3: GpSimd; MTX POOL
                || (opcode == NEURON_ISA_TPB_OPCODE_RAND)              // the Philox state RAND draws is checkpointed on POOL only (A55)
                || (opcode == NEURON_ISA_TPB_OPCODE_RAND_GET_STATE)    // NKI: GpSimd (C13)
                || (opcode == NEURON_ISA_TPB_OPCODE_RAND_SET_STATE));  // NKI: GpSimd (C13)
@@ -73,7 +73,7 @@ STATIC inline bool neuron_isa_check_opcode_on_engine(NEURON_ISA_TPB_OPCODE opcod
     if (engine == NEURON_ISA_TPB_NEURON_ENGINE_DVE) {
         return(   (opcode == NEURON_ISA_TPB_OPCODE_RNG)                    // NKI rng: Vector (C13)
                || (opcode == NEURON_ISA_TPB_OPCODE_RAND)                   // not maintained; DVE per MTX (A55)
-               || (opcode == NEURON_ISA_TPB_OPCODE_DROPOUT)                // NKI dropout: Vector (C13)
+               || (opcode == NEURON_ISA_TPB_OPCODE_DROPOUT)                // NKI dropout: Vector; MTX POOL/DVE
                || (opcode == NEURON_ISA_TPB_OPCODE_PSEUDO_SET_RNG_SEED));  // seeds the DVE generator; lowered by the runtime (A57)
     }
     return false;

@@ -68,7 +68,7 @@ STATIC inline bool neuron_isa_check_opcode_on_engine(NEURON_ISA_TPB_OPCODE opcod
         return(   (opcode == NEURON_ISA_TPB_OPCODE_PE_MANAGE_SEED));  // PE seed load / save (A56)
     }
     if (engine == NEURON_ISA_TPB_NEURON_ENGINE_POOL) {
-        return(   (opcode == NEURON_ISA_TPB_OPCODE_RNG)               // NKI rng from NC-v3: GpSimd (C13)
+        return(   (opcode == NEURON_ISA_TPB_OPCODE_RNG)               // NKI rng from NC-v3: GpSimd; MTX POOL
                || (opcode == NEURON_ISA_TPB_OPCODE_RAND)              // the Philox state RAND draws is checkpointed on POOL only (A55)
                || (opcode == NEURON_ISA_TPB_OPCODE_RAND_GET_STATE)    // NKI: GpSimd (C13)
                || (opcode == NEURON_ISA_TPB_OPCODE_RAND_SET_STATE));  // NKI: GpSimd (C13)
@@ -76,9 +76,9 @@ STATIC inline bool neuron_isa_check_opcode_on_engine(NEURON_ISA_TPB_OPCODE opcod
     if (engine == NEURON_ISA_TPB_NEURON_ENGINE_DVE) {
         return(   (opcode == NEURON_ISA_TPB_OPCODE_RNG)                    // NKI rng: Vector (C13)
                || (opcode == NEURON_ISA_TPB_OPCODE_RAND)                   // not maintained; DVE per MTX (A55)
-               || (opcode == NEURON_ISA_TPB_OPCODE_RAND_GET_STATE)         // NKI from NC-v4: Vector (C13)
-               || (opcode == NEURON_ISA_TPB_OPCODE_RAND_SET_STATE)         // NKI from NC-v4: Vector (C13)
-               || (opcode == NEURON_ISA_TPB_OPCODE_DROPOUT)                // NKI dropout: Vector (C13)
+               || (opcode == NEURON_ISA_TPB_OPCODE_RAND_GET_STATE)         // NKI from NC-v4: Vector; MTX DVE
+               || (opcode == NEURON_ISA_TPB_OPCODE_RAND_SET_STATE)         // NKI from NC-v4: Vector; MTX DVE
+               || (opcode == NEURON_ISA_TPB_OPCODE_DROPOUT)                // NKI dropout: Vector; MTX POOL/DVE
                || (opcode == NEURON_ISA_TPB_OPCODE_PSEUDO_SET_RNG_SEED)    // seeds the DVE generator; lowered by the runtime (A57)
                || (opcode == NEURON_ISA_TPB_OPCODE_RAND2));                // NKI rand2: Vector only
     }

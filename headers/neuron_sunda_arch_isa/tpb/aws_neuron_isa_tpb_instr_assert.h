@@ -71,7 +71,7 @@ STATIC inline bool neuron_isa_check_opcode_on_engine(NEURON_ISA_TPB_OPCODE opcod
     if (engine == NEURON_ISA_TPB_NEURON_ENGINE_DVE) {
         return(   (opcode == NEURON_ISA_TPB_OPCODE_RNG)                    // NKI rng: Vector (C13)
                || (opcode == NEURON_ISA_TPB_OPCODE_RAND)                   // not maintained; DVE per MTX (A55)
-               || (opcode == NEURON_ISA_TPB_OPCODE_DROPOUT)                // NKI dropout: Vector (C13)
+               || (opcode == NEURON_ISA_TPB_OPCODE_DROPOUT)                // NKI dropout: Vector; MTX POOL/DVE
                || (opcode == NEURON_ISA_TPB_OPCODE_PSEUDO_SET_RNG_SEED));  // seeds the DVE generator; lowered by the runtime (A57)
     }
     return false;

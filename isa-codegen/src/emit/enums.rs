@@ -341,16 +341,42 @@ fn placement_fns(model: &Model) -> TokenStream {
         Some(quote! { Self::#v => &[#(crate::#et::#members),*], })
     });
     let doc = format!(
-        " The engines that run this opcode, in engine order, as the tree's engine placement says (`{}`, {}). Empty for an opcode the placement puts on no engine: the tree does not place it, and `validate` does not check its engine.",
+        " The engines that run this opcode, in engine order, as the tree's engine placement says (`{}`, {}). Empty for an opcode the placement puts on no engine: the tree does not place it, and `validate` does not check its engine.\n\n# Evidence\n\nHow each placement is known, from the note of the line that places it ([`Self::placement_evidence`]; `headers/PROVENANCE.md` defines the levels and the numbered entries; a line without an entry is documented, `observed`):\n\n{}",
         crate::vendor::PLACEMENT_FN,
-        p.loc
+        p.loc,
+        evidence_table(model, p, e)
     );
+    let et_ref = &et;
+    let evidence_arms = model.opcode_entries().flat_map(|(k, o)| {
+        let v = ident(&o.rust);
+        let et = et_ref;
+        let engines = p.engines.get(k).cloned().unwrap_or_default();
+        engines.into_iter().filter_map(move |m| {
+            let basis = p.evidence_of(k, m)?;
+            let member = ident(&e.members[m].rust);
+            let level = ident(isa_core::vocab::Vocabulary::rust_name(basis.evidence));
+            let refs = basis.references.iter().map(|r| match r {
+                isa_core::Reference::Assumption(n) => quote!(isa_core::Reference::Assumption(#n)),
+                isa_core::Reference::Conflict(n) => quote!(isa_core::Reference::Conflict(#n)),
+            });
+            Some(quote! {
+                (Self::#v, crate::#et::#member) => Some(isa_core::Basis { evidence: isa_core::Evidence::#level, references: &[#(#refs),*] }),
+            })
+        })
+    });
     quote! {
         #[doc = #doc]
         #[inline]
         pub const fn engines(self) -> &'static [crate::#et] {
             #[allow(unreachable_patterns)]
             match self { #(#arms)* _ => &[] }
+        }
+        /// How the placement of this opcode on `engine` is known: the evidence level and the
+        /// `headers/PROVENANCE.md` entries of the placing line's note (see [`Self::engines`]);
+        /// `None` when the placement does not put it on `engine`.
+        pub const fn placement_evidence(self, engine: crate::#et) -> Option<isa_core::Basis> {
+            #[allow(unreachable_patterns)]
+            match (self, engine) { #(#evidence_arms)* _ => None }
         }
         /// Whether `engine` runs this opcode: `Some(true)` or `Some(false)` for an opcode the
         /// placement puts on some engine, `None` for one it does not place (see [`Self::engines`]).
@@ -360,6 +386,32 @@ fn placement_fns(model: &Model) -> TokenStream {
             (!engines.is_empty()).then(|| engines.contains(&engine))
         }
     }
+}
+
+/// The rustdoc table of the placements' evidence: opcode, engine, level with its entries, line.
+fn evidence_table(
+    model: &Model,
+    p: &crate::model::placement::Placement,
+    e: &crate::model::Enum,
+) -> String {
+    let mut t = String::from("| opcode | engine | evidence | placed at |\n|---|---|---|---|\n");
+    for (k, o) in model.opcode_entries() {
+        for &m in p.engines.get(k).map_or(&[][..], Vec::as_slice) {
+            let Some(basis) = p.evidence_of(k, m) else {
+                continue;
+            };
+            let refs: Vec<String> = basis.references.iter().map(ToString::to_string).collect();
+            let evidence = match refs.is_empty() {
+                true => basis.evidence.to_string(),
+                false => format!("{} ({})", basis.evidence, refs.join(", ")),
+            };
+            t.push_str(&format!(
+                "| `{}` | `{}` | {evidence} | {} |\n",
+                o.short, e.members[m].short, basis.loc
+            ));
+        }
+    }
+    t
 }
 
 /// The constants under their short names.

@@ -62,7 +62,10 @@ fn isa_impl(model: &Model) -> TokenStream {
     let marker = ident(&crate::model::names::camel(&model.generation));
     let et = ident(&model.enums[engine].rust);
     let engines_fn = if model.placement.is_some() {
-        quote!(fn engines(op: crate::Opcode) -> &'static [crate::#et] { op.engines() })
+        quote! {
+            fn engines(op: crate::Opcode) -> &'static [crate::#et] { op.engines() }
+            fn placement_evidence(op: crate::Opcode, engine: crate::#et) -> Option<isa_core::Basis> { op.placement_evidence(engine) }
+        }
     } else {
         quote!()
     };

@@ -364,9 +364,17 @@ fn arm(
             term_text(model, shape_record, &count)
         )
     })?;
-    let evidence = body_disjuncts
-        .get(disjunct)
-        .and_then(|d| evidence_note(f, d.line));
+    let evidence = match body_disjuncts.get(disjunct) {
+        Some(d) => evidence_note(f, d.line).map_err(|e| {
+            *line = d.line;
+            format!(
+                "`{}` at {}: the evidence note of this arm: {e}",
+                f.name,
+                tuple()
+            )
+        })?,
+        None => None,
+    };
     Ok(Some(Arm {
         values,
         words,
@@ -378,17 +386,16 @@ fn arm(
 }
 
 /// The evidence level a block line notes after its code: a nested comment whose first word is a
-/// level (`// inferred (A27, C4)`). Any other comment is prose.
-fn evidence_note(f: &SpecFn, line: u32) -> Option<isa_core::Evidence> {
-    let k = usize::try_from(line.checked_sub(f.loc.line)?).ok()?;
-    let text = f.source.lines().nth(k)?;
-    let note = &text[text.find("//")? + 2..];
-    let word: String = note
-        .trim_start()
-        .chars()
-        .take_while(char::is_ascii_alphabetic)
-        .collect();
-    isa_core::Evidence::from_name(&word)
+/// level (`// inferred (A27, C4)`, read by [`crate::read::note`], as placement notes are). A
+/// comment without a level is prose; a malformed reference group is an error.
+fn evidence_note(f: &SpecFn, line: u32) -> Result<Option<isa_core::Evidence>, String> {
+    let text = line
+        .checked_sub(f.loc.line)
+        .and_then(|k| f.source.lines().nth(usize::try_from(k).ok()?));
+    let Some(note) = text.and_then(|t| Some(&t[t.find("//")? + 2..])) else {
+        return Ok(None);
+    };
+    Ok(crate::read::note::parse(note)?.level)
 }
 
 /// The type-level layer keys arms by every input but the state element type; two arms

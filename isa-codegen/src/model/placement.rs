@@ -8,6 +8,11 @@
 //! and constant names (full C names), parameter names, and calls to other such functions of the
 //! tree (`is_pseudo_op(opcode)`). Anything else, or a name that resolves to nothing, is a
 //! warning at its `file:line`, and the model has no placement.
+//!
+//! Each placed (opcode, engine) keeps its evidence: the interpreter follows which comparison
+//! made the function return true (the disjunct of the `||` chain, say), and that line's trailing
+//! note ([`crate::read::note`]) gives the level and the `headers/PROVENANCE.md` entries. A
+//! malformed note is an error at its line; a placement line without a note is documented.
 
 use super::Model;
 use crate::diag::{Diagnostic, Loc, Sink};
@@ -23,6 +28,8 @@ pub struct Placement {
     /// Per opcode (index into [`Model::opcodes`]), the engine members (indices into the members
     /// of [`Model::engine_enum`], aliases left out) that run it, in member order.
     pub engines: IdVec<OpcodeId, Vec<usize>>,
+    /// Per opcode, how each of its [`Placement::engines`] is known (same order).
+    pub evidence: IdVec<OpcodeId, Vec<PlacementEvidence>>,
     /// Where `neuron_isa_check_opcode_on_engine` is defined.
     pub loc: Loc,
 }
@@ -33,18 +40,40 @@ impl Placement {
         self.engines.iter().filter(|e| !e.is_empty()).count()
     }
 
+    /// How the placement of `op` on engine member `engine` is known; `None` when not placed.
+    pub fn evidence_of(&self, op: OpcodeId, engine: usize) -> Option<&PlacementEvidence> {
+        let k = self.engines.get(op)?.iter().position(|&e| e == engine)?;
+        self.evidence.get(op)?.get(k)
+    }
+
     /// True when engine member `engine` runs opcode `op`.
     pub fn runs(&self, op: OpcodeId, engine: usize) -> bool {
         self.engines.get(op).is_some_and(|e| e.contains(&engine))
     }
 }
 
-/// Interprets `neuron_isa_check_opcode_on_engine` when the tree defines it; a problem is a
-/// warning and gives `None`.
+/// How one placement is known: the note of the line that placed it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlacementEvidence {
+    /// The level ([`crate::read::note::EvidenceNote::evidence`]).
+    pub evidence: isa_core::Evidence,
+    /// The `headers/PROVENANCE.md` entries the note names.
+    pub references: Vec<isa_core::Reference>,
+    /// The line that placed it.
+    pub loc: Loc,
+}
+
+/// Interprets `neuron_isa_check_opcode_on_engine` when the tree defines it; a problem with the
+/// C is a warning and gives `None`, a malformed evidence note is an error at its line.
 pub fn derive(model: &Model, functions: &[CFunction], sink: &mut Sink) -> Option<Placement> {
     let f = functions.iter().find(|f| f.name == PLACEMENT_FN)?;
     match placement(model, functions, f) {
-        Ok(p) => Some(p),
+        Ok((p, bad_notes)) => {
+            for d in bad_notes {
+                sink.push(d.loc, d.message);
+            }
+            Some(p)
+        }
         Err(d) => {
             sink.warn(
                 d.loc,
@@ -62,7 +91,7 @@ fn placement(
     model: &Model,
     functions: &[CFunction],
     f: &CFunction,
-) -> Result<Placement, Diagnostic> {
+) -> Result<(Placement, Vec<Diagnostic>), Diagnostic> {
     let Some(engine_enum) = model.engine_enum else {
         return Err(Diagnostic::new(
             f.loc.clone(),
@@ -103,8 +132,11 @@ fn placement(
         .map(|(k, m)| (k, m.value))
         .collect();
     let mut engines = Vec::with_capacity(model.opcodes.len());
+    let mut evidence = Vec::with_capacity(model.opcodes.len());
+    let mut bad_notes = Vec::new();
     for op in &model.opcodes {
         let mut on = Vec::new();
+        let mut known = Vec::new();
         for &(k, value) in &members {
             let args: Vec<i128> = roles
                 .iter()
@@ -116,21 +148,33 @@ fn placement(
                     }
                 })
                 .collect();
-            if interp.call(f, &args, 0)?.0 != 0 {
+            let v = interp.call(f, &args, 0)?;
+            if v.0 != 0 {
                 on.push(k);
+                let loc = v.1.unwrap_or_else(|| f.loc.clone());
+                match interp.evidence_at(&loc) {
+                    Ok(e) => known.push(e),
+                    Err(d) => bad_notes.push(d),
+                }
             }
         }
         engines.push(on);
+        evidence.push(known);
     }
-    Ok(Placement {
+    bad_notes.sort();
+    bad_notes.dedup();
+    let p = Placement {
         engines: engines.into_iter().collect(),
+        evidence: evidence.into_iter().collect(),
         loc: f.loc.clone(),
-    })
+    };
+    Ok((p, bad_notes))
 }
 
-/// A value of the interpreted C: every scalar is an integer; `bool` is 0 or 1.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Val(i128);
+/// A value of the interpreted C: every scalar is an integer; `bool` is 0 or 1. A true value
+/// carries the line of the comparison that made it true (its witness), when there is one.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Val(i128, Option<Loc>);
 
 struct Interp<'a> {
     functions: BTreeMap<&'a str, &'a CFunction>,
@@ -147,6 +191,29 @@ enum Flow {
 type Env<'e> = [(&'e str, Val)];
 
 impl Interp<'_> {
+    /// The evidence of a placement decided at `loc`, from that line's note.
+    fn evidence_at(&self, loc: &Loc) -> Result<PlacementEvidence, Diagnostic> {
+        let note = self
+            .functions
+            .values()
+            .filter(|g| g.loc.file == loc.file)
+            .find_map(|g| g.note_at(loc.line));
+        let parsed = match note {
+            Some(text) => crate::read::note::parse(text).map_err(|e| {
+                Diagnostic::new(
+                    loc.clone(),
+                    format!("the evidence note of this `{PLACEMENT_FN}` line: {e}"),
+                )
+            })?,
+            None => crate::read::note::EvidenceNote::default(),
+        };
+        Ok(PlacementEvidence {
+            evidence: parsed.evidence(),
+            references: parsed.references,
+            loc: loc.clone(),
+        })
+    }
+
     fn call(&self, f: &CFunction, args: &[i128], depth: usize) -> Result<Val, Diagnostic> {
         if depth > 32 {
             return Err(Diagnostic::new(
@@ -170,7 +237,7 @@ impl Interp<'_> {
             .params
             .iter()
             .zip(args)
-            .map(|((_, n), v)| (n.as_str(), Val(*v)))
+            .map(|((_, n), v)| (n.as_str(), Val(*v, None)))
             .collect();
         match self.block(f, &block, &env, depth)? {
             Flow::Return(v) => Ok(v),
@@ -260,7 +327,11 @@ impl Interp<'_> {
             let flow = match stmt {
                 syn::Stmt::Expr(syn::Expr::If(i), _) => self.if_stmt(f, i, env, depth)?,
                 syn::Stmt::Expr(syn::Expr::Return(r), _) => match &r.expr {
-                    Some(e) => Flow::Return(self.expr(f, e, env, depth)?),
+                    Some(e) => {
+                        let Val(v, witness) = self.expr(f, e, env, depth)?;
+                        let here = (v != 0).then(|| f.loc_of(r.span()));
+                        Flow::Return(Val(v, witness.or(here)))
+                    }
                     None => return Err(self.outside(f, r.span(), "`return` without a value")),
                 },
                 syn::Stmt::Expr(syn::Expr::Block(b), None) => {
@@ -315,21 +386,21 @@ impl Interp<'_> {
                     .chars()
                     .all(|c| matches!(c, 'u' | 'U' | 'l' | 'L'));
                 match i.base10_parse::<i128>() {
-                    Ok(v) if suffix_ok => Ok(Val(v)),
+                    Ok(v) if suffix_ok => Ok(Val(v, None)),
                     _ => Err(self.outside(f, i.span(), &format!("the literal `{i}`"))),
                 }
             }
             syn::Expr::Lit(syn::ExprLit {
                 lit: syn::Lit::Bool(b),
                 ..
-            }) => Ok(Val(i128::from(b.value))),
+            }) => Ok(Val(i128::from(b.value), None)),
             syn::Expr::Path(p) if p.path.segments.len() == 1 && p.qself.is_none() => {
                 let name = p.path.segments[0].ident.to_string();
                 if let Some((_, v)) = env.iter().find(|(n, _)| *n == name) {
-                    return Ok(*v);
+                    return Ok(v.clone());
                 }
                 if let Some(v) = self.names.get(name.as_str()) {
-                    return Ok(Val(*v));
+                    return Ok(Val(*v, None));
                 }
                 Err(Diagnostic::new(
                     f.loc_of(p.span()),
@@ -339,23 +410,28 @@ impl Interp<'_> {
                     ),
                 ))
             }
-            syn::Expr::Unary(u) if matches!(u.op, syn::UnOp::Not(_)) => {
-                Ok(Val(i128::from(self.expr(f, &u.expr, env, depth)?.0 == 0)))
-            }
+            syn::Expr::Unary(u) if matches!(u.op, syn::UnOp::Not(_)) => Ok(Val(
+                i128::from(self.expr(f, &u.expr, env, depth)?.0 == 0),
+                None,
+            )),
             syn::Expr::Unary(u) if matches!(u.op, syn::UnOp::Neg(_)) => {
-                Ok(Val(-self.expr(f, &u.expr, env, depth)?.0))
+                Ok(Val(-self.expr(f, &u.expr, env, depth)?.0, None))
             }
             syn::Expr::Binary(b) => {
-                let l = self.expr(f, &b.left, env, depth)?.0;
-                // `&&` and `||` short-circuit, as in C.
+                let Val(l, left_witness) = self.expr(f, &b.left, env, depth)?;
+                // `&&` and `||` short-circuit, as in C; a true `||` is witnessed by its true
+                // side, a true `&&` by its last conjunct.
                 match b.op {
-                    syn::BinOp::And(_) if l == 0 => return Ok(Val(0)),
-                    syn::BinOp::Or(_) if l != 0 => return Ok(Val(1)),
+                    syn::BinOp::And(_) if l == 0 => return Ok(Val(0, None)),
+                    syn::BinOp::Or(_) if l != 0 => return Ok(Val(1, left_witness)),
                     _ => {}
                 }
-                let r = self.expr(f, &b.right, env, depth)?.0;
+                let Val(r, right_witness) = self.expr(f, &b.right, env, depth)?;
+                if matches!(b.op, syn::BinOp::And(_) | syn::BinOp::Or(_)) {
+                    let witness = right_witness.or(left_witness).filter(|_| r != 0);
+                    return Ok(Val(i128::from(r != 0), witness));
+                }
                 let v = match b.op {
-                    syn::BinOp::And(_) | syn::BinOp::Or(_) => r != 0,
                     syn::BinOp::Eq(_) => l == r,
                     syn::BinOp::Ne(_) => l != r,
                     syn::BinOp::Lt(_) => l < r,
@@ -364,7 +440,7 @@ impl Interp<'_> {
                     syn::BinOp::Ge(_) => l >= r,
                     _ => return Err(self.outside(f, b.op.span(), "this operator")),
                 };
-                Ok(Val(i128::from(v)))
+                Ok(Val(i128::from(v), v.then(|| f.loc_of(b.span()))))
             }
             syn::Expr::Call(c) => {
                 let syn::Expr::Path(p) = &*c.func else {

@@ -242,10 +242,14 @@ fn entries(
     let lines = entry_lines(&runtime.text, key);
     for (k, w) in list.iter().enumerate() {
         let loc = Loc::new(RUNTIME_FILE, lines.get(k).copied().unwrap_or(0));
-        let evidence = isa_core::Evidence::from_name(&w.evidence).ok_or(format!(
-            "evidence `{}` is not a level: one of observed, inferred, assumed (headers/PROVENANCE.md)",
-            w.evidence
-        ));
+        let evidence = isa_core::Evidence::from_name(&w.evidence).ok_or_else(|| {
+            let levels: Vec<&str> = isa_core::Evidence::ALL.map(|e| e.name()).to_vec();
+            format!(
+                "evidence `{}` is not a level: one of {} (headers/PROVENANCE.md)",
+                w.evidence,
+                levels.join(", ")
+            )
+        });
         match (
             checkpoint(model, &w.instruction),
             member::<Engine>(model, &w.engine, "engine"),

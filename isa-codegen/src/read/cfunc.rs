@@ -27,6 +27,9 @@ pub struct CFunction {
     pub body_line: u32,
     /// The body from `{` to `}` inclusive, comments blanked, lines kept (line 1 is `body_line`).
     pub body: String,
+    /// The trailing `//` comment of each body line that has code before it: (file line, the
+    /// comment's text after `//`), in line order. The notes placement lines carry.
+    pub notes: Vec<(u32, String)>,
 }
 
 impl CFunction {
@@ -43,6 +46,14 @@ impl CFunction {
         })
     }
 
+    /// The trailing comment of file line `line`, if the body has one there.
+    pub fn note_at(&self, line: u32) -> Option<&str> {
+        self.notes
+            .iter()
+            .find(|(l, _)| *l == line)
+            .map(|(_, n)| n.as_str())
+    }
+
     /// The file location of a span of the parsed body.
     pub fn loc_of(&self, span: proc_macro2::Span) -> Loc {
         let line = span.start().line as u32;
@@ -56,6 +67,7 @@ impl CFunction {
 /// The `STATIC inline bool` (or `static inline bool`) functions of a header.
 pub fn bool_functions(file: &SourceFile) -> Vec<CFunction> {
     let code = code_lines(&file.text);
+    let raw: Vec<&str> = file.text.lines().collect();
     let mut out = Vec::new();
     for def in function_definitions(&code) {
         let Some(open) = def.head.find('(') else {
@@ -101,12 +113,21 @@ pub fn bool_functions(file: &SourceFile) -> Vec<CFunction> {
                 body.push('\n');
             }
         }
+        let notes = (def.open.0..=def.close.0)
+            .filter(|&ln| code.get(ln).is_some_and(|c| !c.trim().is_empty()))
+            .filter_map(|ln| {
+                let line = raw.get(ln)?;
+                let note = &line[line.find("//")? + 2..];
+                Some((ln as u32 + 1, note.to_string()))
+            })
+            .collect();
         out.push(CFunction {
             name: name.to_string(),
             params,
             loc: Loc::new(file.rel.clone(), def.head_line),
             body_line: def.open.0 as u32 + 1,
             body,
+            notes,
         });
     }
     out
@@ -200,6 +221,9 @@ mod tests {
             [("NEURON_ISA_TPB_OPCODE".to_string(), "opcode".to_string())]
         );
         assert_eq!((fns[0].loc.line, fns[0].body_line), (2, 2));
+        assert_eq!(fns[0].notes, [(3, " note".to_string())]);
+        assert_eq!(fns[0].note_at(3), Some(" note"));
+        assert!(fns[1].notes.is_empty());
         assert!(fns[0].parse_body().is_ok());
         assert_eq!(fns[1].name, "on");
         assert_eq!(fns[1].params[1].1, "engine");

@@ -6,6 +6,7 @@ pub mod cdecl;
 pub mod cfunc;
 pub mod json;
 pub mod mapping;
+pub mod note;
 pub mod runtime;
 pub mod source;
 pub mod spec;

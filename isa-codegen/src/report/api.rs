@@ -285,6 +285,13 @@ impl Lister<'_> {
             self.push("Opcode::engines".into(), Kind::Fn, engines, None);
             let runs_on = format!(" (self, engine: {et}) -> Option<bool>");
             self.push("Opcode::runs_on".into(), Kind::Fn, runs_on, None);
+            let evidence = format!(" (self, engine: {et}) -> Option<isa_core::Basis>");
+            self.push(
+                "Opcode::placement_evidence".into(),
+                Kind::Fn,
+                evidence,
+                None,
+            );
         }
     }
 

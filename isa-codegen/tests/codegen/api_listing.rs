@@ -147,7 +147,10 @@ fn declared(gen: &str) -> BTreeSet<(String, Kind)> {
                         let fname = f.sig.ident.to_string();
                         let keep = match name.as_str() {
                             "types.rs" => unions.contains(&owner) && fname != "from_bytes",
-                            "opcode.rs" => fname == "engines" || fname == "runs_on",
+                            "opcode.rs" => matches!(
+                                fname.as_str(),
+                                "engines" | "runs_on" | "placement_evidence"
+                            ),
                             _ => true,
                         };
                         if keep {

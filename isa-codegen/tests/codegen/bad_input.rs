@@ -587,6 +587,64 @@ fn unknown_evidence_level_in_the_runtime_data() {
     assert_nothing_written(&ws, "neuron_cayman_arch_isa/rng-runtime.json:");
 }
 
+/// A placement line's note names its evidence by `headers/PROVENANCE.md` entry (`(A55)`); an
+/// item of such a group that is no entry name, or a group left open, is an error at that line
+/// (the note becomes the generated `Opcode::placement_evidence`, so it is never guessed).
+#[test]
+fn malformed_evidence_note_of_a_placement_line() {
+    const INSTR_ASSERT: &str = "tpb/aws_neuron_isa_tpb_instr_assert.h";
+    let ws = Workspace::new(
+        "place-note",
+        &real_tree("mariana"),
+        "neuron_mariana_arch_isa",
+    );
+    let f = ws.file(INSTR_ASSERT);
+    let line = edit_line(
+        &f,
+        "RAND_GET_STATE)    // validator Act arm",
+        "(C11)",
+        "(C11, X4)",
+    );
+    let err = generate_err(&ws.tree);
+    assert_reports(
+        &err,
+        INSTR_ASSERT,
+        line,
+        &["`X4` in `(C11, X4)`", "evidence note"],
+    );
+    assert_nothing_written(
+        &ws,
+        &format!("neuron_mariana_arch_isa/{INSTR_ASSERT}:{line}"),
+    );
+
+    let ws = Workspace::new("place-open", &real_tree("sunda"), "neuron_sunda_arch_isa");
+    let f = ws.file(INSTR_ASSERT);
+    let line = edit_line(&f, "seeds the DVE generator", "(A57)", "(A57");
+    let err = generate_err(&ws.tree);
+    assert_reports(&err, INSTR_ASSERT, line, &["does not close"]);
+}
+
+/// A legality arm's evidence note goes through the same reader: a malformed entry name in
+/// CAYMAN's `// inferred (A27, C4)` is an error at the arm's line.
+#[test]
+fn malformed_evidence_note_of_a_legality_arm() {
+    let ws = Workspace::new("arm-note", &real_tree("cayman"), "neuron_cayman_arch_isa");
+    let f = ws.file("tpb/aws_neuron_isa_tpb_s1_rand.h");
+    let text = fs::read_to_string(&f).unwrap();
+    let line = text
+        .lines()
+        .position(|l| l.contains("// inferred (A27, C4)"))
+        .expect("an arm note") as u32
+        + 1;
+    fs::write(
+        &f,
+        text.replacen("// inferred (A27, C4)", "// inferred (A27, C04)", 1),
+    )
+    .unwrap();
+    let err = generate_err(&ws.tree);
+    assert_reports(&err, "tpb/aws_neuron_isa_tpb_s1_rand.h", line, &["`C04`"]);
+}
+
 /// A spec block that does not parse is dropped with a warning at its line (and so is every
 /// function calling it); `--strict` makes it an error and writes nothing.
 #[test]

@@ -10,5 +10,6 @@ mod firmware_evidence;
 mod fuzz;
 mod generations;
 mod generic;
+mod placement_evidence;
 mod predicates;
 mod rng;
