@@ -1,6 +1,6 @@
 //! `matrix`: the legal checkpoint arms of a generation, from the generated tables.
 
-use isa_core::{Evidence, Isa};
+use isa_core::{Evidence, Isa, VendorEnum};
 use rng_core::{
     Algorithm, CheckpointArm, CheckpointKind, Engine, Generation, Generator, StateUpdate,
 };
@@ -33,6 +33,11 @@ pub struct Row {
     /// number alone is documented; `headers/PROVENANCE.md` A27, C4); `None` (null) when the
     /// header states the arm as it is.
     pub arm_evidence: Option<&'static str>,
+    /// How the placement of the instruction on the engine is known, from the note of its line
+    /// in `neuron_isa_check_opcode_on_engine` (`conflict (C11)` for MARIANA's ACT, `conflict
+    /// (C12)` for SUNDA's POOL; `headers/PROVENANCE.md`); `None` (null) when the tree does not
+    /// place it there.
+    pub placement_evidence: Option<String>,
 }
 
 /// Whether generation `G`'s firmware ships a body for `kind` on `engine` with `algorithm`.
@@ -116,8 +121,16 @@ pub fn rows<G: Isa + Generation>() -> Vec<Row> {
                 .evidence()
                 .map(Evidence::name),
             arm_evidence: arm.evidence.map(Evidence::name),
+            placement_evidence: placement_evidence::<G>(kind, arm.engine),
         })
         .collect()
+}
+
+/// How `G` places `kind` on `engine`: the placement's evidence as `Basis` prints it.
+fn placement_evidence<G: Isa>(kind: CheckpointKind, engine: Engine) -> Option<String> {
+    let op = <G as Isa>::Opcode::from_vendor_name(kind.name())?;
+    let engine = <G as Isa>::Engine::from_vendor_name(engine.name())?;
+    G::placement_evidence(op, engine).map(|b| b.to_string())
 }
 
 /// The rows as a JSON array (one object a line) with a final newline.
@@ -134,7 +147,7 @@ pub fn json(rows: &[Row]) -> String {
 
 /// The rows as an aligned text table.
 pub fn table(rows: &[Row]) -> String {
-    const HEAD: [&str; 10] = [
+    const HEAD: [&str; 11] = [
         "GENERATION",
         "INSTRUCTION",
         "ENGINE",
@@ -145,8 +158,9 @@ pub fn table(rows: &[Row]) -> String {
         "FIRMWARE_WIRED",
         "EVIDENCE",
         "ARM_EVIDENCE",
+        "PLACEMENT",
     ];
-    let cells: Vec<[String; 10]> = rows
+    let cells: Vec<[String; 11]> = rows
         .iter()
         .map(|r| {
             [
@@ -160,6 +174,11 @@ pub fn table(rows: &[Row]) -> String {
                 if r.firmware_wired { "yes" } else { "no" }.into(),
                 r.firmware_evidence.unwrap_or("-").into(),
                 r.arm_evidence.unwrap_or("-").into(),
+                // No spaces inside a cell, so that a row splits on whitespace.
+                r.placement_evidence
+                    .as_deref()
+                    .unwrap_or("-")
+                    .replace(' ', ""),
             ]
         })
         .collect();
@@ -244,10 +263,11 @@ mod tests {
             firmware_wired: true,
             firmware_evidence: Some("observed"),
             arm_evidence: None,
+            placement_evidence: Some("conflict (C13)".into()),
         };
         assert_eq!(
             spaced(&row),
-            r#"{"generation": "mariana", "instruction": "RAND_SET_STATE", "engine": "POOL", "generator": "RNG_XORWOW", "algorithm": "XORWOW", "update_state": "SRC_TENSOR", "words": 6, "firmware_wired": true, "firmware_evidence": "observed", "arm_evidence": null}"#
+            r#"{"generation": "mariana", "instruction": "RAND_SET_STATE", "engine": "POOL", "generator": "RNG_XORWOW", "algorithm": "XORWOW", "update_state": "SRC_TENSOR", "words": 6, "firmware_wired": true, "firmware_evidence": "observed", "arm_evidence": null, "placement_evidence": "conflict (C13)"}"#
         );
         let text = json(&[
             row.clone(),

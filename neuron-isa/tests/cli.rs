@@ -162,6 +162,7 @@ fn matrix_json_has_the_documented_arm_counts() {
         "firmware_wired",
         "firmware_evidence",
         "arm_evidence",
+        "placement_evidence",
     ];
     // Keys in the order, on every object line of the text.
     let text = ok(&["matrix", "--json"]);
@@ -199,7 +200,7 @@ fn matrix_json_has_the_documented_arm_counts() {
         == serde_json::json!({"generation": "mariana", "instruction": "RAND_SET_STATE", "engine": "POOL",
             "generator": "RNG_XORWOW", "algorithm": "XORWOW", "update_state": "SRC_TENSOR",
             "words": 6, "firmware_wired": true, "firmware_evidence": "observed",
-            "arm_evidence": null})));
+            "arm_evidence": null, "placement_evidence": "conflict (C13)"})));
 }
 
 /// The evidence column is each tree's `rng-runtime.json`, entry by entry: every row has the level
@@ -251,7 +252,7 @@ fn matrix_evidence_is_the_runtime_data() {
         text.lines()
             .next()
             .unwrap()
-            .ends_with("FIRMWARE_WIRED  EVIDENCE  ARM_EVIDENCE"),
+            .ends_with("FIRMWARE_WIRED  EVIDENCE  ARM_EVIDENCE  PLACEMENT"),
         "{text}"
     );
     assert!(text
@@ -267,7 +268,8 @@ fn matrix_evidence_is_the_runtime_data() {
                 "4",
                 "yes",
                 "assumed",
-                "-"
+                "-",
+                "observed"
             ]));
     // Its save is unwired by the project's choice (A68), and the matrix says so.
     assert!(text
@@ -283,7 +285,8 @@ fn matrix_evidence_is_the_runtime_data() {
                 "4",
                 "no",
                 "assumed",
-                "-"
+                "-",
+                "observed"
             ]));
     // CAYMAN's arms are inferred (only their number is documented: A27, C4), and the matrix
     // says so in the arm's own column, apart from the firmware's evidence.
@@ -295,7 +298,7 @@ fn matrix_evidence_is_the_runtime_data() {
         .collect();
     assert_eq!(rows.len(), 5, "{cayman}");
     assert!(
-        rows.iter().all(|r| r.last() == Some(&"inferred")),
+        rows.iter().all(|r| r.get(9) == Some(&"inferred")),
         "{cayman}"
     );
     assert!(rows.contains(&vec![
@@ -308,7 +311,8 @@ fn matrix_evidence_is_the_runtime_data() {
         "6",
         "yes",
         "observed",
-        "inferred"
+        "inferred",
+        "conflict(C13)"
     ]));
     for row in matrix_rows(&["matrix", "--json"]) {
         let inferred = row["generation"] == "cayman";
@@ -321,6 +325,24 @@ fn matrix_evidence_is_the_runtime_data() {
             },
             "{row}"
         );
+    }
+}
+
+/// The placement column is each tree's placement note: every legal arm's engine is placed (the
+/// arms name exactly the placed engines), and the checkpoint pair's placements that rest on a
+/// conflict say which (`instr_assert.h`: MARIANA's ACT lines cite C11, SUNDA's POOL lines C12,
+/// POOL elsewhere C13; the DVE lines of MARIANA and MAVERICK cite nothing).
+#[test]
+fn matrix_placement_is_the_header_note() {
+    for row in matrix_rows(&["matrix", "--json"]) {
+        let expected = match (row["generation"].as_str(), row["engine"].as_str()) {
+            (Some("mariana"), Some("ACT")) => "conflict (C11)",
+            (Some("sunda"), Some("POOL")) => "conflict (C12)",
+            (_, Some("POOL")) => "conflict (C13)",
+            (_, Some("DVE")) => "observed",
+            _ => panic!("an arm on an engine the trees do not place the pair on: {row}"),
+        };
+        assert_eq!(row["placement_evidence"], Value::from(expected), "{row}");
     }
 }
 
@@ -343,7 +365,8 @@ fn matrix_table_lists_every_arm() {
                 "24",
                 "yes",
                 "inferred",
-                "-"
+                "-",
+                "observed"
             ]));
 }
 
