@@ -157,12 +157,16 @@ pub enum Invalid {
 }
 
 fn engine_of<G: Isa>(text: &str) -> Result<G::Engine, Invalid> {
+    engine_named::<G>(text).map_err(Invalid::Engine)
+}
+
+fn engine_named<G: Isa>(text: &str) -> Result<G::Engine, Refusal> {
     names::lookup(G::Engine::all(), G::Engine::vendor_name, text).ok_or_else(|| {
-        Invalid::Engine(format!(
+        format!(
             "{} has no engine `{text}` (its engines: {})",
             G::INFO.name,
             names::choices(G::Engine::all(), G::Engine::vendor_name)
-        ))
+        )
     })
 }
 
@@ -224,6 +228,17 @@ pub fn engines(gen: Gen, name: &str) -> Result<Vec<&'static str>, Refusal> {
     for_gen!(gen, G => {
         let op = opcode::<G>(name)?;
         Ok(G::engines(op).iter().map(|e| e.vendor_name()).collect())
+    })
+}
+
+/// How the placement of `name` on `engine` is known, as `isa_core::Basis` prints the generated
+/// `Opcode::placement_evidence` (`conflict (C11)`, `assumed (A55)`, `observed`); `None` when the
+/// tree does not place it on that engine.
+pub fn placement_evidence(gen: Gen, name: &str, engine: &str) -> Result<Option<String>, Refusal> {
+    for_gen!(gen, G => {
+        let op = opcode::<G>(name)?;
+        let e = engine_named::<G>(engine)?;
+        Ok(G::placement_evidence(op, e).map(|b| b.to_string()))
     })
 }
 
@@ -383,5 +398,26 @@ mod tests {
             .unwrap_err()
             .contains("SUNDA has no instruction"));
         assert_eq!(engines(Gen::Mariana, "RAND2"), Ok(vec!["DVE"]));
+    }
+
+    #[test]
+    fn placement_evidence_is_the_header_note() {
+        let of = |gen, op, engine| placement_evidence(gen, op, engine).unwrap();
+        assert_eq!(
+            of(Gen::Mariana, "RAND_SET_STATE", "ACT").as_deref(),
+            Some("conflict (C11)")
+        );
+        assert_eq!(
+            of(Gen::Sunda, "RAND", "pool").as_deref(),
+            Some("assumed (A55)")
+        );
+        assert_eq!(
+            of(Gen::Mariana, "RAND2", "DVE").as_deref(),
+            Some("observed")
+        );
+        assert_eq!(of(Gen::Mariana, "RAND2", "POOL"), None);
+        assert!(placement_evidence(Gen::Sunda, "RAND", "GPU")
+            .unwrap_err()
+            .contains("SUNDA has no engine `GPU`"));
     }
 }

@@ -155,6 +155,17 @@ def test_engines_follow_the_placement() -> None:
         ni.sunda.engines("NOPE")
 
 
+def test_placement_evidence_is_the_header_note() -> None:
+    # instr_assert.h: mariana's ACT lines cite C11, sunda's POOL RAND line A55, RAND2 cites nothing.
+    assert ni.mariana.placement_evidence("RAND_GET_STATE", "ACT") == "conflict (C11)"
+    assert ni.sunda.placement_evidence("RAND_SET_STATE", "POOL") == "conflict (C12)"
+    assert ni.sunda.placement_evidence("RAND", "POOL") == "assumed (A55)"
+    assert ni.mariana.placement_evidence("RAND2", "DVE") == "observed"
+    assert ni.mariana.placement_evidence("RAND2", "POOL") is None
+    with pytest.raises(ValueError, match="SUNDA has no engine `GPU`"):
+        ni.sunda.placement_evidence("RAND", "GPU")
+
+
 def test_streams_decode_and_validate_in_one_call(cli: Any) -> None:
     m = ni.mariana
     words = [m.rand2(dst=0x400, channels=4, elems=8, min=-1.0, max=1.0), m.rand2(dst=0, elems=8, min=1.0, max=1.0),

@@ -458,6 +458,20 @@ impl Generation {
         PyTuple::new(py, words::engines(self.gen, &name).map_err(value_error)?)
     }
 
+    /// How the placement of `instruction` on `engine` is known, from the note of its line in
+    /// the tree's `neuron_isa_check_opcode_on_engine`: `"conflict (C11)"`, `"assumed (A55)"`,
+    /// `"observed"` (documented; `headers/PROVENANCE.md` defines the levels and entries); `None`
+    /// when the tree does not place `instruction` on `engine`.
+    fn placement_evidence(
+        &self,
+        instruction: &Bound<'_, PyAny>,
+        engine: &Bound<'_, PyAny>,
+    ) -> PyResult<Option<String>> {
+        let name = str_of(instruction, "instruction")?;
+        let engine = str_of(engine, "engine")?;
+        words::placement_evidence(self.gen, &name, &engine).map_err(value_error)
+    }
+
     /// The typed constructors of the generation, as `(instruction, function)` pairs
     /// (`("RAND2", "new")`): what the constructor methods below call.
     fn constructors<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
