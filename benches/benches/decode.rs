@@ -24,13 +24,19 @@ fn legal() -> Vec<(Instruction, NeuronEngine)> {
     let t3 = |offset| Tensor3d::contiguous(at(offset), [4, 1, 1]).expect("a 3-d tensor");
     vec![
         (
-            RandSetState::restore::<Pool, RngXorwow, Xorwow, 6>(StateTensor::sbuf(0, 0x100), 128)
-                .into(),
+            RandSetState::restore::<Pool, RngXorwow, Xorwow, 6>(
+                StateTensor::sbuf(0, 0x100).expect("an SBUF address"),
+                128,
+            )
+            .into(),
             NeuronEngine::Pool,
         ),
         (
-            RandGetState::save::<Pool, RngPhilox, Philox, 7>(StateTensor::sbuf(0, 0x100), 128)
-                .into(),
+            RandGetState::save::<Pool, RngPhilox, Philox, 7>(
+                StateTensor::sbuf(0, 0x100).expect("an SBUF address"),
+                128,
+            )
+            .into(),
             NeuronEngine::Pool,
         ),
         (

@@ -25,6 +25,7 @@
 
 use crate::arm::{Act, Dve, Pool};
 use crate::construct::{Param, ParamKind};
+use crate::space::{AnySpace, Sbuf, Space};
 use crate::vocab::{Dtype, Engine, NoCounterpart, ThresholdType};
 use crate::{
     AddressError, DecodeError, DecodeErrorKind, Immediate, Instruction64, Isa, OnEngine,
@@ -91,10 +92,14 @@ impl<T> CheckpointWord for T where
 
 /// A generation's typed layer, as generic code sees it.
 pub trait Typed: Isa {
-    /// A tensor's start address (`TensorAddress`).
+    /// A tensor's start address in either memory (`TensorAddress`).
     type Address: Copy + Debug + Eq + Hash;
-    /// A checkpoint instruction's state tensor of `N` words per partition (`StateTensor<N>`).
-    type StateTensor<const N: usize>: Copy + Debug + Eq + From<Self::Address>;
+    /// A start address checked to lie in SBUF (`SbufAddress`), what an SBUF-only operand takes.
+    type SbufAddress: Copy + Debug + Eq + Hash + Into<Self::Address>;
+    /// A checkpoint instruction's state tensor of `N` words per partition, of space `S`
+    /// (`StateTensor<N, S>`): [`Sbuf`] when built from an SBUF address, [`AnySpace`] when it may
+    /// lie in either memory.
+    type StateTensor<const N: usize, S: Space>: Copy + Debug + Eq;
     /// A 2-D access pattern (`Tensor2d`).
     type Tensor2d: Copy + Debug;
     /// A 3-D access pattern (`Tensor3d`).
@@ -109,25 +114,43 @@ pub trait Typed: Isa {
     type RandGetState: CheckpointWord + Into<Self::Instruction>;
 
     /// Byte `byte_offset` of SBUF partition `partition`, checked against the address map.
-    fn sbuf(partition: u32, byte_offset: u32) -> Result<Self::Address, AddressError>;
+    fn sbuf(partition: u32, byte_offset: u32) -> Result<Self::SbufAddress, AddressError>;
+    /// The state tensor of `N` words at an SBUF address, words contiguous
+    /// (`StateTensor::from(SbufAddress)`): the source every generation's RAND_SET_STATE takes.
+    fn state_tensor<const N: usize>(start: Self::SbufAddress) -> Self::StateTensor<N, Sbuf>;
+    /// The state tensor of `N` words at an address in either memory, words contiguous
+    /// (`StateTensor::from(TensorAddress)`).
+    fn state_tensor_at<const N: usize>(start: Self::Address) -> Self::StateTensor<N, AnySpace>;
     /// The address's 4 bytes as a little-endian word (an immediate address is the byte address
     /// a machine's memory is read at).
-    fn address_word(address: Self::Address) -> u32;
+    fn address_word(address: impl Into<Self::Address>) -> u32;
     /// `num_elem` elements laid out contiguously from `start` (`Tensor2d::contiguous`).
-    fn tensor2d(start: Self::Address, num_elem: [u16; 2]) -> Result<Self::Tensor2d, TensorError>;
+    fn tensor2d(
+        start: impl Into<Self::Address>,
+        num_elem: [u16; 2],
+    ) -> Result<Self::Tensor2d, TensorError>;
     /// `num_elem` elements laid out contiguously from `start` (`Tensor3d::contiguous`).
-    fn tensor3d(start: Self::Address, num_elem: [u16; 3]) -> Result<Self::Tensor3d, TensorError>;
+    fn tensor3d(
+        start: impl Into<Self::Address>,
+        num_elem: [u16; 3],
+    ) -> Result<Self::Tensor3d, TensorError>;
     /// `num_elem` elements laid out contiguously from `start` (`Tensor4d::contiguous`).
-    fn tensor4d(start: Self::Address, num_elem: [u16; 4]) -> Result<Self::Tensor4d, TensorError>;
+    fn tensor4d(
+        start: impl Into<Self::Address>,
+        num_elem: [u16; 4],
+    ) -> Result<Self::Tensor4d, TensorError>;
     /// The generation's member of an element type (an error when its tree has none).
     fn dtype(d: Dtype) -> Result<Self::Dtype, NoCounterpart>;
     /// The generation's engine of the vocabulary's (every generation has POOL, DVE and ACT).
     fn engine(e: Engine) -> Self::Engine;
 
-    /// RAND_SET_STATE restoring arm `(E, Gn, Al)` from a tensor (`SRC_TENSOR`), `N` words per
-    /// partition, as `RandSetState::restore::<E, Gn, Al, N>`.
+    /// RAND_SET_STATE restoring arm `(E, Gn, Al)` from a tensor (`SRC_TENSOR`) in SBUF, `N`
+    /// words per partition, as `RandSetState::restore::<E, Gn, Al, N>`. A source that may lie
+    /// in PSUM goes through [`RestoreArm::restore_arm`] with the space in the bound,
+    /// `G: RestoreArm<A, N, AnySpace>`, which a generation whose validator allows the source
+    /// SBUF only does not meet (its message names the generation and says "SBUF only").
     fn restore<E, Gn, Al, const N: usize>(
-        src: Self::StateTensor<N>,
+        src: Self::StateTensor<N, Sbuf>,
         num_active_channels: u8,
     ) -> OnEngine<Self::RandSetState, E>
     where
@@ -148,10 +171,13 @@ pub trait Typed: Isa {
         <Self as SeedArm<(E, Gn, Al), N>>::seed_arm(state, num_active_channels)
     }
 
-    /// RAND_GET_STATE saving arm `(E, Gn, Al)` into a tensor, as
-    /// `RandGetState::save::<E, Gn, Al, N>`.
+    /// RAND_GET_STATE saving arm `(E, Gn, Al)` into a tensor in SBUF, as
+    /// `RandGetState::save::<E, Gn, Al, N>` (a destination in either memory goes through
+    /// [`SaveArm::save_arm`] with `G: SaveArm<A, N, AnySpace>`). Conjuncts of the validator
+    /// that depend on the engine, not on the tensor's type, are checked when the word is
+    /// validated.
     fn save<E, Gn, Al, const N: usize>(
-        dst: Self::StateTensor<N>,
+        dst: Self::StateTensor<N, Sbuf>,
         num_active_channels: u8,
     ) -> OnEngine<Self::RandGetState, E>
     where
@@ -161,12 +187,13 @@ pub trait Typed: Isa {
     }
 }
 
-/// A legal RAND_SET_STATE arm restoring from a tensor, with its width `N` (implemented from the
-/// generation's `LegalRandSetState<N>`).
-pub trait RestoreArm<A: Arm, const N: usize>: Typed {
+/// A legal RAND_SET_STATE arm restoring from a tensor of space `S`, with its width `N`
+/// (implemented from the generation's `LegalRandSetState<N>` and, where its validator allows
+/// the source SBUF only, the generation's trait saying so, which only [`Sbuf`] implements).
+pub trait RestoreArm<A: Arm, const N: usize, S: Space = Sbuf>: Typed {
     /// The word, tagged with the arm's engine.
     fn restore_arm(
-        src: Self::StateTensor<N>,
+        src: Self::StateTensor<N, S>,
         num_active_channels: u8,
     ) -> OnEngine<Self::RandSetState, A::Engine>;
 }
@@ -180,11 +207,13 @@ pub trait SeedArm<A: Arm, const N: usize>: Typed {
     ) -> OnEngine<Self::RandSetState, A::Engine>;
 }
 
-/// A legal RAND_GET_STATE arm, with its width `N` (from the generation's `LegalRandGetState<N>`).
-pub trait SaveArm<A: Arm, const N: usize>: Typed {
+/// A legal RAND_GET_STATE arm saving into a tensor of space `S`, with its width `N` (from the
+/// generation's `LegalRandGetState<N>`, and its SBUF-only trait where the validator restricts
+/// the destination).
+pub trait SaveArm<A: Arm, const N: usize, S: Space = Sbuf>: Typed {
     /// The word, tagged with the arm's engine.
     fn save_arm(
-        dst: Self::StateTensor<N>,
+        dst: Self::StateTensor<N, S>,
         num_active_channels: u8,
     ) -> OnEngine<Self::RandGetState, A::Engine>;
 }

@@ -38,6 +38,7 @@ mod on_engine;
 mod predicate;
 #[cfg(feature = "serde")]
 pub mod serde_support;
+pub mod space;
 pub mod spec;
 mod status;
 mod violation;

@@ -3,7 +3,8 @@
 //! must fail with the diagnostic in its `.stderr` (rewrite them with `TRYBUILD=overwrite`). The
 //! typed constructors of the draw family are there too: a choice the validator rejects
 //! statically (RAND with NORMAL, PE_MANAGE_SEED with NONE, RAND2 with another algorithm) or an
-//! instruction the generation lacks has no constructor to call.
+//! instruction the generation lacks has no constructor to call. A state tensor that may lie in PSUM
+//! is no RAND_SET_STATE source (SBUF only), in the per-generation API and in the generic path.
 //!
 //! rustc's wording changes between releases, so the `.stderr` files hold only for the toolchain
 //! `rust-toolchain.toml` pins (1.95.0): on another rustc this test says so and checks nothing.

@@ -1305,7 +1305,7 @@ macro_rules! program_words {
 
             pub fn get(at: u32, channels: u8) -> [u8; 64] {
                 k::RandGetState::save::<Dve, RngXorwow, Xorwow, 24>(
-                    k::StateTensor::sbuf(0, at),
+                    k::StateTensor::sbuf(0, at).expect("an SBUF address"),
                     channels,
                 )
                 .to_bytes()
@@ -1313,7 +1313,7 @@ macro_rules! program_words {
 
             pub fn set(at: u32, channels: u8) -> [u8; 64] {
                 k::RandSetState::restore::<Dve, RngXorwow, Xorwow, 24>(
-                    k::StateTensor::sbuf(0, at),
+                    k::StateTensor::sbuf(0, at).expect("an SBUF address"),
                     channels,
                 )
                 .to_bytes()
@@ -1515,7 +1515,10 @@ fn run_chooses_the_only_engine_or_asks_for_one() {
         isa_mariana::arm::RngXorwow,
         isa_mariana::arm::Xorwow,
         6,
-    >(isa_mariana::StateTensor::sbuf(0, 0x100), 1)
+    >(
+        isa_mariana::StateTensor::sbuf(0, 0x100).expect("an SBUF address"),
+        1,
+    )
     .to_bytes();
     let none = program_file("none.bin", &[set_rng_seed(1), pool_get]);
     let none = none.to_str().unwrap();

@@ -332,8 +332,10 @@ mod tests {
             addr: Some(0x100),
             imm: None,
         };
-        let typed =
-            RandSetState::restore::<Pool, RngXorwow, Xorwow, 6>(StateTensor::sbuf(0, 0x100), 128);
+        let typed = RandSetState::restore::<Pool, RngXorwow, Xorwow, 6>(
+            StateTensor::sbuf(0, 0x100).expect("an SBUF address"),
+            128,
+        );
         assert_eq!(checkpoint(Gen::Mariana, &c), Ok(typed.to_bytes()));
         c.algorithm = Algorithm::Lfsr;
         let refused = checkpoint(Gen::Mariana, &c).unwrap_err();
@@ -354,8 +356,10 @@ mod tests {
             addr: Some(0x1000),
             ..c
         };
-        let typed =
-            RandGetState::save::<Dve, RngXorwow, Xorwow, 24>(StateTensor::sbuf(0, 0x1000), 4);
+        let typed = RandGetState::save::<Dve, RngXorwow, Xorwow, 24>(
+            StateTensor::sbuf(0, 0x1000).expect("an SBUF address"),
+            4,
+        );
         assert_eq!(checkpoint(Gen::Mariana, &save), Ok(typed.to_bytes()));
     }
 }

@@ -319,8 +319,11 @@ mod tests {
 
     fn restore() -> [u8; 64] {
         use isa_mariana::arm::{Pool, RngXorwow, Xorwow};
-        RandSetState::restore::<Pool, RngXorwow, Xorwow, 6>(StateTensor::sbuf(0, 0x100), 128)
-            .to_bytes()
+        RandSetState::restore::<Pool, RngXorwow, Xorwow, 6>(
+            StateTensor::sbuf(0, 0x100).expect("an SBUF address"),
+            128,
+        )
+        .to_bytes()
     }
 
     #[test]

@@ -1109,7 +1109,7 @@ isa_core::instruction_impls!(
 /// use isa_cayman::{Instruction, NeuronEngine, RandGetState, StateTensor};
 ///
 /// // By the typed constructor: the arm (Pool, RngPhilox, Philox) saves 7 state words per partition into a tensor; an illegal arm or width does not compile.
-/// let tagged = RandGetState::save::<Pool, RngPhilox, Philox, 7>(StateTensor::sbuf(0, 0x100), 128);
+/// let tagged = RandGetState::save::<Pool, RngPhilox, Philox, 7>(StateTensor::sbuf(0, 0x100)?, 128);
 /// // Tagged with its engine: `validate()` runs the validator on that engine.
 /// tagged.validate()?;
 /// let inst = tagged.into_inner();
@@ -1163,7 +1163,7 @@ isa_core::instruction_impls!(
 /// use isa_cayman::{Instruction, NeuronEngine, RandSetState, StateTensor};
 ///
 /// // By the typed constructor: the arm (Pool, RngPhilox, Philox) restores 7 state words per partition from a tensor; an illegal arm or width does not compile.
-/// let tagged = RandSetState::restore::<Pool, RngPhilox, Philox, 7>(StateTensor::sbuf(0, 0x100), 128);
+/// let tagged = RandSetState::restore::<Pool, RngPhilox, Philox, 7>(StateTensor::sbuf(0, 0x100)?, 128);
 /// // Tagged with its engine: `validate()` runs the validator on that engine.
 /// tagged.validate()?;
 /// let inst = tagged.into_inner();

@@ -3,6 +3,6 @@ use isa_cayman::arm::{Dve, RngXorwow, Xorwow};
 use isa_cayman::{RandGetState, RandSetState, StateTensor};
 
 fn main() {
-    let _ = RandSetState::restore::<Dve, RngXorwow, Xorwow, 24>(StateTensor::sbuf(0, 0), 128);
-    let _ = RandGetState::save::<Dve, RngXorwow, Xorwow, 24>(StateTensor::sbuf(0, 0), 128);
+    let _ = RandSetState::restore::<Dve, RngXorwow, Xorwow, 24>(StateTensor::sbuf(0, 0).unwrap(), 128);
+    let _ = RandGetState::save::<Dve, RngXorwow, Xorwow, 24>(StateTensor::sbuf(0, 0).unwrap(), 128);
 }

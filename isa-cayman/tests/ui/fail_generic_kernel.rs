@@ -7,7 +7,7 @@ fn kernel<G>() -> [[u8; 64]; 2]
 where
     G: Typed + SaveArm<(Dve, RngXorwow, Xorwow), 24> + RestoreArm<(Dve, RngXorwow, Xorwow), 24>,
 {
-    let state = G::StateTensor::<24>::from(G::sbuf(0, 0).unwrap());
+    let state = G::state_tensor::<24>(G::sbuf(0, 0).unwrap());
     let save = G::save::<Dve, RngXorwow, Xorwow, 24>(state, 128);
     let restore = G::restore::<Dve, RngXorwow, Xorwow, 24>(state, 128);
     [save.to_bytes(), restore.to_bytes()]

@@ -194,12 +194,19 @@ fn constructed(model: &Model, op: OpcodeId, name: &str) -> Option<Constructed> {
         .collect();
     let n = arm.words;
     let (has_at, has_sbuf) = legality::state_tensor_helpers(model);
+    // Without a helper the operand takes, no state tensor can be written (its space marker is
+    // private): the instruction gets the field-by-field example instead.
+    let sbuf_only = legality::sbuf_only_trait(model, t).is_some();
     let tensor = if has_sbuf {
-        "StateTensor::sbuf(0, 0x100)".to_string()
-    } else if has_at {
-        "StateTensor::at(0x100)".to_string()
+        Some("StateTensor::sbuf(0, 0x100)?".to_string())
+    } else if has_at && !sbuf_only {
+        Some("StateTensor::at(0x100)".to_string())
     } else {
-        "StateTensor { start_addr: Default::default(), step: 1 }".to_string()
+        None
+    };
+    let tensor = match kind {
+        Ctor::SeedImmediate => String::new(),
+        _ => tensor?,
     };
     let args = markers.join(", ");
     let (call, what) = match kind {

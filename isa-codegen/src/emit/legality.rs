@@ -366,7 +366,11 @@ pub(crate) fn state_tensor_helpers(model: &Model) -> (bool, bool) {
         && model
             .constant(crate::vendor::STATE_BUF_PARTITION_SIZE)
             .is_some();
-    (at, at && consts)
+    let checked = model
+        .address_forms
+        .as_ref()
+        .is_some_and(|a| a.sbuf && state_tensor_addr(model) == Some(a.union));
+    (at, at && consts && checked)
 }
 
 /// The address record of `StateTensor<N>`'s `start_addr`: the `start_addr` of the tensor the
@@ -389,7 +393,7 @@ pub(crate) fn state_tensor_addr(model: &Model) -> Option<RecordId> {
     }
 }
 
-/// The `StateTensor<N>` argument of the typed constructors, when a table binds a tensor.
+/// The `StateTensor<N, S>` argument of the typed constructors, when a table binds a tensor.
 fn state_tensor(model: &Model) -> TokenStream {
     let Some(addr) = state_tensor_addr(model) else {
         return quote!();
@@ -398,62 +402,168 @@ fn state_tensor(model: &Model) -> TokenStream {
     let (has_imm, has_sbuf) = state_tensor_helpers(model);
     let at = if has_imm {
         quote! {
-            /// The tensor at immediate address `addr`, words contiguous (`step` 1).
-            pub fn at(addr: u32) -> Self {
-                Self { start_addr: crate::#addr_ty::from_addr_immediate(addr), step: 1 }
-            }
-        }
-    } else {
-        quote!()
-    };
-    let sbuf = if has_sbuf {
-        quote! {
-            /// The tensor starting at SBUF partition `partition`, byte `byte_offset` of it, words
-            /// contiguous. Not checked (the arithmetic wraps; the validator judges the address):
-            /// `TensorAddress::sbuf` checks both parts, and `StateTensor::from` takes its result.
-            pub fn sbuf(partition: u32, byte_offset: u32) -> Self {
-                Self::at(
-                    crate::consts::STATE_BUF_OFFSET
-                        .wrapping_add(partition.wrapping_mul(crate::consts::STATE_BUF_PARTITION_SIZE))
-                        .wrapping_add(byte_offset),
-                )
-            }
-        }
-    } else {
-        quote!()
-    };
-    let from_address = match &model.address_forms {
-        Some(a) if a.union == addr => quote! {
-            impl<const N: usize> From<crate::TensorAddress> for StateTensor<N> {
-                /// The state tensor at a checked address, words contiguous.
-                fn from(a: crate::TensorAddress) -> Self {
-                    Self { start_addr: a.addr4(), step: 1 }
+            impl<const N: usize> StateTensor<N, isa_core::space::AnySpace> {
+                /// The tensor at immediate address `addr`, words contiguous (`step` 1). A raw
+                /// address proves no memory, so the tensor is `AnySpace`: an operand the
+                /// validator allows in SBUF only does not take it (a raw word for one goes
+                /// through the instruction's fields, `from_fields` or `from_bytes`, where
+                /// `validate` judges the address).
+                pub fn at(addr: u32) -> Self {
+                    Self { start_addr: crate::#addr_ty::from_addr_immediate(addr), step: 1, space: core::marker::PhantomData }
                 }
             }
-        },
-        _ => quote!(),
+        }
+    } else {
+        quote!()
     };
+    let checked = matches!(&model.address_forms, Some(a) if a.union == addr);
+    let sbuf = if has_sbuf {
+        quote! {
+            impl<const N: usize> StateTensor<N, isa_core::space::Sbuf> {
+                /// The tensor starting at SBUF partition `partition`, byte `byte_offset` of it,
+                /// words contiguous, checked as `TensorAddress::sbuf` checks (one error type,
+                /// `AddressError`).
+                pub fn sbuf(partition: u32, byte_offset: u32) -> Result<Self, isa_core::AddressError> {
+                    Ok(Self::from(crate::TensorAddress::sbuf(partition, byte_offset)?))
+                }
+            }
+            impl<const N: usize> From<crate::SbufAddress> for StateTensor<N, isa_core::space::Sbuf> {
+                /// The state tensor at a checked SBUF address, words contiguous.
+                fn from(a: crate::SbufAddress) -> Self {
+                    Self { start_addr: a.address().addr4(), step: 1, space: core::marker::PhantomData }
+                }
+            }
+            impl<const N: usize> From<StateTensor<N, isa_core::space::Sbuf>> for StateTensor<N, isa_core::space::AnySpace> {
+                /// The same tensor, no longer claiming SBUF.
+                fn from(t: StateTensor<N, isa_core::space::Sbuf>) -> Self {
+                    Self { start_addr: t.start_addr, step: t.step, space: core::marker::PhantomData }
+                }
+            }
+        }
+    } else {
+        quote!()
+    };
+    let from_address = if checked {
+        quote! {
+            impl<const N: usize> From<crate::TensorAddress> for StateTensor<N, isa_core::space::AnySpace> {
+                /// The state tensor at an address in either memory, words contiguous.
+                fn from(a: crate::TensorAddress) -> Self {
+                    Self { start_addr: a.addr4(), step: 1, space: core::marker::PhantomData }
+                }
+            }
+        }
+    } else {
+        quote!()
+    };
+    let doc = format!(
+        " Where a checkpoint instruction reads or writes its state: per partition, `N` u32 words starting at `start_addr`, `step` elements apart. The partition count is the instruction's `num_active_channels`; `N` is checked against the arm at compile time. `S` is what the tensor proves about its memory (`isa_core::space`): `Sbuf` from `StateTensor::sbuf` or an `SbufAddress`, `AnySpace` from a `TensorAddress` or a raw address.{}",
+        state_space_doc(model)
+    );
     quote! {
         #from_address
-        /// Where a checkpoint instruction reads or writes its state: per partition, `N` u32
-        /// words starting at `start_addr`, `step` elements apart. The partition count is the
-        /// instruction's `num_active_channels`; `N` is checked against the arm at compile time.
+        #[doc = #doc]
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-        pub struct StateTensor<const N: usize> {
+        pub struct StateTensor<const N: usize, S = isa_core::space::Sbuf> {
             /// Start address (partition and byte offset, or an address register).
             pub start_addr: crate::#addr_ty,
             /// Element stride between state words.
             pub step: i16,
+            space: core::marker::PhantomData<S>,
         }
-        impl<const N: usize> StateTensor<N> {
+        impl<const N: usize, S> StateTensor<N, S> {
             /// State words per partition.
             pub const WORDS: usize = N;
-            #at
-            #sbuf
             /// The same tensor with another element stride.
             pub fn with_step(self, step: i16) -> Self { Self { step, ..self } }
         }
+        #at
+        #sbuf
     }
+}
+
+/// The memories the validator allows table `t`'s state tensor (from [`Model::operand_space`]).
+pub(crate) fn state_space(model: &Model, t: &Table) -> Option<isa_core::Spaces> {
+    let b = tensor_binding(model, t)?;
+    let Some(crate::model::eval::Step::Field(_, field)) = b.tensor.steps.first() else {
+        return None;
+    };
+    model.operand_space(t.opcode, *field)
+}
+
+/// The state tensor's field name of table `t` (`src_mem_pattern`).
+fn state_field_name(model: &Model, t: &Table) -> Option<String> {
+    let b = tensor_binding(model, t)?;
+    Some(b.tensor.name(model, model.shapes[t.shape].record))
+}
+
+/// The sentences of `StateTensor`'s rustdoc naming, per checkpoint instruction, the memories
+/// its validator allows the state tensor.
+fn state_space_doc(model: &Model) -> String {
+    model
+        .tables
+        .iter()
+        .filter_map(|t| {
+            let spaces = state_space(model, t)?;
+            let field = state_field_name(model, t)?;
+            Some(format!(
+                " On {}, `{}`'s `{field}` is {spaces}{}.",
+                model.generation,
+                model.opcodes[t.opcode].short,
+                if spaces.psum {
+                    ""
+                } else {
+                    ": the tensor must be in SBUF (`StateTensor<N, Sbuf>`)"
+                },
+            ))
+        })
+        .collect()
+}
+
+/// The trait a state tensor's space must implement where table `t`'s validator allows the
+/// tensor SBUF only: its name and its item (a `#[diagnostic::on_unimplemented]` message naming
+/// the generation, the instruction and the operand, implemented for `isa_core::space::Sbuf`
+/// alone). `None` where the validator allows PSUM too.
+pub(crate) fn sbuf_only_trait(
+    model: &Model,
+    t: &Table,
+) -> Option<(proc_macro2::Ident, TokenStream)> {
+    let spaces = state_space(model, t)?;
+    if spaces.psum || !spaces.sbuf {
+        return None;
+    }
+    let inst = model.instruction_names[t.opcode].as_deref()?;
+    let field = state_field_name(model, t)?;
+    let short = &model.opcodes[t.opcode].short;
+    let gen = &model.generation;
+    let operand = field
+        .strip_suffix(crate::vendor::TENSOR_SUFFIX)
+        .unwrap_or(&field);
+    let name = ident(&format!(
+        "{inst}{}InSbuf",
+        crate::model::names::camel(operand)
+    ));
+    let message = format!(
+        "{short}'s `{field}` on {gen} is SBUF only: a `StateTensor<N, {{Self}}>` may lie in PSUM"
+    );
+    let label = format!("SBUF only on {gen}");
+    let note = format!(
+        "the validator of {short} passes `{field}` AllowedInSBUF::True, AllowedInPSUM::False; build the tensor with `StateTensor::sbuf(partition, byte_offset)?` or from an `SbufAddress`"
+    );
+    let doc = format!(
+        " The state tensors {short} on {gen} takes as `{field}`: SBUF only, so `isa_core::space::Sbuf` alone."
+    );
+    let cfg = super::cfg_for_shape(model, t.shape);
+    Some((
+        name.clone(),
+        quote! {
+            #cfg
+            #[doc = #doc]
+            #[diagnostic::on_unimplemented(message = #message, label = #label, note = #note)]
+            pub trait #name: isa_core::space::Space {}
+            #cfg
+            impl #name for isa_core::space::Sbuf {}
+        },
+    ))
 }
 
 /// The `legality` module (tables, traits, constructors) and the `arm` module (markers).
@@ -468,6 +578,7 @@ pub fn emit(model: &Model, firmware: &dyn Fn(&Table, usize) -> Firmware) -> (Sou
         let cfg = super::cfg_for_shape(model, t.shape);
         items.push(super::with_cfg(&cfg, arm_table(model, t, firmware)));
         items.extend(legal_trait(model, t, &clashes, &mut sealed_tuples));
+        items.extend(sbuf_only_trait(model, t).map(|(_, item)| item));
         let key = key_columns(model, t);
         items.push(super::with_cfg(
             &cfg,
@@ -999,6 +1110,24 @@ fn engine_tag(
     }
 }
 
+/// The bound of the space of table `t`'s state tensor argument ([`sbuf_only_trait`] where the
+/// validator allows it SBUF only, any `isa_core::space::Space` otherwise) and the paragraph
+/// the constructor's rustdoc gives it.
+pub(crate) fn state_space_bound(model: &Model, t: &Table) -> (TokenStream, String) {
+    let field = state_field_name(model, t).unwrap_or_default();
+    match (sbuf_only_trait(model, t), state_space(model, t)) {
+        (Some((name, _)), _) => (
+            quote!(crate::legality::#name),
+            format!("\n\n The state tensor must be in SBUF: the validator allows `{field}` SBUF only, so it takes a `StateTensor<N, Sbuf>` (`StateTensor::sbuf`, or `StateTensor::from` an `SbufAddress`), and one that may lie in PSUM does not compile (`{name}`)."),
+        ),
+        (None, Some(spaces)) => (
+            quote!(isa_core::space::Space),
+            format!("\n\n The validator allows `{field}` {spaces}, so the state tensor may be of either space; conjuncts of the validator that depend on the engine, not on the tensor's type, are checked at run time, by `validate()`."),
+        ),
+        (None, None) => (quote!(isa_core::space::Space), String::new()),
+    }
+}
+
 fn constructors(model: &Model, t: &Table, key: &[usize], clashes: &[String]) -> TokenStream {
     let kinds = ctors(model, t);
     let o = &model.opcodes[t.opcode];
@@ -1043,6 +1172,7 @@ fn constructors(model: &Model, t: &Table, key: &[usize], clashes: &[String]) -> 
     };
     let (engine_param, ret, wrap, tag_note) = engine_tag(model, t, &params);
     let gen = &model.generation;
+    let (space_bound, space_note) = state_space_bound(model, t);
     let arm_note = format!(
         "\n\n The arm is the type parameters ({}); an illegal arm or a wrong `N` does not compile.{tag_note}",
         params
@@ -1063,6 +1193,11 @@ fn constructors(model: &Model, t: &Table, key: &[usize], clashes: &[String]) -> 
         let fname = ident(name);
         let tuple = tuple_for(fixed);
         let d = format!(" A legal `{}` on {gen}{what}{arm_note}", o.short);
+        let d = if name == "seed_immediate" {
+            d
+        } else {
+            format!("{d}{space_note}")
+        };
         quote! {
             #[doc = #d]
             pub fn #fname<#(#generic_names,)* const N: usize>(#arg, num_active_channels: u8) -> #ret
@@ -1082,7 +1217,7 @@ fn constructors(model: &Model, t: &Table, key: &[usize], clashes: &[String]) -> 
     match update_col {
         None => fns.push(ctor_fn(
             "save",
-            quote!(dst: crate::StateTensor<N>),
+            quote!(dst: crate::StateTensor<N, impl #space_bound>),
             ": saves the arm's `N` state words per partition into `dst` for `num_active_channels` partitions.".into(),
             None,
             quote!(let src = dst; #zeroed),
@@ -1098,7 +1233,7 @@ fn constructors(model: &Model, t: &Table, key: &[usize], clashes: &[String]) -> 
                 if kinds.contains(&Ctor::Restore) {
                     fns.push(ctor_fn(
                         "restore",
-                        quote!(src: crate::StateTensor<N>),
+                        quote!(src: crate::StateTensor<N, impl #space_bound>),
                         " restoring from a tensor (`SRC_TENSOR`): the arm's `N` state words per partition read from `src` for `num_active_channels` partitions.".into(),
                         marker(m),
                         zeroed.clone(),
@@ -1120,7 +1255,7 @@ fn constructors(model: &Model, t: &Table, key: &[usize], clashes: &[String]) -> 
                         quote!(state: [u32; N]),
                         " loading one inline state for every lane (`IMM_SINGLE`): `state` goes into `imm_state[0..N]`.".into(),
                         marker(m),
-                        quote!(#zeroed let src = crate::StateTensor::<N>::at(0);),
+                        quote!(#zeroed let src = crate::StateTensor::<N, isa_core::space::AnySpace>::at(0);),
                         quote! {
                             for (slot, word) in f.imm_state.iter_mut().zip(state).take(#cap) {
                                 *slot = word;

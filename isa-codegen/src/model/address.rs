@@ -95,3 +95,91 @@ impl Model {
         ])
     }
 }
+
+/// The memories one tensor operand of one instruction may use, as its validator passes them:
+/// the `AllowedInSBUF` / `AllowedInPSUM` arguments of the start-address checks it reaches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OperandSpace {
+    /// The instruction.
+    pub opcode: super::OpcodeId,
+    /// The tensor operand: a top-level field of the operand struct.
+    pub field: usize,
+    /// What the checks allow (a memory only when every check reached allows it).
+    pub spaces: isa_core::Spaces,
+}
+
+/// The memories of every tensor operand of every validated instruction
+/// ([`Model::operand_spaces`]): each validator evaluated with its opcode fixed and every field
+/// and the engine symbolic, so that every start-address check is reached whatever the
+/// instruction's other fields choose. Empty when the tree's address union or its
+/// `AllowedInSBUF` / `AllowedInPSUM` enums are missing.
+pub fn operand_spaces(model: &Model) -> Vec<OperandSpace> {
+    let Some(watch) = space_watch(model) else {
+        return Vec::new();
+    };
+    let mut out: Vec<OperandSpace> = Vec::new();
+    for (op, v) in &model.validators {
+        let Some(shape) = model.opcodes[*op].shape else {
+            continue;
+        };
+        let shape_record = model.shapes[shape].record;
+        let env = super::eval::Inputs {
+            opcode: Some(i128::from(model.opcodes[*op].value)),
+            ..Default::default()
+        };
+        let args = super::instance::validator_args(model, v.func, None);
+        let mut ev = super::eval::Evaluator::new(model, &model.specs, shape_record)
+            .watching_spaces(watch.clone());
+        if ev.call(&env, v.func, args).is_err() {
+            continue;
+        }
+        let seen = ev.spaces.map(|w| w.seen).unwrap_or_default();
+        for (path, sbuf, psum) in seen {
+            let Some(&super::eval::Step::Field(_, field)) = path.steps.first() else {
+                continue;
+            };
+            match out.iter_mut().find(|s| s.opcode == *op && s.field == field) {
+                Some(s) => {
+                    s.spaces.sbuf &= sbuf;
+                    s.spaces.psum &= psum;
+                }
+                None => out.push(OperandSpace {
+                    opcode: *op,
+                    field,
+                    spaces: isa_core::Spaces { sbuf, psum },
+                }),
+            }
+        }
+    }
+    out.sort_by_key(|s| (s.opcode, s.field));
+    out
+}
+
+/// What the evaluator watches for: the address union and the two enums with their `TRUE`.
+fn space_watch(model: &Model) -> Option<super::eval::SpaceWatch> {
+    let union = model.address_forms.as_ref()?.union;
+    let allowed = |c_name: &str| {
+        let e = model.enum_named(c_name)?;
+        let yes = model.enums[e]
+            .members
+            .iter()
+            .find(|m| m.short == crate::vendor::ALLOWED_TRUE)?;
+        Some((e, yes.value))
+    };
+    Some(super::eval::SpaceWatch {
+        union,
+        sbuf: allowed(crate::vendor::ALLOWED_IN_SBUF)?,
+        psum: allowed(crate::vendor::ALLOWED_IN_PSUM)?,
+        seen: Vec::new(),
+    })
+}
+
+impl Model {
+    /// The memories tensor operand `field` of `op` may use, when its validator checks them.
+    pub fn operand_space(&self, op: super::OpcodeId, field: usize) -> Option<isa_core::Spaces> {
+        self.operand_spaces
+            .iter()
+            .find(|s| s.opcode == op && s.field == field)
+            .map(|s| s.spaces)
+    }
+}

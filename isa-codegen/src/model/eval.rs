@@ -258,6 +258,24 @@ pub struct Evaluator<'a> {
     /// order), including an enum field checked by `is_valid_enum` (which is true without reading
     /// its value): what the validator looks at under the assignment (the typed constructors use it).
     pub touched: Vec<FieldPath>,
+    /// When set, the memory-space arguments of every call the evaluation reaches
+    /// ([`Evaluator::watching_spaces`]).
+    pub spaces: Option<SpaceWatch>,
+}
+
+/// What [`Evaluator::watching_spaces`] looks for and what it saw: each call of a function
+/// taking the tensor start-address union and the `AllowedInSBUF` / `AllowedInPSUM` enums, with
+/// the address a field of the instruction and both enums known.
+#[derive(Clone, Debug)]
+pub struct SpaceWatch {
+    /// The start-address union.
+    pub union: RecordId,
+    /// `AllowedInSBUF` and the value of its `TRUE` member.
+    pub sbuf: (EnumId, i128),
+    /// `AllowedInPSUM` and the value of its `TRUE` member.
+    pub psum: (EnumId, i128),
+    /// (canonical path of the start address, allowed in SBUF, allowed in PSUM), in call order.
+    pub seen: Vec<(FieldPath, bool, bool)>,
 }
 
 fn term_bin(op: BinOp, a: Term, b: Term) -> Term {
@@ -368,6 +386,42 @@ impl<'a> Evaluator<'a> {
             shape_record,
             unassigned_enum_reads: Vec::new(),
             touched: Vec::new(),
+            spaces: None,
+        }
+    }
+
+    /// The same evaluator, recording the memory-space arguments of the calls it reaches.
+    pub fn watching_spaces(mut self, watch: SpaceWatch) -> Self {
+        self.spaces = Some(watch);
+        self
+    }
+
+    /// Records a call of `fns[f]` with `args` when it is a memory-space check.
+    fn note_space(&mut self, f: usize, args: &[Value]) {
+        let Some(watch) = &self.spaces else {
+            return;
+        };
+        let params = &self.fns[f].params;
+        let arg_of = |ty: SpecTy| {
+            params
+                .iter()
+                .position(|(_, t)| *t == ty)
+                .and_then(|k| args.get(k))
+        };
+        let allowed = |(e, yes): (EnumId, i128)| match arg_of(SpecTy::Enum(e)) {
+            Some(Value::Num(Term::Int(v))) => Some(*v == yes),
+            _ => None,
+        };
+        let (Some(Value::Ref(address)), Some(sbuf), Some(psum)) = (
+            arg_of(SpecTy::Record(watch.union)),
+            allowed(watch.sbuf),
+            allowed(watch.psum),
+        ) else {
+            return;
+        };
+        let path = address.canonical(self.model, self.shape_record);
+        if let Some(watch) = &mut self.spaces {
+            watch.seen.push((path, sbuf, psum));
         }
     }
 
@@ -512,6 +566,7 @@ impl<'a> Evaluator<'a> {
                 for a in call_args {
                     vals.push(self.eval(env, args, a, depth)?);
                 }
+                self.note_space(*f, &vals);
                 self.call_depth(env, *f, vals, depth)?
             }
             ExprKind::IsValidEnum(en, arg) => {

@@ -334,6 +334,10 @@ pub struct Model {
     /// What the generated `TensorAddress` can build, when the tree's tensor records have an
     /// `ADDR4` start address ([`address::derive`], right after the declarations).
     pub address_forms: Option<address::AddressForms>,
+    /// The memories each tensor operand may use, read off the validators' own
+    /// `AllowedInSBUF` / `AllowedInPSUM` arguments ([`address::operand_spaces`], after the
+    /// validators).
+    pub operand_spaces: Vec<address::OperandSpace>,
 }
 
 impl Model {

@@ -420,8 +420,21 @@ impl Lister<'_> {
     /// `construct.rs`: the operand types and the typed constructors with their parameter types.
     fn constructors(&mut self) {
         let m = self.model;
-        if m.address_forms.is_some() {
+        if let Some(forms) = &m.address_forms {
             self.push("TensorAddress".into(), Kind::Struct, String::new(), None);
+            if forms.sbuf {
+                self.push("SbufAddress".into(), Kind::Struct, String::new(), None);
+                for (f, detail) in [
+                    (
+                        "new",
+                        "(partition: u32, byte_offset: u32) -> Result<Self, AddressError>",
+                    ),
+                    ("address", "(self) -> TensorAddress"),
+                    ("raw", "(self) -> u32"),
+                ] {
+                    self.push(format!("SbufAddress::{f}"), Kind::Fn, detail.into(), None);
+                }
+            }
         }
         for (c, ctors) in emit::emitted_constructions(m) {
             let Some(name) = &m.instruction_names[c.opcode] else {
@@ -453,7 +466,7 @@ impl Lister<'_> {
             self.push(
                 "StateTensor".into(),
                 Kind::Struct,
-                "<const N: usize>".into(),
+                "<const N: usize, S = isa_core::space::Sbuf>".into(),
                 None,
             );
             let addr = format!(": {}", m.records[addr].rust);
@@ -578,11 +591,24 @@ impl Lister<'_> {
             .map(|k| type_text(&emit::legality::type_param(m, t, *k).1))
             .collect();
         let tr = emit::legality::trait_name(m, t);
+        let space = type_text(&emit::legality::state_space_bound(m, t).0);
+        if let Some((name, _)) = emit::legality::sbuf_only_trait(m, t) {
+            self.push(
+                name.to_string(),
+                Kind::Trait,
+                ": isa_core::space::Space".into(),
+                feature.clone(),
+            );
+        }
         for kind in kinds {
             let (name, arg) = match kind {
-                emit::legality::Ctor::Save => ("save", "dst: StateTensor<N>"),
-                emit::legality::Ctor::Restore => ("restore", "src: StateTensor<N>"),
-                emit::legality::Ctor::SeedImmediate => ("seed_immediate", "state: [u32; N]"),
+                emit::legality::Ctor::Save => {
+                    ("save", format!("dst: StateTensor<N, impl {space}>"))
+                }
+                emit::legality::Ctor::Restore => {
+                    ("restore", format!("src: StateTensor<N, impl {space}>"))
+                }
+                emit::legality::Ctor::SeedImmediate => ("seed_immediate", "state: [u32; N]".into()),
             };
             let detail = format!(
                 "<{}, const N: usize>({arg}, num_active_channels: u8) -> Self where (..): {tr}<N>",

@@ -16,6 +16,7 @@ mod fixture_api;
 mod header_drop;
 mod header_trees;
 mod model_fixture;
+mod operand_spaces;
 mod padding;
 mod runtime_data;
 mod semver_drop;

@@ -256,20 +256,26 @@ fn typed_constructor_words_repeat_the_stream() {
     for (engine, save, restore) in [
         (
             Engine::Pool,
-            RandGetState::save::<Pool, RngXorwow, Xorwow, 6>(StateTensor::sbuf(0, 0x40), CHANNELS)
-                .to_bytes(),
+            RandGetState::save::<Pool, RngXorwow, Xorwow, 6>(
+                StateTensor::sbuf(0, 0x40).expect("an SBUF address"),
+                CHANNELS,
+            )
+            .to_bytes(),
             RandSetState::restore::<Pool, RngXorwow, Xorwow, 6>(
-                StateTensor::sbuf(0, 0x40),
+                StateTensor::sbuf(0, 0x40).expect("an SBUF address"),
                 CHANNELS,
             )
             .to_bytes(),
         ),
         (
             Engine::Dve,
-            RandGetState::save::<Dve, RngXorwow, Xorwow, 24>(StateTensor::sbuf(0, 0x40), CHANNELS)
-                .to_bytes(),
+            RandGetState::save::<Dve, RngXorwow, Xorwow, 24>(
+                StateTensor::sbuf(0, 0x40).expect("an SBUF address"),
+                CHANNELS,
+            )
+            .to_bytes(),
             RandSetState::restore::<Dve, RngXorwow, Xorwow, 24>(
-                StateTensor::sbuf(0, 0x40),
+                StateTensor::sbuf(0, 0x40).expect("an SBUF address"),
                 CHANNELS,
             )
             .to_bytes(),
@@ -295,7 +301,7 @@ fn typed_constructor_words_repeat_the_stream() {
 fn engine_tagged_words_run_on_their_engine() {
     use isa_mariana::arm::{Dve, RngXorwow, Xorwow};
     use isa_mariana::{Mariana, NeuronEngine, RandGetState, RandSetState, StateTensor};
-    let at = StateTensor::sbuf(0, 0x40);
+    let at = StateTensor::sbuf(0, 0x40).expect("an SBUF address");
     let save = RandGetState::save::<Dve, RngXorwow, Xorwow, 24>(at, CHANNELS);
     let restore = RandSetState::restore::<Dve, RngXorwow, Xorwow, 24>(at, CHANNELS);
     assert_eq!(save.engine(), Engine::Dve);
@@ -325,8 +331,11 @@ fn immediate_philox_state_reaches_every_lane() {
     let words = [1u32, 2, 3, 4, 5, 6, 0];
     let seed =
         RandSetState::seed_immediate::<Pool, RngPhilox, Philox, 7>(words, CHANNELS).to_bytes();
-    let save = RandGetState::save::<Pool, RngPhilox, Philox, 7>(StateTensor::sbuf(0, 0), CHANNELS)
-        .to_bytes();
+    let save = RandGetState::save::<Pool, RngPhilox, Philox, 7>(
+        StateTensor::sbuf(0, 0).expect("an SBUF address"),
+        CHANNELS,
+    )
+    .to_bytes();
     let mut m = Machine::<Cayman, SparseMemory>::new(SparseMemory::new(), Gate::Validator);
     m.execute(&seed, Engine::Pool)
         .expect("IMM_SINGLE restore runs");

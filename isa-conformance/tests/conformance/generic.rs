@@ -29,7 +29,7 @@ where
     let fp32 = G::dtype(Dtype::Fp32)?;
     let draws = G::tensor3d(G::sbuf(0, 0x1000)?, [ELEMS, 1, 1])?;
     let masked = G::tensor3d(G::sbuf(0, 0x2000)?, [ELEMS, 1, 1])?;
-    let state = G::StateTensor::<24>::from(G::sbuf(0, 0)?);
+    let state = G::state_tensor::<24>(G::sbuf(0, 0)?);
     let dve = G::engine(Engine::Dve);
 
     let seed = G::set_rng_seed(Immediate::Value(0x1234_5678));

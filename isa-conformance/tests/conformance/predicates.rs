@@ -21,6 +21,7 @@ macro_rules! predicates {
             use isa::{consts, spec, D4Rand, S1Rand, StateTensor};
             use isa::{Dtype, NeuronEngine, RandGetState, RandParam, RandPostProc};
             use isa::{RandSetState, RandStateUpdate};
+            use isa_core::space::AnySpace;
             use isa_core::Violation;
             use $krate as isa;
 
@@ -31,8 +32,11 @@ macro_rules! predicates {
 
             /// SET, Pool Philox by SRC_TENSOR: 7 words from SBUF partition 0, 128 lanes.
             fn restore() -> RandSetState {
-                RandSetState::restore::<Pool, RngPhilox, Philox, 7>(StateTensor::sbuf(0, 0x40), 128)
-                    .into_inner()
+                RandSetState::restore::<Pool, RngPhilox, Philox, 7>(
+                    StateTensor::sbuf(0, 0x40).expect("an SBUF address"),
+                    128,
+                )
+                .into_inner()
             }
 
             /// SET, Pool Philox by IMM_SINGLE: 7 inline words, `imm_state[7]` left 0.
@@ -43,8 +47,11 @@ macro_rules! predicates {
 
             /// GET, Pool Philox: 7 words into SBUF partition 0, 128 lanes.
             fn save() -> RandGetState {
-                RandGetState::save::<Pool, RngPhilox, Philox, 7>(StateTensor::sbuf(0, 0x40), 128)
-                    .into_inner()
+                RandGetState::save::<Pool, RngPhilox, Philox, 7>(
+                    StateTensor::sbuf(0, 0x40).expect("an SBUF address"),
+                    128,
+                )
+                .into_inner()
             }
 
             fn broken_set(mut inst: RandSetState, f: impl FnOnce(&mut S1Rand)) -> RandSetState {
@@ -293,14 +300,17 @@ macro_rules! predicates {
 
             #[test]
             fn set_source_is_sbuf_only() {
-                let elsewhere = StateTensor::<7>::sbuf(0, 0x2_0000).start_addr;
+                let elsewhere = StateTensor::<7>::sbuf(0, 0x2_0000)
+                    .expect("an SBUF address")
+                    .start_addr;
                 broken_set(restore(), |f| f.src_mem_pattern.start_addr = elsewhere)
                     .validate(POOL)
                     .unwrap();
                 if $psum {
                     let psum = consts::PSUM_BUF_OFFSET;
                     let bad = broken_set(restore(), |f| {
-                        f.src_mem_pattern.start_addr = StateTensor::<7>::at(psum).start_addr
+                        f.src_mem_pattern.start_addr =
+                            StateTensor::<7, AnySpace>::at(psum).start_addr
                     });
                     rejected(
                         bad.validate(POOL),
@@ -312,24 +322,29 @@ macro_rules! predicates {
                     assert_eq!(consts::PSUM_BUF_SZ, 0);
                     let at = consts::PSUM_BUF_OFFSET;
                     let lanes = 128 - (at / consts::STATE_BUF_PARTITION_SIZE) as u8;
-                    let inst = RandSetState::restore::<Pool, RngPhilox, Philox, 7>(
-                        StateTensor::at(at),
-                        lanes,
+                    let sbuf = at - consts::STATE_BUF_OFFSET;
+                    let (partition, offset) = (
+                        sbuf / consts::STATE_BUF_PARTITION_SIZE,
+                        sbuf % consts::STATE_BUF_PARTITION_SIZE,
                     );
+                    let src = StateTensor::sbuf(partition, offset).expect("an SBUF address");
+                    let inst = RandSetState::restore::<Pool, RngPhilox, Philox, 7>(src, lanes);
                     inst.validate().unwrap();
                 }
                 // Past SBUF (and PSUM) there is no partition left for a lane.
                 let outside = outside_memory();
-                let bad = RandSetState::restore::<Pool, RngPhilox, Philox, 7>(
-                    StateTensor::at(outside),
-                    1,
-                );
+                // A raw address is no SBUF address: the word is written through its fields.
+                let bad = broken_set(restore(), |f| {
+                    f.num_active_channels = 1;
+                    f.src_mem_pattern.start_addr =
+                        StateTensor::<7, AnySpace>::at(outside).start_addr
+                });
                 let field = (
                     "src_mem_pattern.start_addr.addr_immediate",
                     i64::from(outside),
                 );
                 rejected(
-                    bad.validate(),
+                    bad.validate(POOL),
                     &[SET, "start_addr_active_channels"],
                     &[field],
                 );
@@ -352,7 +367,8 @@ macro_rules! predicates {
                     );
                     // An address not aligned to the dtype is rejected by the tensor check.
                     let bad = broken_get(save(), |f| {
-                        f.dst_mem_pattern.start_addr = StateTensor::<7>::at(at + 2).start_addr
+                        f.dst_mem_pattern.start_addr =
+                            StateTensor::<7, AnySpace>::at(at + 2).start_addr
                     });
                     rejected(
                         bad.validate(POOL),
@@ -429,7 +445,7 @@ macro_rules! predicates {
             #[test]
             fn start_partition_plus_channels_fits_in_128() {
                 for (partition, lanes) in [(0u32, 128u8), (1, 127), (127, 1), (64, 64)] {
-                    let at = StateTensor::<7>::sbuf(partition, 0);
+                    let at = StateTensor::<7>::sbuf(partition, 0).expect("an SBUF address");
                     assert!(spec::start_addr_active_channels(at.start_addr, lanes));
                     RandSetState::restore::<Pool, RngPhilox, Philox, 7>(at, lanes)
                         .validate()
@@ -439,7 +455,7 @@ macro_rules! predicates {
                         .unwrap();
                 }
                 for (partition, lanes) in [(1u32, 128u8), (127, 2), (64, 65)] {
-                    let at = StateTensor::<7>::sbuf(partition, 0);
+                    let at = StateTensor::<7>::sbuf(partition, 0).expect("an SBUF address");
                     assert!(!spec::start_addr_active_channels(at.start_addr, lanes));
                     let fields = [
                         (
@@ -461,7 +477,7 @@ macro_rules! predicates {
                 if $psum {
                     // PSUM partitions count the same way (the predicate alone: a POOL save
                     // cannot write PSUM, and POOL is the one engine every generation has).
-                    let at = StateTensor::<7>::at(
+                    let at = StateTensor::<7, AnySpace>::at(
                         consts::PSUM_BUF_OFFSET + consts::PSUM_BUF_PARTITION_SIZE,
                     );
                     assert!(spec::start_addr_active_channels(at.start_addr, 127));
@@ -529,7 +545,7 @@ predicates!(maverick: isa_maverick { fixed_pool_engine: false, psum: false });
 fn mariana_dve_save_may_write_psum() {
     use isa_mariana::arm::{Dve, RngXorwow, Xorwow};
     use isa_mariana::{consts, RandGetState, StateTensor};
-    let at = StateTensor::<24>::at(consts::PSUM_BUF_OFFSET);
+    let at = StateTensor::<24, isa_core::space::AnySpace>::at(consts::PSUM_BUF_OFFSET);
     let inst = RandGetState::save::<Dve, RngXorwow, Xorwow, 24>(at, 128);
     inst.validate().unwrap();
 }

@@ -3,6 +3,6 @@ use isa_mariana::arm::{Act, RngXorwow, Xorwow};
 use isa_mariana::{RandGetState, RandSetState, StateTensor};
 
 fn main() {
-    let _ = RandSetState::restore::<Act, RngXorwow, Xorwow, 6>(StateTensor::sbuf(0, 0), 128);
-    let _ = RandGetState::save::<Act, RngXorwow, Xorwow, 6>(StateTensor::sbuf(0, 0), 128);
+    let _ = RandSetState::restore::<Act, RngXorwow, Xorwow, 6>(StateTensor::sbuf(0, 0).unwrap(), 128);
+    let _ = RandGetState::save::<Act, RngXorwow, Xorwow, 6>(StateTensor::sbuf(0, 0).unwrap(), 128);
 }

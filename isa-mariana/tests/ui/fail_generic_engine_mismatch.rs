@@ -10,7 +10,7 @@ fn on_pool<G: Typed>(word: OnEngine<G::RandSetState, Pool>) -> [u8; 64] {
 }
 
 fn main() {
-    let state = StateTensor::<24>::sbuf(0, 0);
+    let state = StateTensor::<24>::sbuf(0, 0).unwrap();
     let restore = Mariana::restore::<Dve, RngXorwow, Xorwow, 24>(state, 128);
     let _ = on_pool::<Mariana>(restore);
     let _ = RandSetState::restore::<Dve, RngXorwow, Xorwow, 24>(state, 128).validate(NeuronEngine::Pool);

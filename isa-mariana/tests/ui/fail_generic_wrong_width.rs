@@ -4,7 +4,7 @@ use isa_core::arm::{Dve, RngXorwow, Xorwow};
 use isa_core::generic::{RestoreArm, Typed};
 
 fn kernel<G: Typed + RestoreArm<(Dve, RngXorwow, Xorwow), 6>>() -> [u8; 64] {
-    let state = G::StateTensor::<6>::from(G::sbuf(0, 0).unwrap());
+    let state = G::state_tensor::<6>(G::sbuf(0, 0).unwrap());
     G::restore::<Dve, RngXorwow, Xorwow, 6>(state, 128).to_bytes()
 }
 

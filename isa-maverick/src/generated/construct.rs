@@ -6,27 +6,14 @@ pub use isa_core::{AddressError, Immediate, TensorError};
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct TensorAddress(crate::Addr4);
 impl TensorAddress {
-    /// Byte `byte_offset` of SBUF partition `partition`: the immediate address `STATE_BUF_OFFSET + partition * STATE_BUF_PARTITION_SIZE + byte_offset`. A partition past `NUM_PARTITIONS` or an offset past the partition size is an error (this generation's constants, `consts`).
-    pub const fn sbuf(partition: u32, byte_offset: u32) -> Result<Self, isa_core::AddressError> {
-        if partition >= crate::consts::NUM_PARTITIONS {
-            return Err(isa_core::AddressError::Partition {
-                memory: isa_core::Memory::Sbuf,
-                partition,
-                partitions: crate::consts::NUM_PARTITIONS,
-            });
-        }
-        if byte_offset >= crate::consts::STATE_BUF_PARTITION_SIZE {
-            return Err(isa_core::AddressError::Offset {
-                memory: isa_core::Memory::Sbuf,
-                byte_offset,
-                partition_bytes: crate::consts::STATE_BUF_PARTITION_SIZE,
-            });
-        }
-        Ok(Self::immediate(
-            crate::consts::STATE_BUF_OFFSET
-                .wrapping_add(partition.wrapping_mul(crate::consts::STATE_BUF_PARTITION_SIZE))
-                .wrapping_add(byte_offset),
-        ))
+    /// [`SbufAddress::new`]: byte `byte_offset` of SBUF partition `partition`, checked,
+    /// as the address type an SBUF-only operand takes (it converts into a
+    /// `TensorAddress` for the others).
+    pub const fn sbuf(
+        partition: u32,
+        byte_offset: u32,
+    ) -> Result<SbufAddress, isa_core::AddressError> {
+        SbufAddress::new(partition, byte_offset)
     }
     /// Address register `regnum` (`addr_reg` with marker `ADDR4_MARKER_ADDR_REG`),
     /// resolved at run time; a register past `NUM_ADDR_REGISTERS` is an error.
@@ -75,25 +62,74 @@ impl From<TensorAddress> for isa_core::Immediate {
         a.pointer()
     }
 }
+/// A tensor's start address on MAVERICK checked to lie in SBUF: the type an operand takes where the validator allows SBUF only (`isa_core::space::Sbuf`). An address register is not one: its value is known only at run time, so an SBUF-only operand holding a register goes through the instruction's fields (`from_fields`, `from_bytes`), where `validate` judges the word. Converts into a `TensorAddress` for the operands that accept either memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct SbufAddress(TensorAddress);
+impl SbufAddress {
+    /// Byte `byte_offset` of SBUF partition `partition`: the immediate address `STATE_BUF_OFFSET + partition * STATE_BUF_PARTITION_SIZE + byte_offset`. A partition past `NUM_PARTITIONS` or an offset past the partition size is an error (this generation's constants, `consts`).
+    pub const fn new(partition: u32, byte_offset: u32) -> Result<Self, isa_core::AddressError> {
+        if partition >= crate::consts::NUM_PARTITIONS {
+            return Err(isa_core::AddressError::Partition {
+                memory: isa_core::Memory::Sbuf,
+                partition,
+                partitions: crate::consts::NUM_PARTITIONS,
+            });
+        }
+        if byte_offset >= crate::consts::STATE_BUF_PARTITION_SIZE {
+            return Err(isa_core::AddressError::Offset {
+                memory: isa_core::Memory::Sbuf,
+                byte_offset,
+                partition_bytes: crate::consts::STATE_BUF_PARTITION_SIZE,
+            });
+        }
+        let addr = crate::consts::STATE_BUF_OFFSET
+            .wrapping_add(partition.wrapping_mul(crate::consts::STATE_BUF_PARTITION_SIZE))
+            .wrapping_add(byte_offset);
+        Ok(Self(TensorAddress::immediate(addr)))
+    }
+    /// The address, for an operand that accepts either memory.
+    pub const fn address(self) -> TensorAddress {
+        self.0
+    }
+    /// The union's 4 bytes as a little-endian word.
+    pub const fn raw(self) -> u32 {
+        self.0.raw()
+    }
+}
+impl From<SbufAddress> for TensorAddress {
+    fn from(a: SbufAddress) -> Self {
+        a.0
+    }
+}
+impl From<SbufAddress> for isa_core::Immediate {
+    /// [`TensorAddress::pointer`].
+    fn from(a: SbufAddress) -> Self {
+        a.0.pointer()
+    }
+}
 impl crate::Tensor1d {
     /// `num_elem` elements laid out contiguously from `start`, innermost dimension
     /// first: dimension `k` steps over the elements of the dimensions inside it, a
     /// dimension of count 1 gets stride 1 (as the headers fill unused dimensions).
     /// A count of 0, or a stride past `i16`, is an error.
     pub fn contiguous(
-        start: TensorAddress,
+        start: impl Into<TensorAddress>,
         num_elem: [u16; 1],
     ) -> Result<Self, isa_core::TensorError> {
         Ok(Self {
-            start_addr: start.addr4(),
+            start_addr: start.into().addr4(),
             step_elem: isa_core::construct::contiguous_steps(num_elem)?,
             num_elem,
         })
     }
     /// The access pattern with these strides and counts (in elements, innermost first), as given.
-    pub const fn with_steps(start: TensorAddress, step_elem: [i16; 1], num_elem: [u16; 1]) -> Self {
+    pub fn with_steps(
+        start: impl Into<TensorAddress>,
+        step_elem: [i16; 1],
+        num_elem: [u16; 1],
+    ) -> Self {
         Self {
-            start_addr: start.addr4(),
+            start_addr: start.into().addr4(),
             step_elem,
             num_elem,
         }
@@ -105,19 +141,23 @@ impl crate::Tensor2d {
     /// dimension of count 1 gets stride 1 (as the headers fill unused dimensions).
     /// A count of 0, or a stride past `i16`, is an error.
     pub fn contiguous(
-        start: TensorAddress,
+        start: impl Into<TensorAddress>,
         num_elem: [u16; 2],
     ) -> Result<Self, isa_core::TensorError> {
         Ok(Self {
-            start_addr: start.addr4(),
+            start_addr: start.into().addr4(),
             step_elem: isa_core::construct::contiguous_steps(num_elem)?,
             num_elem,
         })
     }
     /// The access pattern with these strides and counts (in elements, innermost first), as given.
-    pub const fn with_steps(start: TensorAddress, step_elem: [i16; 2], num_elem: [u16; 2]) -> Self {
+    pub fn with_steps(
+        start: impl Into<TensorAddress>,
+        step_elem: [i16; 2],
+        num_elem: [u16; 2],
+    ) -> Self {
         Self {
-            start_addr: start.addr4(),
+            start_addr: start.into().addr4(),
             step_elem,
             num_elem,
         }
@@ -129,19 +169,23 @@ impl crate::Tensor3d {
     /// dimension of count 1 gets stride 1 (as the headers fill unused dimensions).
     /// A count of 0, or a stride past `i16`, is an error.
     pub fn contiguous(
-        start: TensorAddress,
+        start: impl Into<TensorAddress>,
         num_elem: [u16; 3],
     ) -> Result<Self, isa_core::TensorError> {
         Ok(Self {
-            start_addr: start.addr4(),
+            start_addr: start.into().addr4(),
             step_elem: isa_core::construct::contiguous_steps(num_elem)?,
             num_elem,
         })
     }
     /// The access pattern with these strides and counts (in elements, innermost first), as given.
-    pub const fn with_steps(start: TensorAddress, step_elem: [i16; 3], num_elem: [u16; 3]) -> Self {
+    pub fn with_steps(
+        start: impl Into<TensorAddress>,
+        step_elem: [i16; 3],
+        num_elem: [u16; 3],
+    ) -> Self {
         Self {
-            start_addr: start.addr4(),
+            start_addr: start.into().addr4(),
             step_elem,
             num_elem,
         }
@@ -153,19 +197,23 @@ impl crate::Tensor4d {
     /// dimension of count 1 gets stride 1 (as the headers fill unused dimensions).
     /// A count of 0, or a stride past `i16`, is an error.
     pub fn contiguous(
-        start: TensorAddress,
+        start: impl Into<TensorAddress>,
         num_elem: [u16; 4],
     ) -> Result<Self, isa_core::TensorError> {
         Ok(Self {
-            start_addr: start.addr4(),
+            start_addr: start.into().addr4(),
             step_elem: isa_core::construct::contiguous_steps(num_elem)?,
             num_elem,
         })
     }
     /// The access pattern with these strides and counts (in elements, innermost first), as given.
-    pub const fn with_steps(start: TensorAddress, step_elem: [i16; 4], num_elem: [u16; 4]) -> Self {
+    pub fn with_steps(
+        start: impl Into<TensorAddress>,
+        step_elem: [i16; 4],
+        num_elem: [u16; 4],
+    ) -> Self {
         Self {
-            start_addr: start.addr4(),
+            start_addr: start.into().addr4(),
             step_elem,
             num_elem,
         }
@@ -1177,7 +1225,8 @@ impl From<isa_core::generic::Absent> for crate::Instruction {
 /// MAVERICK's typed layer for code generic over the generation: the operand types, and the checkpoint arms through `RestoreArm`, `SeedArm` and `SaveArm`.
 impl isa_core::generic::Typed for crate::Maverick {
     type Address = crate::TensorAddress;
-    type StateTensor<const N: usize> = crate::StateTensor<N>;
+    type SbufAddress = crate::SbufAddress;
+    type StateTensor<const N: usize, S: isa_core::space::Space> = crate::StateTensor<N, S>;
     type Tensor2d = crate::Tensor2d;
     type Tensor3d = crate::Tensor3d;
     type Tensor4d = crate::Tensor4d;
@@ -1187,26 +1236,36 @@ impl isa_core::generic::Typed for crate::Maverick {
     fn sbuf(
         partition: u32,
         byte_offset: u32,
-    ) -> Result<crate::TensorAddress, isa_core::AddressError> {
-        crate::TensorAddress::sbuf(partition, byte_offset)
+    ) -> Result<crate::SbufAddress, isa_core::AddressError> {
+        crate::SbufAddress::new(partition, byte_offset)
     }
-    fn address_word(address: crate::TensorAddress) -> u32 {
-        address.raw()
+    fn state_tensor<const N: usize>(
+        start: crate::SbufAddress,
+    ) -> crate::StateTensor<N, isa_core::space::Sbuf> {
+        start.into()
+    }
+    fn state_tensor_at<const N: usize>(
+        start: crate::TensorAddress,
+    ) -> crate::StateTensor<N, isa_core::space::AnySpace> {
+        start.into()
+    }
+    fn address_word(address: impl Into<crate::TensorAddress>) -> u32 {
+        address.into().raw()
     }
     fn tensor2d(
-        start: crate::TensorAddress,
+        start: impl Into<crate::TensorAddress>,
         num_elem: [u16; 2],
     ) -> Result<crate::Tensor2d, isa_core::TensorError> {
         crate::Tensor2d::contiguous(start, num_elem)
     }
     fn tensor3d(
-        start: crate::TensorAddress,
+        start: impl Into<crate::TensorAddress>,
         num_elem: [u16; 3],
     ) -> Result<crate::Tensor3d, isa_core::TensorError> {
         crate::Tensor3d::contiguous(start, num_elem)
     }
     fn tensor4d(
-        start: crate::TensorAddress,
+        start: impl Into<crate::TensorAddress>,
         num_elem: [u16; 4],
     ) -> Result<crate::Tensor4d, isa_core::TensorError> {
         crate::Tensor4d::contiguous(start, num_elem)

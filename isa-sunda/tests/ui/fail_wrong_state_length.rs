@@ -4,8 +4,8 @@ use isa_sunda::arm::{Philox, Pool, RngPhilox};
 use isa_sunda::{RandGetState, RandSetState, StateTensor};
 
 fn main() {
-    let _ = RandSetState::restore::<Pool, RngPhilox, Philox, 8>(StateTensor::sbuf(0, 0), 128);
-    let _ = RandSetState::restore::<Pool, RngPhilox, Philox, _>(StateTensor::<8>::sbuf(0, 0), 128);
-    let _ = RandGetState::save::<Pool, RngPhilox, Philox, _>(StateTensor::<6>::sbuf(0, 0), 128);
+    let _ = RandSetState::restore::<Pool, RngPhilox, Philox, 8>(StateTensor::sbuf(0, 0).unwrap(), 128);
+    let _ = RandSetState::restore::<Pool, RngPhilox, Philox, _>(StateTensor::<8>::sbuf(0, 0).unwrap(), 128);
+    let _ = RandGetState::save::<Pool, RngPhilox, Philox, _>(StateTensor::<6>::sbuf(0, 0).unwrap(), 128);
     let _ = RandSetState::seed_immediate::<Pool, RngPhilox, Philox, _>([0; 8], 128);
 }

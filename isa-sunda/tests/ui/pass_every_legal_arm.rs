@@ -13,7 +13,7 @@ fn restore<E: NeuronEngineMarker, G: RandSrcMarker, A: RandAlgorithmMarker, cons
 where
     (E, G, A, SrcTensor): LegalRandSetState<N>,
 {
-    let inst = RandSetState::restore::<E, G, A, N>(StateTensor::sbuf(0, 0x100), 128);
+    let inst = RandSetState::restore::<E, G, A, N>(StateTensor::sbuf(0, 0x100).unwrap(), 128);
     inst.validate().unwrap();
     <(E, G, A, SrcTensor) as LegalRandSetState<N>>::ARM
 }
@@ -34,7 +34,7 @@ fn save<E: NeuronEngineMarker, G: RandSrcMarker, A: RandAlgorithmMarker, const N
 where
     (E, G, A): LegalRandGetState<N>,
 {
-    let inst = RandGetState::save::<E, G, A, N>(StateTensor::sbuf(0, 0x100), 128);
+    let inst = RandGetState::save::<E, G, A, N>(StateTensor::sbuf(0, 0x100).unwrap(), 128);
     inst.validate().unwrap();
     <(E, G, A) as LegalRandGetState<N>>::ARM
 }

@@ -122,26 +122,33 @@ pub(crate) fn emit(model: &Model, emitted: &[(&Construction, Vec<&Ctor>)]) -> To
         #[doc = #doc]
         impl isa_core::generic::Typed for crate::#marker {
             type Address = crate::TensorAddress;
-            type StateTensor<const N: usize> = crate::StateTensor<N>;
+            type SbufAddress = crate::SbufAddress;
+            type StateTensor<const N: usize, S: isa_core::space::Space> = crate::StateTensor<N, S>;
             type Tensor2d = crate::#t2;
             type Tensor3d = crate::#t3;
             type Tensor4d = crate::#t4;
             type Dtype = crate::#dt;
             type RandSetState = crate::inst::#set;
             type RandGetState = crate::inst::#get;
-            fn sbuf(partition: u32, byte_offset: u32) -> Result<crate::TensorAddress, isa_core::AddressError> {
-                crate::TensorAddress::sbuf(partition, byte_offset)
+            fn sbuf(partition: u32, byte_offset: u32) -> Result<crate::SbufAddress, isa_core::AddressError> {
+                crate::SbufAddress::new(partition, byte_offset)
             }
-            fn address_word(address: crate::TensorAddress) -> u32 {
-                address.raw()
+            fn state_tensor<const N: usize>(start: crate::SbufAddress) -> crate::StateTensor<N, isa_core::space::Sbuf> {
+                start.into()
             }
-            fn tensor2d(start: crate::TensorAddress, num_elem: [u16; 2]) -> Result<crate::#t2, isa_core::TensorError> {
+            fn state_tensor_at<const N: usize>(start: crate::TensorAddress) -> crate::StateTensor<N, isa_core::space::AnySpace> {
+                start.into()
+            }
+            fn address_word(address: impl Into<crate::TensorAddress>) -> u32 {
+                address.into().raw()
+            }
+            fn tensor2d(start: impl Into<crate::TensorAddress>, num_elem: [u16; 2]) -> Result<crate::#t2, isa_core::TensorError> {
                 crate::#t2::contiguous(start, num_elem)
             }
-            fn tensor3d(start: crate::TensorAddress, num_elem: [u16; 3]) -> Result<crate::#t3, isa_core::TensorError> {
+            fn tensor3d(start: impl Into<crate::TensorAddress>, num_elem: [u16; 3]) -> Result<crate::#t3, isa_core::TensorError> {
                 crate::#t3::contiguous(start, num_elem)
             }
-            fn tensor4d(start: crate::TensorAddress, num_elem: [u16; 4]) -> Result<crate::#t4, isa_core::TensorError> {
+            fn tensor4d(start: impl Into<crate::TensorAddress>, num_elem: [u16; 4]) -> Result<crate::#t4, isa_core::TensorError> {
                 crate::#t4::contiguous(start, num_elem)
             }
             fn dtype(d: isa_core::vocab::Dtype) -> Result<crate::#dt, isa_core::vocab::NoCounterpart> {
@@ -201,12 +208,23 @@ pub(crate) fn arms(model: &Model, t: &Table, key: &[usize]) -> TokenStream {
         Some(quote!(crate::arm::#n))
     };
     let cfg = generic_cfg(model, &facts, None);
+    let (space_bound, _) = legality::state_space_bound(model, t);
     let impls = legality::ctors(model, t).into_iter().filter_map(|c| {
         let (tr, method, ctor, arg, arg_ty, fixed) = match c {
-            legality::Ctor::Restore => ("RestoreArm", "restore_arm", "restore", "src", quote!(crate::StateTensor<N>), update_marker(crate::vendor::SRC_TENSOR)?),
+            legality::Ctor::Restore => ("RestoreArm", "restore_arm", "restore", "src", quote!(crate::StateTensor<N, S>), update_marker(crate::vendor::SRC_TENSOR)?),
             legality::Ctor::SeedImmediate => ("SeedArm", "seed_arm", "seed_immediate", "state", quote!([u32; N]), update_marker(crate::vendor::IMM_SINGLE)?),
-            legality::Ctor::Save if update_col.is_none() => ("SaveArm", "save_arm", "save", "dst", quote!(crate::StateTensor<N>), quote!()),
+            legality::Ctor::Save if update_col.is_none() => ("SaveArm", "save_arm", "save", "dst", quote!(crate::StateTensor<N, S>), quote!()),
             legality::Ctor::Save => return None,
+        };
+        // The tensor arms carry the state tensor's space, bounded as the constructor bounds it.
+        let (space_param, space_arg, space_where) = if matches!(c, legality::Ctor::SeedImmediate) {
+            (quote!(), quote!(), quote!())
+        } else {
+            (
+                quote!(S: isa_core::space::Space,),
+                quote!(, S),
+                quote!(S: #space_bound,),
+            )
         };
         let (tr, method, ctor, arg) = (ident(tr), ident(method), ident(ctor), ident(arg));
         let tuple = if fixed.is_empty() {
@@ -216,8 +234,8 @@ pub(crate) fn arms(model: &Model, t: &Table, key: &[usize]) -> TokenStream {
         };
         Some(quote! {
             #cfg
-            impl<#(#bounds,)* const N: usize> isa_core::generic::#tr<(#(#ids,)*), N> for crate::#marker
-            where #tuple: crate::legality::#trait_id<N>
+            impl<#(#bounds,)* #space_param const N: usize> isa_core::generic::#tr<(#(#ids,)*), N #space_arg> for crate::#marker
+            where #tuple: crate::legality::#trait_id<N>, #space_where
             {
                 fn #method(#arg: #arg_ty, num_active_channels: u8) -> isa_core::OnEngine<crate::inst::#inst, #e> {
                     crate::inst::#inst::#ctor::<#(#ids,)* N>(#arg, num_active_channels)

@@ -16,7 +16,13 @@ pub(crate) fn tensor_address(model: &Model, a: &AddressForms) -> TokenStream {
         let i = ident(n);
         quote!(crate::consts::#i)
     };
-    let memory_fn = |name: &str, memory: TokenStream, base: &str, size: &str, what: &str| {
+    // `ok` wraps the checked immediate address `addr` into the function's result.
+    let memory_fn = |name: &str,
+                     memory: TokenStream,
+                     base: &str,
+                     size: &str,
+                     what: &str,
+                     ok: TokenStream| {
         let f = ident(name);
         let (base, size, parts) = (
             consts(base),
@@ -37,20 +43,33 @@ pub(crate) fn tensor_address(model: &Model, a: &AddressForms) -> TokenStream {
                 if byte_offset >= #size {
                     return Err(isa_core::AddressError::Offset { memory: #memory, byte_offset, partition_bytes: #size });
                 }
-                Ok(Self::immediate(#base.wrapping_add(partition.wrapping_mul(#size)).wrapping_add(byte_offset)))
+                let addr = #base.wrapping_add(partition.wrapping_mul(#size)).wrapping_add(byte_offset);
+                Ok(#ok)
             }
         }
     };
-    let sbuf = if a.sbuf {
-        memory_fn(
-            "sbuf",
+    let (sbuf, sbuf_address) = if a.sbuf {
+        let new = memory_fn(
+            "new",
             quote!(isa_core::Memory::Sbuf),
             crate::vendor::STATE_BUF_OFFSET,
             crate::vendor::STATE_BUF_PARTITION_SIZE,
             "SBUF",
+            quote!(Self(TensorAddress::immediate(addr))),
+        );
+        (
+            quote! {
+                /// [`SbufAddress::new`]: byte `byte_offset` of SBUF partition `partition`, checked,
+                /// as the address type an SBUF-only operand takes (it converts into a
+                /// `TensorAddress` for the others).
+                pub const fn sbuf(partition: u32, byte_offset: u32) -> Result<SbufAddress, isa_core::AddressError> {
+                    SbufAddress::new(partition, byte_offset)
+                }
+            },
+            sbuf_address(model, new),
         )
     } else {
-        quote!()
+        (quote!(), quote!())
     };
     let psum = if a.psum {
         memory_fn(
@@ -59,6 +78,7 @@ pub(crate) fn tensor_address(model: &Model, a: &AddressForms) -> TokenStream {
             crate::vendor::PSUM_BUF_OFFSET,
             crate::vendor::PSUM_BUF_PARTITION_SIZE,
             "PSUM",
+            quote!(Self::immediate(addr)),
         )
     } else {
         quote!()
@@ -148,6 +168,42 @@ pub(crate) fn tensor_address(model: &Model, a: &AddressForms) -> TokenStream {
                 a.pointer()
             }
         }
+        #sbuf_address
+    }
+}
+
+/// `SbufAddress`: a start address checked to lie in SBUF, with `new`, the checked constructor.
+fn sbuf_address(model: &Model, new: TokenStream) -> TokenStream {
+    let doc = format!(
+        " A tensor's start address on {} checked to lie in SBUF: the type an operand takes where the validator allows SBUF only (`isa_core::space::Sbuf`). An address register is not one: its value is known only at run time, so an SBUF-only operand holding a register goes through the instruction's fields (`from_fields`, `from_bytes`), where `validate` judges the word. Converts into a `TensorAddress` for the operands that accept either memory.",
+        model.generation
+    );
+    quote! {
+        #[doc = #doc]
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub struct SbufAddress(TensorAddress);
+        impl SbufAddress {
+            #new
+            /// The address, for an operand that accepts either memory.
+            pub const fn address(self) -> TensorAddress {
+                self.0
+            }
+            /// The union's 4 bytes as a little-endian word.
+            pub const fn raw(self) -> u32 {
+                self.0.raw()
+            }
+        }
+        impl From<SbufAddress> for TensorAddress {
+            fn from(a: SbufAddress) -> Self {
+                a.0
+            }
+        }
+        impl From<SbufAddress> for isa_core::Immediate {
+            /// [`TensorAddress::pointer`].
+            fn from(a: SbufAddress) -> Self {
+                a.0.pointer()
+            }
+        }
     }
 }
 
@@ -173,17 +229,17 @@ pub(crate) fn tensor_helpers(model: &Model) -> TokenStream {
                 /// first: dimension `k` steps over the elements of the dimensions inside it, a
                 /// dimension of count 1 gets stride 1 (as the headers fill unused dimensions).
                 /// A count of 0, or a stride past `i16`, is an error.
-                pub fn contiguous(start: TensorAddress, num_elem: [u16; #n]) -> Result<Self, isa_core::TensorError> {
+                pub fn contiguous(start: impl Into<TensorAddress>, num_elem: [u16; #n]) -> Result<Self, isa_core::TensorError> {
                     Ok(Self {
-                        start_addr: start.addr4(),
+                        start_addr: start.into().addr4(),
                         step_elem: isa_core::construct::contiguous_steps(num_elem)?,
                         num_elem,
                         #rest
                     })
                 }
                 /// The access pattern with these strides and counts (in elements, innermost first), as given.
-                pub const fn with_steps(start: TensorAddress, step_elem: [i16; #n], num_elem: [u16; #n]) -> Self {
-                    Self { start_addr: start.addr4(), step_elem, num_elem, #rest }
+                pub fn with_steps(start: impl Into<TensorAddress>, step_elem: [i16; #n], num_elem: [u16; #n]) -> Self {
+                    Self { start_addr: start.into().addr4(), step_elem, num_elem, #rest }
                 }
             }
         }

@@ -48,6 +48,7 @@ pub fn build(input: &TreeInput) -> Result<Model, Error> {
     model.validators = found.validators;
     model.unvalidated = found.unvalidated;
     model.notes = unused_specs::check(&model, input, &found.dropped, &mut sink);
+    model.operand_spaces = super::address::operand_spaces(&model);
     model.placement = super::placement::derive(&model, &input.c_functions, &mut sink);
     model.tables = super::legality::derive(&model, &model.specs, &model.validators, &mut sink);
     if let Some(rt) = &input.runtime {
