@@ -19,6 +19,9 @@
 #[cfg(any(test, feature = "std"))]
 extern crate std;
 
+#[cfg(feature = "alloc")]
+extern crate alloc;
+
 pub mod arm;
 #[cfg(feature = "std")]
 pub mod build;
@@ -36,6 +39,8 @@ mod isa;
 pub mod le;
 mod on_engine;
 mod predicate;
+#[cfg(feature = "alloc")]
+pub mod program;
 #[cfg(feature = "serde")]
 pub mod serde_support;
 pub mod spec;
