@@ -20,6 +20,7 @@
 extern crate std;
 
 pub mod arm;
+pub mod asm;
 #[cfg(feature = "std")]
 pub mod build;
 pub mod construct;
