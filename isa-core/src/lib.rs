@@ -23,6 +23,7 @@ extern crate std;
 extern crate alloc;
 
 pub mod arm;
+pub mod asm;
 #[cfg(feature = "std")]
 pub mod build;
 pub mod construct;

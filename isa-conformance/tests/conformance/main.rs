@@ -4,6 +4,7 @@
 mod support;
 
 mod api;
+mod asm;
 mod checkpoint_e2e;
 mod draw_e2e;
 mod firmware_evidence;
