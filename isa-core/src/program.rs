@@ -14,7 +14,7 @@
 //! The engine is not in the word; an annotation names the engine that executes it, by the
 //! generation's engine member name in any case, for validation and the machine.
 //!
-//! [`read`] reads a whole text and reports every error of it, each with its line and column;
+//! [`parse`] (or [`read`], with another instruction parser) reads a whole text and reports every error of it, each with its line and column;
 //! [`write_line`] writes one word of a listing, which reads back to the same bytes.
 
 use crate::{words, DecodeError, Isa, VendorEnum, INST_NBYTES};
@@ -82,6 +82,19 @@ impl core::error::Error for LineError {}
 
 /// The words of an instruction's text, or what is wrong with it at a column of that text.
 pub type InstructionResult = Result<[u8; INST_NBYTES], (usize, String)>;
+
+/// Reads a program of generation `G`: [`read`] with the generation's instruction parser
+/// ([`Isa::parse_instruction`]).
+pub fn parse<G: Isa>(text: &str) -> Result<Program<G::Engine>, Vec<LineError>> {
+    read::<G::Engine>(text, instruction_word::<G>)
+}
+
+/// The word of one instruction's text in generation `G`, or the parser's error at its column.
+pub fn instruction_word<G: Isa>(text: &str) -> InstructionResult {
+    G::parse_instruction(text)
+        .map(|inst| G::encode(&inst))
+        .map_err(|e| (e.column(), e.to_string()))
+}
 
 /// Reads a program, handing each instruction's text (the line without its comment, engine
 /// annotation and surrounding blanks) to `instruction`, which returns its word or an error at

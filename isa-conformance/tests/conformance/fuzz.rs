@@ -43,7 +43,7 @@ const INPUTS: u64 = 1 << 20;
 /// Inputs of the ignored long run.
 const INPUTS_LONG: u64 = 50_000_000;
 /// The default seed.
-const SEED: u64 = 0x5EED_0012_F022_2026;
+pub(crate) const SEED: u64 = 0x5EED_0012_F022_2026;
 /// Inputs per batch: the never-changing machine is compared once a batch.
 const BATCH: u64 = 4096;
 /// Draws (elements × lanes × steps) above which an accepted word is not executed: the model
