@@ -13,7 +13,7 @@ use std::io::Write;
 /// Writes the listing of every word of `input`; a trailing partial word fails (exit 2) after
 /// the lines of the whole words.
 pub fn disasm<G: Isa, W: Write>(input: &Input, out: &mut Out<W>) -> Outcome {
-    let _ = writeln!(out, "# {} (neuron-isa disasm)", <G as Isa>::INFO.name);
+    let _ = writeln!(out, "# {} (neuron-isa disasm)", G::INFO.name);
     input.for_each(|index, word| {
         let _ = program::write_line::<G>(out, index as usize * INST_NBYTES, word);
         out.maybe_flush()?;
