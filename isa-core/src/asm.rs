@@ -579,12 +579,12 @@ fn opcode_name(line: &str) -> Result<(usize, &str), AsmError> {
     Ok((start, &rest[..end]))
 }
 
-/// One entry already read: the first leaf of its range, its path's length, its column.
+/// One entry already read: the first leaf of its range, its path's length, its byte offset.
 #[derive(Clone, Copy, Default)]
 struct Entry {
     first: u16,
     len: u16,
-    column: u32,
+    at: u32,
 }
 
 struct Parser<'a> {
@@ -667,6 +667,7 @@ impl<'a> Parser<'a> {
         close: Option<u8>,
     ) -> Result<(), AsmError> {
         let mut first = true;
+        let mut next = lo;
         loop {
             let before = self.pos;
             self.skip_blanks();
@@ -693,12 +694,18 @@ impl<'a> Parser<'a> {
                 return Err(self.expected("a blank before the next field"));
             }
             first = false;
-            self.entry(lo, hi, prefix)?;
+            next = self.entry(lo, hi, prefix, next)?;
         }
     }
 
-    /// One `name=value` entry.
-    fn entry(&mut self, lo: usize, hi: usize, prefix: &'static str) -> Result<(), AsmError> {
+    /// One `name=value` entry, its name looked up from leaf `from` on; the end of its leaves.
+    fn entry(
+        &mut self,
+        lo: usize,
+        hi: usize,
+        prefix: &'static str,
+        from: usize,
+    ) -> Result<usize, AsmError> {
         let start = self.pos;
         let rest = &self.line.as_bytes()[start..];
         let len = rest
@@ -714,9 +721,10 @@ impl<'a> Parser<'a> {
             return Err(self.expected("`=` after the field name"));
         }
         self.pos += 1;
-        let (path, sub_lo, sub_hi) = self.resolve(lo, hi, prefix, name, start)?;
+        let (path, sub_lo, sub_hi) = self.resolve(lo, hi, prefix, name, start, from)?;
         self.note(sub_lo, path, start)?;
-        self.value(sub_lo, sub_hi, path)
+        self.value(sub_lo, sub_hi, path)?;
+        Ok(sub_hi)
     }
 
     /// The leaves `lo..hi` under `prefix` that `name` names: their path and range.
@@ -727,6 +735,7 @@ impl<'a> Parser<'a> {
         prefix: &'static str,
         name: &str,
         at: usize,
+        from: usize,
     ) -> Result<(&'static str, usize, usize), AsmError> {
         let level = &self.table[lo..hi];
         let skip = if prefix.is_empty() {
@@ -734,11 +743,20 @@ impl<'a> Parser<'a> {
         } else {
             prefix.len() + 1
         };
-        let found = level.iter().position(|f| {
-            f.path
-                .get(skip..)
-                .is_some_and(|rest| rest.starts_with(name) && under(rest, name))
-        });
+        let first = name.as_bytes()[0];
+        let names = |f: &FieldInfo| {
+            f.path.as_bytes().get(skip) == Some(&first)
+                && f.path
+                    .get(skip..)
+                    .is_some_and(|rest| rest.starts_with(name) && under(rest, name))
+        };
+        // The disassembly lists fields in header order: the one after the last is tried first.
+        let from = from.clamp(lo, hi) - lo;
+        let found = level[from..]
+            .iter()
+            .position(names)
+            .map(|k| from + k)
+            .or_else(|| level[..from].iter().position(names));
         let Some(k) = found else {
             let valid = Level {
                 leaves: level,
@@ -759,10 +777,15 @@ impl<'a> Parser<'a> {
             ));
         };
         let path = &level[k].path[..skip + name.len()];
-        let end = level[k..]
-            .iter()
-            .position(|f| !under(f.path, path))
-            .map_or(level.len(), |n| k + n);
+        let end = if level[k].path.len() == path.len() {
+            // A leaf: the next entry of the table is another field.
+            k + 1
+        } else {
+            level[k..]
+                .iter()
+                .position(|f| !under(f.path, path))
+                .map_or(level.len(), |n| k + n)
+        };
         if end == k + 1 && is_opcode_field(&level[k]) {
             return Err(self.error(at, AsmErrorKind::OpcodeField { path }));
         }
@@ -771,17 +794,18 @@ impl<'a> Parser<'a> {
 
     /// Records an entry; one already read for the same path is an error naming both columns.
     fn note(&mut self, first: usize, path: &'static str, at: usize) -> Result<(), AsmError> {
-        let column = AsmError::at(self.line, at, AsmErrorKind::TooManyEntries).column;
         let entry = Entry {
             first: first as u16,
             len: path.len() as u16,
-            column: column as u32,
+            at: at as u32,
         };
         if let Some(e) = self.entries[..self.count]
             .iter()
             .find(|e| e.first == entry.first && e.len == entry.len)
         {
-            let first = e.column as usize;
+            let first = self
+                .error(e.at as usize, AsmErrorKind::TooManyEntries)
+                .column;
             return Err(self.error(at, AsmErrorKind::Duplicate { path, first }));
         }
         if self.count == MAX_ENTRIES {
@@ -839,10 +863,14 @@ impl<'a> Parser<'a> {
                 .find(']')
                 .map_or(leaf.len(), |n| path.len() + n + 1);
             let element = &leaf[..close];
-            let end = self.table[at..hi]
-                .iter()
-                .position(|f| !under(f.path, element))
-                .map_or(hi, |n| at + n);
+            let end = if close == leaf.len() {
+                at + 1
+            } else {
+                self.table[at..hi]
+                    .iter()
+                    .position(|f| !under(f.path, element))
+                    .map_or(hi, |n| at + n)
+            };
             self.value(at, end, element)?;
             at = end;
             self.skip_blanks();
@@ -1096,23 +1124,28 @@ enum Int {
     Negative(u128),
 }
 
-/// A decimal or `0x` hexadecimal integer, with an optional `-`.
+/// A decimal or `0x` hexadecimal integer, with an optional `-` (a magnitude too large for
+/// `u128` saturates: too wide for any field anyway).
 fn parse_int(text: &str) -> Option<Int> {
     let (negative, digits) = match text.strip_prefix('-') {
         Some(rest) => (true, rest),
         None => (false, text),
     };
-    let magnitude = match digits.strip_prefix("0x") {
-        Some(hex) if !hex.is_empty() && hex.bytes().all(|b| b.is_ascii_hexdigit()) => {
-            // More than 32 hex digits saturate: too wide for any field anyway.
-            u128::from_str_radix(hex, 16).unwrap_or(u128::MAX)
-        }
-        Some(_) => return None,
-        None if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) => {
-            digits.parse().unwrap_or(u128::MAX)
-        }
-        None => return None,
+    let (radix, digits) = match digits.strip_prefix("0x") {
+        Some(hex) => (16, hex),
+        None => (10, digits),
     };
+    if digits.is_empty() {
+        return None;
+    }
+    let mut magnitude: u128 = 0;
+    for b in digits.bytes() {
+        let d = (b as char).to_digit(radix)?;
+        magnitude = magnitude
+            .checked_mul(u128::from(radix))
+            .and_then(|m| m.checked_add(u128::from(d)))
+            .unwrap_or(u128::MAX);
+    }
     Some(if negative {
         Int::Negative(magnitude)
     } else {
