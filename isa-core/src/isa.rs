@@ -32,10 +32,17 @@ pub trait OpcodeInfo: VendorEnum {
     fn operand_struct(self) -> Option<&'static str>;
 }
 
-/// One generation's instruction set, as tools see it.
-pub trait Isa: Copy + Default + Debug + Send + Sync + 'static {
+/// A generation's marker type (`isa_mariana::Mariana`) and its identity.
+///
+/// [`Isa`] and rng-core's `Generation` both extend it, so code bound by both reads one
+/// `G::INFO`, not two constants that would have to be told apart (`<G as Isa>::INFO`).
+pub trait GenerationMarker: Copy + Default + Debug + Send + Sync + 'static {
     /// Name, NC version, fingerprint.
     const INFO: GenerationInfo;
+}
+
+/// One generation's instruction set, as tools see it.
+pub trait Isa: GenerationMarker {
     /// The opcode enum.
     type Opcode: OpcodeInfo;
     /// The engine enum (`NEURON_ISA_TPB_NEURON_ENGINE`).

@@ -54,7 +54,7 @@ pub use decode::{DecodeError, DecodeErrorKind, InvalidEnumValue};
 pub use evidence::{Evidence, Firmware};
 pub use explain::{Explain, Reported, Source};
 pub use field::{FieldInfo, FieldKind};
-pub use isa::{Isa, OpcodeInfo, VendorEnum};
+pub use isa::{GenerationMarker, Isa, OpcodeInfo, VendorEnum};
 pub use on_engine::{OnEngine, ValidateOnEngine};
 pub use predicate::{
     fp32, FieldSpec, MemoryMap, Note, PredicatePath, Relation, Shown, Space, Spaces, MAX_FIELDS,

@@ -43,7 +43,7 @@ fn arm<G: Isa + Generation>(r: &Request, kind: CheckpointKind) -> Result<Checkpo
         update: (kind == CheckpointKind::Restore).then_some(StateUpdate::SrcTensor),
     };
     key.find::<G>().ok_or_else(|| {
-        let name = <G as Isa>::INFO.name;
+        let name = G::INFO.name;
         Failure::invalid(format!(
             "checkpoint: {} is not a legal arm of {name} (see `neuron-isa matrix --gen {}`)",
             key.describe(),
@@ -107,7 +107,7 @@ pub fn checkpoint<G: Isa + Generation, W: Write>(r: &Request, out: &mut Out<W>) 
     let _ = writeln!(
         out,
         "{} {} {} / {}: seed {:#x}, {} lanes at SBUF {address:#x}, {} draws per lane",
-        <G as Isa>::INFO.name,
+        G::INFO.name,
         r.engine.name(),
         r.generator.name(),
         r.algorithm.name(),

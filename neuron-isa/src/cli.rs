@@ -423,10 +423,10 @@ mod tests {
     fn generation_spellings_match_the_crates() {
         use clap::ValueEnum;
         let names = [
-            <isa_sunda::Sunda as isa_core::Isa>::INFO.name,
-            <isa_cayman::Cayman as isa_core::Isa>::INFO.name,
-            <isa_mariana::Mariana as isa_core::Isa>::INFO.name,
-            <isa_maverick::Maverick as isa_core::Isa>::INFO.name,
+            isa_sunda::Sunda::INFO.name,
+            isa_cayman::Cayman::INFO.name,
+            isa_mariana::Mariana::INFO.name,
+            isa_maverick::Maverick::INFO.name,
         ];
         for (gen, name) in Gen::ALL.iter().zip(names) {
             let value = gen.to_possible_value().unwrap();

@@ -48,7 +48,7 @@ pub fn decode<G: Isa, W: Write>(input: &Input, json: bool, out: &mut Out<W>) -> 
     if bad > 0 {
         return Err(Failure::invalid(format!(
             "decode: {bad} of {total} words do not decode as {} instructions",
-            <G as Isa>::INFO.name
+            G::INFO.name
         )));
     }
     Ok(())
@@ -103,7 +103,7 @@ pub fn decode_short<G: Isa, W: Write>(input: &Input, out: &mut Out<W>) -> Outcom
     if bad > 0 {
         return Err(Failure::invalid(format!(
             "decode: {bad} of {total} words do not decode as {} instructions",
-            <G as Isa>::INFO.name
+            G::INFO.name
         )));
     }
     Ok(())

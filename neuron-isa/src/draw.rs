@@ -228,7 +228,7 @@ fn request(inst: &DrawInst) -> Request {
 /// The word `inst` describes, built by generation `G`'s typed constructor.
 pub fn encode<G: Isa + Construct>(inst: &DrawInst) -> Result<[u8; 64], Failure> {
     let r = request(inst);
-    let gen = <G as Isa>::INFO.name;
+    let gen = G::INFO.name;
     let usage = |what: String| Failure::usage(format!("encode {}: {what}", r.command));
     let Some(info) = G::constructor(r.instruction, &r.function) else {
         let theirs: Vec<&str> = G::CONSTRUCTORS

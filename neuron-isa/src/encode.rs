@@ -41,7 +41,7 @@ pub fn instruction<G: Isa + Generation>(
             return Err(Failure::usage(format!(
                 "encode: {} is not a legal arm of {}, so there is no default width; give --words N",
                 key.describe(),
-                <G as Isa>::INFO.name
+                G::INFO.name
             )));
         }
     };
@@ -106,10 +106,6 @@ pub fn encode<G: Isa + Generation + Construct>(inst: &EncodeInst) -> Result<[u8;
         return crate::draw::encode::<G>(draw);
     }
     let c = instruction::<G>(inst)?;
-    G::encode_checkpoint(&c).map_err(|e| {
-        Failure::usage(format!(
-            "encode: {} cannot encode it: {e}",
-            <G as Isa>::INFO.name
-        ))
-    })
+    G::encode_checkpoint(&c)
+        .map_err(|e| Failure::usage(format!("encode: {} cannot encode it: {e}", G::INFO.name)))
 }

@@ -96,7 +96,7 @@ impl ArmKey {
 
 /// Every legal arm of `G`: RAND_SET_STATE first, then RAND_GET_STATE, in table order.
 pub fn rows<G: Isa + Generation>() -> Vec<Row> {
-    let generation = <G as Isa>::INFO.name.to_ascii_lowercase();
+    let generation = G::INFO.name.to_ascii_lowercase();
     [CheckpointKind::Restore, CheckpointKind::Save]
         .into_iter()
         .flat_map(|kind| arms::<G>(kind).iter().map(move |arm| (kind, arm)))

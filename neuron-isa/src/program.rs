@@ -277,7 +277,7 @@ fn json<G: Isa + Generation, W: Write>(
     let _ = writeln!(out, "  \"format\": \"neuron-isa-run\",");
     let _ = writeln!(out, "  \"version\": 1,");
     out.str("  \"generation\": ");
-    out.json_str(<G as Isa>::INFO.name);
+    out.json_str(G::INFO.name);
     out.str(",\n  \"engine\": ");
     match engine {
         Some(e) => out.json_str(e.name()),

@@ -72,13 +72,8 @@ pub fn check<G: Isa + Generation>(
 
 /// The vendor engine member of `G` for `engine`.
 pub fn vendor_engine<G: Isa>(engine: Engine) -> Result<G::Engine, Failure> {
-    <G::Engine as VendorEnum>::from_vendor_name(engine.name()).ok_or_else(|| {
-        Failure::usage(format!(
-            "{} has no engine {}",
-            <G as Isa>::INFO.name,
-            engine.name()
-        ))
-    })
+    <G::Engine as VendorEnum>::from_vendor_name(engine.name())
+        .ok_or_else(|| Failure::usage(format!("{} has no engine {}", G::INFO.name, engine.name())))
 }
 
 /// Validates every word; prints one line per invalid word and a summary; exit 1 when any is invalid.
@@ -125,7 +120,7 @@ pub fn validate<G: Isa + Generation, W: Write>(
         "{total} word{}: {} valid, {invalid} invalid ({}, engine {}{})",
         if total == 1 { "" } else { "s" },
         total - invalid,
-        <G as Isa>::INFO.name,
+        G::INFO.name,
         engine.name(),
         if firmware { ", firmware gate" } else { "" }
     );

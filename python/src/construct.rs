@@ -10,7 +10,7 @@ use crate::for_gen;
 use crate::gens::{Gen, Target};
 use crate::names;
 use isa_core::construct::{Arg, Construct, ConstructError, ParamKind, TensorArg};
-use isa_core::{Immediate, Isa, VendorEnum, INST_NBYTES};
+use isa_core::{Immediate, VendorEnum, INST_NBYTES};
 use rng_core::machine::{restore_instruction, save_instruction};
 use rng_core::{
     Algorithm, CheckpointArm, CheckpointKind, Engine, Generator, StateLocation, StateUpdate,
@@ -74,7 +74,7 @@ fn arg<'a>(kind: ParamKind, value: &'a Value) -> Option<Result<Arg<'a>, String>>
 }
 
 fn call<G: Target>(c: &Call) -> Result<[u8; INST_NBYTES], Refusal> {
-    let gen = <G as Isa>::INFO.name;
+    let gen = G::INFO.name;
     let Some(info) = G::constructor(c.instruction, c.function) else {
         let has_opcode = G::opcodes()
             .iter()
@@ -191,7 +191,7 @@ fn arm_text(a: &CheckpointArm) -> String {
 }
 
 fn checkpoint_word<G: Target>(c: &Checkpoint) -> Result<[u8; INST_NBYTES], Refusal> {
-    let gen = <G as Isa>::INFO.name;
+    let gen = G::INFO.name;
     let (method, arms) = match c.kind {
         CheckpointKind::Restore => ("rand_set_state", G::SET_STATE_ARMS),
         CheckpointKind::Save => ("rand_get_state", G::GET_STATE_ARMS),

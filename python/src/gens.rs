@@ -53,7 +53,7 @@ impl Gen {
 
     /// The vendor's spelling of the tree (`MARIANA`), from the generated crate.
     pub fn vendor_name(self) -> &'static str {
-        for_gen!(self, G => <G as Isa>::INFO.name)
+        for_gen!(self, G => G::INFO.name)
     }
 
     /// The lower-case name (`mariana`), as `neuron-isa --gen` spells it.

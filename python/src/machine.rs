@@ -4,7 +4,7 @@
 use crate::for_gen;
 use crate::gens::{Gen, Target};
 use crate::names;
-use isa_core::{Isa, INST_NBYTES};
+use isa_core::INST_NBYTES;
 use rng_core::engine::StateSource;
 use rng_core::machine::TensorPlace;
 use rng_core::{
@@ -57,7 +57,7 @@ impl<G: Target> EngineBank<G> {
         let arm = arm.ok_or_else(|| {
             format!(
                 "{} has no {what} for {}",
-                <G as Isa>::INFO.name,
+                G::INFO.name,
                 describe(self.engine.engine(), self.generator, self.algorithm)
             )
         })?;
@@ -129,7 +129,7 @@ fn bank_of<G: Target>(
     lanes: u8,
     seed: Option<u64>,
 ) -> Result<Box<dyn Bank>, Refusal> {
-    let gen = <G as Isa>::INFO.name;
+    let gen = G::INFO.name;
     if lanes == 0 || lanes > G::MAX_CHANNELS {
         return Err(format!(
             "lanes={lanes}: {gen} has 1..={} lanes",

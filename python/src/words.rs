@@ -255,7 +255,7 @@ pub fn legality(gen: Gen, instruction: &str) -> Result<Vec<Arm>, Refusal> {
             _ => {
                 return Err(format!(
                     "{} has legality tables for RAND_SET_STATE and RAND_GET_STATE, not {instruction}",
-                    <G as Isa>::INFO.name
+                    G::INFO.name
                 ))
             }
         };

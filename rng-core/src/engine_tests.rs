@@ -4,6 +4,7 @@ extern crate std;
 use super::*;
 use crate::bank::{LaneRow, LANES};
 use crate::fixture::{for_each_generation, Cayman, Mariana, Maverick, Sunda};
+use isa_core::GenerationMarker as _;
 use proptest::prelude::*;
 use std::string::ToString;
 use std::vec;

@@ -4,6 +4,7 @@ use super::*;
 use crate::bank::LANES;
 use crate::engine::Gate;
 use crate::fixture::{Cayman, Mariana};
+use isa_core::GenerationMarker as _;
 use std::format;
 use std::string::ToString;
 

@@ -113,12 +113,15 @@ macro_rules! fixture_generation {
         #[derive(Clone, Copy, Debug, Default)]
         pub struct $ty;
 
-        impl $crate::generation::Generation for $ty {
+        impl isa_core::GenerationMarker for $ty {
             const INFO: isa_core::GenerationInfo = isa_core::GenerationInfo {
                 name: $name,
                 nc_version: $nc,
                 fingerprint: "0000000000000000",
             };
+        }
+
+        impl $crate::generation::Generation for $ty {
             const SET_STATE_ARMS: &'static [$crate::generation::CheckpointArm] = $set;
             const GET_STATE_ARMS: &'static [$crate::generation::CheckpointArm] = $get;
             const FIRMWARE_WIRED: &'static [$crate::generation::WiredBody] = $wired;

@@ -13,7 +13,7 @@ pub use isa_core::vocab::{
     Algorithm, CheckpointKind, Engine, Generator, ImmSource, PostProcess, StateUpdate,
     ThresholdType,
 };
-use isa_core::{DecodeError, GenerationInfo, Violation};
+use isa_core::{DecodeError, Violation};
 
 /// One legal (engine, generator, algorithm[, update]) arm and its state width.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -298,9 +298,9 @@ impl core::error::Error for InstructionError {}
 ///
 /// Code generic over `G: Generation` works for every generation; the
 /// implementations are generated into the `isa-<gen>` crates.
-pub trait Generation: Copy + Default + core::fmt::Debug + Send + Sync + 'static {
-    /// Name, NC version and header fingerprint.
-    const INFO: GenerationInfo;
+/// Its name, NC version and header fingerprint are [`isa_core::GenerationMarker::INFO`], the
+/// constant [`isa_core::Isa`] reads too.
+pub trait Generation: isa_core::GenerationMarker {
     /// Validator-legal RAND_SET_STATE arms (derived from `rand_set_state_legal_combinations`).
     const SET_STATE_ARMS: &'static [CheckpointArm];
     /// Validator-legal RAND_GET_STATE arms (derived from `rand_get_state_legal_combinations`).

@@ -67,8 +67,10 @@ fn isa_impl(model: &Model) -> TokenStream {
         quote!()
     };
     quote! {
-        impl isa_core::Isa for #marker {
+        impl isa_core::GenerationMarker for #marker {
             const INFO: isa_core::GenerationInfo = GENERATION;
+        }
+        impl isa_core::Isa for #marker {
             type Opcode = crate::Opcode;
             type Engine = crate::#et;
             type Instruction = crate::Instruction;
@@ -908,7 +910,6 @@ fn generation_impl(model: &Model) -> Result<(TokenStream, Vec<String>), String> 
     let tokens = quote! {
         #cfg
         impl rng_core::Generation for #marker {
-            const INFO: isa_core::GenerationInfo = GENERATION;
             const SET_STATE_ARMS: &'static [rng_core::CheckpointArm] = &[#(#set_arms),*];
             const GET_STATE_ARMS: &'static [rng_core::CheckpointArm] = &[#(#get_arms),*];
             const FIRMWARE_WIRED: &'static [rng_core::WiredBody] = &[#(#wired),*];

@@ -37,7 +37,7 @@ pub use format::{format_sources, rustfmt_all, FORMAT_LOCK};
 // write: the records, fields and types they emit, the constructors they can write.
 pub(crate) use construct::constructors::param_type as constructor_param_type;
 pub(crate) use construct::emitted::{emitted_constructions, has_default};
-pub(crate) use construct::generic::absent_trait_names;
+pub(crate) use construct::generic::{absent_inherent_names, absent_trait_names};
 pub(crate) use enums::alias_const_name;
 pub(crate) use generation::has_generation_impl;
 pub(crate) use records::reachable as reachable_records;

@@ -636,6 +636,12 @@ impl Lister<'_> {
         for name in emit::absent_trait_names(m) {
             self.push(name, Kind::Trait, String::new(), None);
         }
+        // Their names on an instruction the generation has, which fail with the same message.
+        for (path, shape) in emit::absent_inherent_names(m) {
+            let feature = self.shape_feature(Some(shape));
+            let detail = " -> isa_core::generic::Absent (does not compile)".to_string();
+            self.push(path, Kind::Fn, detail, feature);
+        }
     }
 }
 

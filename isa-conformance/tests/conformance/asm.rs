@@ -148,7 +148,7 @@ fn mutate(line: &str, rng: &mut Pcg64Mcg) -> String {
 
 /// `words` decodable words of `G` round trip, and as many mutated lines hold the rules.
 fn run<G: Isa + Generation + Construct>(words: u64, seed: u64) -> Counts {
-    let name = <G as Isa>::INFO.name;
+    let name = G::INFO.name;
     let mut rng = Pcg64Mcg::seed_from_u64(seed);
     let pool = fuzz::valid_words::<G>(&mut rng);
     let mapped: Vec<G::Opcode> = G::opcodes()

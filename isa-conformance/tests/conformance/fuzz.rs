@@ -410,7 +410,7 @@ fn check_slice<G: Isa>(bytes: &[u8], counts: &mut Counts) {
 /// Runs `inputs` inputs against generation `G` from `seed`; panics naming the first input that
 /// breaks a rule.
 fn fuzz<G: Isa + Generation + Construct>(inputs: u64, seed: u64) -> Counts {
-    let name = <G as Isa>::INFO.name;
+    let name = G::INFO.name;
     let mut rng = Pcg64Mcg::seed_from_u64(seed);
     let pool = valid_words::<G>(&mut rng);
     assert!(

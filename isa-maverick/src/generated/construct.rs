@@ -1133,6 +1133,18 @@ impl isa_core::generic::PeLoadSeed for crate::Maverick {
         crate::inst::PeManageSeed::load_seed(src_seed, identity_dtype)
     }
 }
+#[cfg(all(feature = "d4_rand", feature = "s1_rand", feature = "s2s1d2_pe_seed"))]
+impl crate::inst::PeManageSeed {
+    /// MAVERICK has no PE_MANAGE_SEED `save_seed`: the validator pins `dst_seed_mem_pattern.start_addr.addr_reg.marker` to 0x80 and `dst_seed_mem_pattern.start_addr.addr_immediate` to 0x2000000, which share bytes: no instruction satisfies it. A call does not compile: rustc reports this reason.
+    pub fn save_seed<'a>(
+        _identity_dtype: <crate::Maverick as isa_core::generic::Typed>::Dtype,
+    ) -> isa_core::generic::Absent
+    where
+        &'a crate::Maverick: NoPeSaveSeed,
+    {
+        <&'a crate::Maverick as NoPeSaveSeed>::ABSENT
+    }
+}
 /// Implemented by nothing: why MAVERICK has no `isa_core::generic::PeSaveSeed` (PE_MANAGE_SEED `save_seed`), said where a kernel bounded by it is instantiated for MAVERICK.
 #[diagnostic::on_unimplemented(
     message = "MAVERICK has no PE_MANAGE_SEED `save_seed`: the validator pins `dst_seed_mem_pattern.start_addr.addr_reg.marker` to 0x80 and `dst_seed_mem_pattern.start_addr.addr_immediate` to 0x2000000, which share bytes: no instruction satisfies it",

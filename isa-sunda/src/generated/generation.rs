@@ -14,8 +14,10 @@ impl Sunda {
     /// Name, NeuronCore version and header-tree fingerprint.
     pub const INFO: isa_core::GenerationInfo = GENERATION;
 }
-impl isa_core::Isa for Sunda {
+impl isa_core::GenerationMarker for Sunda {
     const INFO: isa_core::GenerationInfo = GENERATION;
+}
+impl isa_core::Isa for Sunda {
     type Opcode = crate::Opcode;
     type Engine = crate::NeuronEngine;
     type Instruction = crate::Instruction;
@@ -49,7 +51,6 @@ impl isa_core::Isa for Sunda {
 }
 #[cfg(all(feature = "d4_rand", feature = "s1_rand"))]
 impl rng_core::Generation for Sunda {
-    const INFO: isa_core::GenerationInfo = GENERATION;
     const SET_STATE_ARMS: &'static [rng_core::CheckpointArm] = &[
         rng_core::CheckpointArm {
             engine: rng_core::Engine::Pool,

@@ -12,7 +12,7 @@ use crate::emit::vocab::{complete, conversions};
 use crate::emit::{ident, legality};
 use crate::model::construct::{Construction, Ctor, ParamKind};
 use crate::model::legality::Table;
-use crate::model::{EnumId, Model, RecordId, ShapeId};
+use crate::model::{EnumId, Model, OpcodeId, RecordId, ShapeId};
 use isa_core::construct::ParamKind as CoreKind;
 use isa_core::generic::{GenericConstructor, GENERIC_CONSTRUCTORS};
 use isa_core::vocab::{Dtype, Engine, ThresholdType, VendorNames};
@@ -346,15 +346,46 @@ fn absent_reason(model: &Model, g: &GenericConstructor) -> String {
 /// The crate traits implemented by nothing that `emit` writes for the generic constructors this
 /// generation lacks (`NoRand2Uniform`), in `GENERIC_CONSTRUCTORS` order.
 pub(crate) fn absent_trait_names(model: &Model) -> Vec<String> {
-    let Some(facts) = typed_facts(model) else {
-        return Vec::new();
-    };
-    let emitted = super::emitted::emitted_constructions(model);
-    GENERIC_CONSTRUCTORS
-        .iter()
-        .filter(|g| draw_impl(model, &facts, &emitted, g).is_none())
+    absent_constructors(model)
         .map(|g| format!("No{}", g.trait_name))
         .collect()
+}
+
+/// The constructors this generation lacks on an instruction it has (`PeManageSeed::save_seed`
+/// on MAVERICK), which `emit` writes under the never-true bound, with the shape feature of
+/// their instruction.
+pub(crate) fn absent_inherent_names(model: &Model) -> Vec<(String, ShapeId)> {
+    absent_constructors(model)
+        .filter_map(|g| {
+            let (_, shape, inst) = absent_inherent_target(model, g)?;
+            Some((format!("{inst}::{}", g.function), shape))
+        })
+        .collect()
+}
+
+/// The generic constructors this generation lacks, in `GENERIC_CONSTRUCTORS` order.
+fn absent_constructors(model: &Model) -> impl Iterator<Item = &'static GenericConstructor> + '_ {
+    let facts = typed_facts(model);
+    let emitted = super::emitted::emitted_constructions(model);
+    GENERIC_CONSTRUCTORS.iter().filter(move |g| {
+        facts
+            .as_ref()
+            .is_some_and(|f| draw_impl(model, f, &emitted, g).is_none())
+    })
+}
+
+/// The instruction a lacking constructor `g` would belong to, when this generation has it:
+/// its opcode, shape and type name.
+fn absent_inherent_target(
+    model: &Model,
+    g: &GenericConstructor,
+) -> Option<(OpcodeId, ShapeId, String)> {
+    let (op, shape) = model
+        .opcode_entries()
+        .find(|(_, o)| o.short == g.instruction)
+        .and_then(|(id, o)| Some((id, o.shape?)))?;
+    let (name, _, _) = names(model, op)?;
+    Some((op, shape, name))
 }
 
 /// The impl of generic trait `g` for a generation without its constructor: under a where clause
@@ -379,24 +410,16 @@ fn absent_impl(
     );
     let params = g.params.iter().map(|p| {
         let n = ident(&format!("_{}", p.name));
-        let ty = match p.kind {
-            CoreKind::Tensor { rank } => {
-                let t = ident(&format!("Tensor{rank}d"));
-                quote!(<Self as isa_core::generic::Typed>::#t)
-            }
-            CoreKind::Lanes => quote!(u8),
-            CoreKind::Dtype => quote!(<Self as isa_core::generic::Typed>::Dtype),
-            CoreKind::Immediate => quote!(isa_core::Immediate),
-            CoreKind::Enum { .. } => quote!(isa_core::vocab::ThresholdType),
-            CoreKind::Fp32 => quote!(f32),
-        };
+        let ty = core_param_type(p.kind, &quote!(Self));
         quote!(#n: #ty)
     });
     let cfg = generic_cfg(model, facts, None);
+    let inherent = absent_inherent(model, facts, g, &never, &message);
     // The bound names a lifetime of the impl, so it is not a trivially false bound (an error
     // where it is written) and rustc reports it, with its message, where it is used (a
     // higher-ranked bound would be reported without the message).
     quote! {
+        #inherent
         #[doc = #doc]
         #[diagnostic::on_unimplemented(message = #message, label = #label)]
         pub trait #never {
@@ -413,5 +436,59 @@ fn absent_impl(
                 <&'a crate::#marker as #never>::ABSENT
             }
         }
+    }
+}
+
+/// Where the generation has the instruction but not this constructor (MAVERICK's PE_MANAGE_SEED
+/// without `save_seed`), the constructor's name on the instruction under the same never-true
+/// bound: `PeManageSeed::save_seed(..)` then fails with the reason, not with rustc's bare
+/// "no function or associated item". Its parameters are the generic trait's.
+fn absent_inherent(
+    model: &Model,
+    facts: &TypedFacts<'_>,
+    g: &GenericConstructor,
+    never: &proc_macro2::Ident,
+    message: &str,
+) -> TokenStream {
+    let Some((_, shape, name)) = absent_inherent_target(model, g) else {
+        return quote!();
+    };
+    let inst = ident(&name);
+    let marker = ident(&crate::model::names::camel(&model.generation));
+    let f = ident(g.function);
+    let params = g.params.iter().map(|p| {
+        let n = ident(&format!("_{}", p.name));
+        let ty = core_param_type(p.kind, &quote!(crate::#marker));
+        quote!(#n: #ty)
+    });
+    let doc = format!(" {message}. A call does not compile: rustc reports this reason.");
+    let cfg = generic_cfg(model, facts, Some(shape));
+    quote! {
+        #cfg
+        impl crate::inst::#inst {
+            #[doc = #doc]
+            pub fn #f<'a>(#(#params),*) -> isa_core::generic::Absent
+            where
+                &'a crate::#marker: #never,
+            {
+                <&'a crate::#marker as #never>::ABSENT
+            }
+        }
+    }
+}
+
+/// The Rust type of a generic constructor's parameter, the generation's own types read through
+/// `generation`'s `Typed` impl.
+fn core_param_type(kind: CoreKind, generation: &TokenStream) -> TokenStream {
+    match kind {
+        CoreKind::Tensor { rank } => {
+            let t = ident(&format!("Tensor{rank}d"));
+            quote!(<#generation as isa_core::generic::Typed>::#t)
+        }
+        CoreKind::Lanes => quote!(u8),
+        CoreKind::Dtype => quote!(<#generation as isa_core::generic::Typed>::Dtype),
+        CoreKind::Immediate => quote!(isa_core::Immediate),
+        CoreKind::Enum { .. } => quote!(isa_core::vocab::ThresholdType),
+        CoreKind::Fp32 => quote!(f32),
     }
 }
