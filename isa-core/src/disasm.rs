@@ -25,6 +25,29 @@
 //!   (`isa-codegen`'s `model::shown`).
 //!
 //! The text is stable: it changes only when the headers do (a field renamed, added or moved).
+//!
+//! ## Reading it back
+//!
+//! [`crate::asm`] (`FromStr` of every generated instruction, `Isa::parse_instruction`) reads
+//! exactly this line back into its word: word -> text -> word is the identity for every word that
+//! decodes, and text -> word -> text gives the line above. What it accepts:
+//!
+//! * blanks (spaces, tabs) around the line and between entries; the opcode name first, then
+//!   `name=value` entries in **any order**, each field at most once (a second one is an error
+//!   naming both columns); inside `{..}` and `[..]` the same, with `,` between array elements
+//!   and blanks allowed around them; nothing after the last entry;
+//! * **a field left out is zero**, an array given fewer elements has zero in the rest; the
+//!   opcode field is the opcode name, never an entry;
+//! * integers in decimal or `0x` hexadecimal (up to the field's width: a signed field takes
+//!   `-2` or its two's-complement bits in hex; a byte array's element `0..=255` or `-128..=-1`);
+//!   a union shown in hex takes a hex number as wide as its bytes;
+//! * floats (fp32 fields and unions that hold an fp32 immediate) as Rust reads them (`-1`,
+//!   `-1.0`, `0.1`, `1e-45`, `inf`, `-inf`), a NaN only with its bits (`NaN(0x7fc00001)`: a bare
+//!   `NaN` does not say which), or the bits themselves (`0xbf800000`);
+//! * enum fields by vendor member name only (a number could name a value outside the enum).
+//!
+//! Every error is an [`AsmError`](crate::asm::AsmError): its 1-based column and one line saying
+//! what was expected (an unknown field or member lists the valid ones and suggests the nearest).
 
 use crate::VendorEnum;
 use core::fmt::{self, Write as _};

@@ -16,6 +16,12 @@ pub enum FieldKind {
         name: &'static str,
         /// The member name of a value, `None` for a value outside the enum.
         member: fn(u64) -> Option<&'static str>,
+        /// The value of a member name, `None` for a name outside the enum
+        /// ([`crate::asm::member_value`]).
+        value_of: fn(&str) -> Option<u64>,
+        /// The name of the `k`-th member in header order, `None` past the last
+        /// ([`crate::asm::member_at`]).
+        member_at: fn(usize) -> Option<&'static str>,
     },
     /// A union, read as an unsigned integer when 8 bytes or fewer (else as its raw bytes).
     Union {

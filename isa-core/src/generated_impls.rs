@@ -5,7 +5,7 @@
 /// Everything a typed instruction has besides its type and documentation, written once:
 /// `instruction_impls!(Type(Fields), Opcode::Variant = value, "NAME", FIELDS_TABLE,
 /// "discriminator.path", decoder[, padding_check])` gives the constants, the byte and slice
-/// codecs, `Display`, `TryFrom<&[u8]>`, `Deref`/`DerefMut` to the operand fields,
+/// codecs, `Display` and `FromStr`, `TryFrom<&[u8]>`, `Deref`/`DerefMut` to the operand fields,
 /// `isa_core::Instruction64`, and `From` into `Instruction` (the opcode enum and `Instruction` are the invoking
 /// crate's, in scope where it is invoked). `decoder` is `checked` when the operand struct has enum
 /// fields (it has `check_at` and `decode_checked_at`) and `decode_at` when its decoding cannot
@@ -92,6 +92,13 @@ macro_rules! instruction_impls {
             /// The one-line disassembly ([`isa_core::disasm`]).
             fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
                 $crate::disasm::instruction(f, $name, &self.0)
+            }
+        }
+        impl core::str::FromStr for $inst {
+            type Err = $crate::asm::AsmError;
+            /// Reads the one-line disassembly back ([`isa_core::asm`]); another opcode's line is an error.
+            fn from_str(line: &str) -> Result<Self, $crate::asm::AsmError> {
+                $crate::asm::parse_as(line, $table)
             }
         }
         impl core::ops::Deref for $inst {

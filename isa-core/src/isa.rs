@@ -61,6 +61,10 @@ pub trait Isa: GenerationMarker {
     fn decode_words(bytes: &[u8]) -> DecodeWords<'_, Self::Instruction> {
         DecodeWords::new(bytes, Self::decode)
     }
+    /// Reads one line of the disassembly (`Display`) back into its instruction ([`crate::asm`]).
+    fn parse_instruction(line: &str) -> Result<Self::Instruction, crate::asm::AsmError> {
+        crate::asm::parse_instruction::<Self>(line)
+    }
     /// Encodes an instruction.
     fn encode(inst: &Self::Instruction) -> [u8; INST_NBYTES];
     /// The opcode of an instruction.

@@ -19,7 +19,11 @@
 #[cfg(any(test, feature = "std"))]
 extern crate std;
 
+#[cfg(feature = "alloc")]
+extern crate alloc;
+
 pub mod arm;
+pub mod asm;
 #[cfg(feature = "std")]
 pub mod build;
 pub mod construct;
@@ -36,6 +40,8 @@ mod isa;
 pub mod le;
 mod on_engine;
 mod predicate;
+#[cfg(feature = "alloc")]
+pub mod program;
 #[cfg(feature = "serde")]
 pub mod serde_support;
 pub mod space;

@@ -83,17 +83,61 @@ pub enum Command {
         #[command(flatten)]
         input: WordsArg,
     },
+    /// Assembles a program text into 64-byte words.
+    ///
+    /// One instruction a line, as `decode --short` and `disasm` print it; `#` comments; blank
+    /// lines; `.word 0x<128 hex digits>` for a raw word; `@dve` at the end of a line or
+    /// `.engine dve` for the lines after it names the executing engine. The format:
+    /// docs/program-format.md in the neuron-isa repository. Every error of the text is one line,
+    /// `FILE:LINE:COL: message`, exit 2; nothing is written then.
+    Asm {
+        /// Generation.
+        #[arg(long)]
+        gen: Gen,
+        /// The program text (`-`: standard input).
+        #[arg(value_name = "FILE")]
+        file: PathBuf,
+        /// Where the words go (default: standard output).
+        #[arg(short = 'o', long = "output", value_name = "OUT")]
+        output: Option<PathBuf>,
+        /// One line of 128 hex digits per word instead of the raw bytes.
+        #[arg(long)]
+        hex: bool,
+        /// Validate each word for its engine (its annotation, or the one engine the tree places
+        /// it on): an invalid one is a `FILE:LINE: message` line, exit 1.
+        #[arg(long)]
+        validate: bool,
+    },
+    /// Prints a stream of 64-byte words as a program text that `asm` assembles back to the same bytes.
+    ///
+    /// One line per word: its one-line disassembly, `@engine` when the tree places the opcode on
+    /// one engine only, and its byte offset as a comment; a word that does not decode is a
+    /// `.word` line whose comment says why (docs/program-format.md).
+    Disasm {
+        /// Generation.
+        #[arg(long)]
+        gen: Gen,
+        /// A raw stream of 64-byte words (`-`: standard input).
+        #[arg(value_name = "FILE")]
+        file: PathBuf,
+    },
     /// Runs the generation's validators over each word as executed by an engine.
+    ///
+    /// A program text (`--file F.s`, or `--text`) validates each word on its annotated engine,
+    /// else the one engine the tree places it on, else `--engine`.
     Validate {
         /// Generation.
         #[arg(long)]
         gen: Gen,
-        /// The executing engine.
+        /// The executing engine (for a program text: of the words without an annotation).
         #[arg(long, value_parser = parser::<Engine>())]
-        engine: Engine,
+        engine: Option<Engine>,
         /// The words.
         #[command(flatten)]
         input: WordsArg,
+        /// Read `--file` as a program text whatever its name (a `.s` file always is).
+        #[arg(long, requires = "file")]
+        text: bool,
         /// Also apply the runtime-wired gate (arms the shipped firmware has a body for).
         #[arg(long)]
         firmware: bool,
@@ -137,7 +181,8 @@ pub enum Command {
     /// Runs a stream of 64-byte words on the model and prints a memory region.
     ///
     /// Executes every word of PROGRAM (a raw file of 64-byte words, `-` for
-    /// standard input) on one engine queue of the rng-core machine, from zeroed
+    /// standard input, or a program text: a `.s` file or `--text`, whose engine
+    /// annotations choose each word's queue) on one engine queue of the rng-core machine, from zeroed
     /// memory and the model's power-on state, then prints the dumped region: one
     /// line per partition, each u32 word as 0x%08x, separated by single spaces
     /// (`--json`: a document, see the README). RAND, RAND2, DROPOUT,
@@ -148,10 +193,14 @@ pub enum Command {
         /// Generation.
         #[arg(long)]
         gen: Gen,
-        /// The program: a raw stream of 64-byte words (`-`: standard input).
+        /// The program: a raw stream of 64-byte words or a `.s` program text (`-`: standard input).
         #[arg(long, value_name = "PROGRAM")]
         file: PathBuf,
-        /// The engine queue (default: the one engine that can run every word, when there is one).
+        /// Read PROGRAM as a program text whatever its name.
+        #[arg(long)]
+        text: bool,
+        /// The engine queue (default: the one engine that can run every word, when there is one);
+        /// in a program text, of the words without an engine annotation.
         #[arg(long, value_parser = parser::<Engine>())]
         engine: Option<Engine>,
         /// `default` (the model's power-on state) or an rng-core checkpoint JSON file restored first.

@@ -285,7 +285,7 @@ fn value_text<W: Write>(f: &FieldInfo, word: &[u8; INST_NBYTES], out: &mut Out<W
         FieldKind::Float if f.size == 8 => {
             let _ = write!(out, "{:?}", f64::from_bits(raw(f, word)));
         }
-        FieldKind::Enum { name, member } => {
+        FieldKind::Enum { name, member, .. } => {
             let value = raw(f, word);
             out.dec(value);
             out.str(" (");

@@ -12,6 +12,14 @@ pub enum Failure {
     Invalid(String),
     /// Exit 2: bad usage or input.
     Usage(String),
+    /// Several errors of one input, each its own line (a program text's `FILE:LINE:COL:
+    /// message` lines), with the exit code of the worst: 2 when any is bad input, else 1.
+    Lines {
+        /// The exit code.
+        code: u8,
+        /// The lines, in input order.
+        lines: Vec<String>,
+    },
     /// The reader of standard output went away (`| head -1`, EPIPE): stop quietly, with the
     /// status a shell reports for a process killed by SIGPIPE.
     Closed,
@@ -23,6 +31,7 @@ impl Failure {
         match self {
             Failure::Invalid(_) => 1,
             Failure::Usage(_) => 2,
+            Failure::Lines { code, .. } => *code,
             Failure::Closed => BROKEN_PIPE,
         }
     }
@@ -37,11 +46,26 @@ impl Failure {
         Failure::Invalid(message.to_string())
     }
 
-    /// The one-line message (nothing for [`Failure::Closed`]).
+    /// The one-line message (nothing for [`Failure::Closed`]; the lines joined by `; ` for
+    /// [`Failure::Lines`]).
     pub fn message(&self) -> Option<String> {
         match self {
             Failure::Invalid(m) | Failure::Usage(m) => Some(one_line(m)),
+            Failure::Lines { lines, .. } => Some(one_line(&lines.join("\n"))),
             Failure::Closed => None,
+        }
+    }
+
+    /// The lines for stderr: [`Failure::message`] after the tool's name, or each line of
+    /// [`Failure::Lines`] as it is (`FILE:LINE:COL: message`, the form editors jump to).
+    pub fn stderr_lines(&self) -> Vec<String> {
+        match self {
+            Failure::Lines { lines, .. } => lines.iter().map(|l| one_line(l)).collect(),
+            _ => self
+                .message()
+                .map(|m| format!("neuron-isa: {m}"))
+                .into_iter()
+                .collect(),
         }
     }
 }
@@ -96,6 +120,16 @@ mod tests {
         assert_eq!(closed, Failure::Closed);
         assert_eq!(closed.code(), 141);
         assert_eq!(closed.message(), None);
+        assert!(closed.stderr_lines().is_empty());
+        assert_eq!(Failure::usage("x").stderr_lines(), ["neuron-isa: x"]);
+        let lines = Failure::Lines {
+            code: 1,
+            lines: vec!["f.s:1:1: a".into(), "f.s:2:3: b\nc".into()],
+        };
+        assert_eq!(
+            (lines.code(), lines.stderr_lines()),
+            (1, vec!["f.s:1:1: a".into(), "f.s:2:3: b; c".to_string()])
+        );
     }
 
     #[test]

@@ -10,6 +10,7 @@ pub mod checkpoint;
 pub mod cli;
 pub mod decode;
 pub mod diff;
+pub mod disasm;
 pub mod draw;
 pub mod encode;
 pub mod fail;
@@ -20,6 +21,7 @@ pub mod out;
 pub mod program;
 pub mod rng;
 pub mod stdio;
+pub mod text;
 pub mod validate;
 pub mod words;
 
@@ -68,6 +70,8 @@ pub fn execute<W: Write>(cli: &Cli, out: &mut Out<W>) -> Outcome {
             print_matrix(&rows, *json, out)
         }
         Command::Matrix { gen: Some(gen), .. }
+        | Command::Asm { gen, .. }
+        | Command::Disasm { gen, .. }
         | Command::Encode { gen, .. }
         | Command::Decode { gen, .. }
         | Command::Validate { gen, .. }
@@ -116,15 +120,42 @@ pub fn run<G: Isa + Generation + Construct, W: Write>(
                 decode::decode::<G, W>(&input, *json, out)
             }
         }
+        Command::Asm {
+            file,
+            output,
+            hex,
+            validate,
+            ..
+        } => {
+            let request = text::AsmRequest {
+                output: output.as_deref(),
+                hex: *hex,
+                validate: *validate,
+            };
+            text::asm::<G, W>(file, &request, out)
+        }
+        Command::Disasm { file, .. } => disasm::disasm::<G, W>(&Input::File(file.clone()), out),
         Command::Validate {
             engine,
             input,
             firmware,
+            text: as_text,
             ..
-        } => {
-            let input = Input::from_args(&input.hex, input.file.as_deref())?;
-            validate::validate::<G, W>(&input, *engine, *firmware, out)
-        }
+        } => match input.file.as_deref() {
+            Some(path) if text::is_text(path, *as_text) => {
+                let program = text::load::<G>(path)?;
+                validate::validate_text::<G, W>(&program, *engine, *firmware, out)
+            }
+            _ => {
+                let engine = engine.ok_or_else(|| {
+                    fail::Failure::usage(
+                        "validate: --engine is required for words (only a program text's annotations name engines)",
+                    )
+                })?;
+                let input = Input::from_args(&input.hex, input.file.as_deref())?;
+                validate::validate::<G, W>(&input, engine, *firmware, out)
+            }
+        },
         Command::Checkpoint {
             engine,
             generator,
@@ -146,6 +177,7 @@ pub fn run<G: Isa + Generation + Construct, W: Write>(
         ),
         Command::Run {
             file,
+            text: as_text,
             engine,
             engine_state,
             dump,
@@ -158,7 +190,12 @@ pub fn run<G: Isa + Generation + Construct, W: Write>(
                 dump: *dump,
                 json: *json,
             };
-            program::run::<G, W>(&Input::File(file.clone()), &request, out)
+            let source = if text::is_text(file, *as_text) {
+                program::Source::Text(text::load::<G>(file)?)
+            } else {
+                program::Source::Words(Input::File(file.clone()))
+            };
+            program::run::<G, W>(&source, &request, out)
         }
         // Not generation-specific: the same for every G.
         Command::Rng { generator } => rng::rng(generator, out),

@@ -55,10 +55,12 @@ fn error_line(message: &str) {
     let _ = writeln!(std::io::stderr(), "neuron-isa: {message}");
 }
 
-/// The exit of a failure: its one line on stderr (none for a broken pipe) and its code.
+/// The exit of a failure: its lines on stderr (one, or one per error of a program text; none
+/// for a broken pipe) and its code.
 fn fail(failure: &Failure) -> ExitCode {
-    if let Some(message) = failure.message() {
-        error_line(&message);
+    let mut stderr = std::io::stderr().lock();
+    for line in failure.stderr_lines() {
+        let _ = writeln!(stderr, "{line}");
     }
     ExitCode::from(failure.code())
 }

@@ -8,6 +8,7 @@
 
 use crate::fail::{Failure, Outcome};
 use crate::out::Out;
+use crate::text::{engine_of, Text};
 use crate::words::Input;
 use isa_core::{Isa, VendorEnum, INST_NBYTES};
 use rng_core::machine::TensorPlace;
@@ -55,10 +56,71 @@ pub struct Request {
 
 /// The vendor name of the opcode byte of `word` in `G` (`RAND2`), or `opcode 0x..`.
 fn instruction_name<G: Isa>(word: &[u8; INST_NBYTES]) -> String {
-    match G::opcode(word[0]) {
-        Some(op) => op.vendor_name().to_string(),
-        None => format!("opcode {:#04x}", word[0]),
+    isa_core::program::opcode_name::<G>(word)
+}
+
+/// Where the program comes from.
+#[derive(Debug)]
+pub enum Source<E> {
+    /// A raw stream of 64-byte words.
+    Words(Input),
+    /// A program text, read and assembled.
+    Text(Text<E>),
+}
+
+/// The program's words, each with the engine its text names for it (none for a raw stream)
+/// and its `FILE:LINE` (empty for a raw stream).
+struct Loaded {
+    words: Vec<[u8; INST_NBYTES]>,
+    engines: Vec<Option<Engine>>,
+    places: Vec<String>,
+}
+
+/// The words of `source`; a text's word on an engine the machine does not model fails (exit 2).
+fn load<G: Isa>(source: &Source<G::Engine>) -> Result<Loaded, Failure> {
+    let mut loaded = Loaded {
+        words: Vec::new(),
+        engines: Vec::new(),
+        places: Vec::new(),
+    };
+    match source {
+        Source::Words(input) => {
+            input.for_each(|_, w| {
+                loaded.words.push(*w);
+                loaded.engines.push(None);
+                Ok(())
+            })?;
+        }
+        Source::Text(text) => {
+            let mut lines = Vec::new();
+            for s in &text.program.statements {
+                let engine = engine_of::<G>(s).map(|vendor| {
+                    Engine::ALL
+                        .iter()
+                        .copied()
+                        .find(|e| e.name() == vendor.vendor_name())
+                        .ok_or(vendor)
+                });
+                let engine = match engine.transpose() {
+                    Ok(engine) => engine,
+                    Err(vendor) => {
+                        lines.push(format!(
+                            "{}: engine {vendor}: the machine runs POOL, DVE and ACT",
+                            text.at(s)
+                        ));
+                        None
+                    }
+                };
+                loaded.words.push(s.word);
+                loaded.engines.push(engine);
+                loaded.places.push(text.at(s));
+            }
+            if !lines.is_empty() {
+                return Err(Failure::Lines { code: 2, lines });
+            }
+        }
     }
+    Ok(loaded)
 }
 
 /// Whether `word` can run on `engine`: it decodes and validates there (the generation's
@@ -161,6 +223,8 @@ fn resolve_dump<G: Generation>(dump: &Dump) -> Result<TensorPlace, Failure> {
 
 /// A refused word.
 struct Refusal {
+    /// `FILE:LINE: ` of a text's word, else empty.
+    place: String,
     index: usize,
     opcode: u8,
     name: String,
@@ -170,7 +234,8 @@ struct Refusal {
 impl Refusal {
     fn line(&self) -> String {
         format!(
-            "run: word {} @ {:#x} ({}): {}",
+            "run: {}word {} @ {:#x} ({}): {}",
+            self.place,
             self.index,
             self.index * INST_NBYTES,
             self.name,
@@ -180,20 +245,30 @@ impl Refusal {
 }
 
 /// Runs the program and prints the dump; exit 1 when a word is refused.
+///
+/// A word of a program text runs on the engine its text names (its annotation, `.engine`, or
+/// the one engine the tree places it on); the others on `--engine` or [`placement`]'s choice
+/// among them.
 pub fn run<G: Isa + Generation, W: Write>(
-    input: &Input,
+    source: &Source<<G as Isa>::Engine>,
     request: &Request,
     out: &mut Out<W>,
 ) -> Outcome {
     let place = resolve_dump::<G>(&request.dump)?;
-    let mut words: Vec<[u8; INST_NBYTES]> = Vec::new();
-    input.for_each(|_, w| {
-        words.push(*w);
-        Ok(())
-    })?;
+    let Loaded {
+        words,
+        engines,
+        places,
+    } = load::<G>(source)?;
+    let unnamed: Vec<[u8; INST_NBYTES]> = words
+        .iter()
+        .zip(&engines)
+        .filter(|(_, e)| e.is_none())
+        .map(|(w, _)| *w)
+        .collect();
     let engine = match request.engine {
         Some(e) => Some(e),
-        None => placement::<G>(&words)?,
+        None => placement::<G>(&unnamed)?,
     };
     let mut m: Box<Machine<G, SparseMemory>> =
         Box::new(Machine::new(SparseMemory::new(), Gate::Validator));
@@ -207,19 +282,24 @@ pub fn run<G: Isa + Generation, W: Write>(
     }
     let mut refusal = None;
     let mut executed = 0usize;
-    if let Some(engine) = engine {
-        for (index, word) in words.iter().enumerate() {
-            if let Err(e) = m.run(word, engine) {
-                refusal = Some(Refusal {
-                    index,
-                    opcode: word[0],
-                    name: instruction_name::<G>(word),
-                    message: e.to_string(),
-                });
-                break;
-            }
-            executed += 1;
+    for (index, word) in words.iter().enumerate() {
+        // Every word has an engine: its own, or the default chosen for those without one.
+        let Some(engine) = engines[index].or(engine) else {
+            break;
+        };
+        if let Err(e) = m.run(word, engine) {
+            refusal = Some(Refusal {
+                place: places
+                    .get(index)
+                    .map_or(String::new(), |p| format!("{p}: ")),
+                index,
+                opcode: word[0],
+                name: instruction_name::<G>(word),
+                message: e.to_string(),
+            });
+            break;
         }
+        executed += 1;
     }
     let (channels, width) = (request.dump.channels, request.dump.words);
     let region = m

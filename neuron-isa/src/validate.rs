@@ -4,7 +4,9 @@
 use crate::fail::{Failure, Outcome};
 use crate::matrix::wired;
 use crate::out::Out;
+use crate::text::Text;
 use crate::words::Input;
+use isa_core::program;
 use isa_core::{DecodeError, Isa, VendorEnum, Violation, INST_NBYTES};
 use rng_core::{CheckpointError, CheckpointKind, Engine, Generation, InstructionError};
 use std::fmt;
@@ -84,51 +86,133 @@ pub fn validate<G: Isa + Generation, W: Write>(
     out: &mut Out<W>,
 ) -> Outcome {
     let vendor = vendor_engine::<G>(engine)?;
-    let mut invalid = 0u64;
+    let mut run = Validation::new(firmware);
+    let total =
+        input.for_each(|index, word| run.word::<G, W>(index, word, None, (engine, vendor), out))?;
+    run.finish::<G, W>(total, engine.name(), out)
+}
+
+/// Validates every word of a program text, each on its engine: its annotation (or `.engine`),
+/// else the one engine the tree places it on, else `--engine`. A word with none of them, or
+/// one the validators here do not run (they run POOL, DVE and ACT), fails the text (exit 2)
+/// before anything is validated.
+pub fn validate_text<G: Isa + Generation, W: Write>(
+    text: &Text<G::Engine>,
+    engine: Option<Engine>,
+    firmware: bool,
+    out: &mut Out<W>,
+) -> Outcome {
+    let mut engines = Vec::with_capacity(text.program.statements.len());
+    let mut lines = Vec::new();
+    for s in &text.program.statements {
+        let chosen = match crate::text::engine_of::<G>(s) {
+            Some(vendor) => Engine::ALL
+                .iter()
+                .copied()
+                .find(|e| e.name() == vendor.vendor_name()),
+            None => engine,
+        };
+        match chosen {
+            Some(e) => engines.push((e, vendor_engine::<G>(e)?)),
+            None => lines.push(format!(
+                "{}: {}: no engine: annotate the line, set .engine or give --engine (pool, dve, act)",
+                text.at(s),
+                crate::text::engine_of::<G>(s).map_or_else(
+                    || program::opcode_name::<G>(&s.word),
+                    |v| format!("engine {v} is not one validate runs")
+                )
+            )),
+        }
+    }
+    if !lines.is_empty() {
+        return Err(Failure::Lines { code: 2, lines });
+    }
+    let mut run = Validation::new(firmware);
+    for (k, (s, &on)) in text.program.statements.iter().zip(&engines).enumerate() {
+        run.word::<G, W>(k as u64, &s.word, Some(&text.at(s)), on, out)?;
+    }
+    let label = engine.map_or("as annotated", |e| e.name());
+    run.finish::<G, W>(engines.len() as u64, label, out)
+}
+
+/// The state of a validation run: the invalid count and the recent rejections' texts.
+struct Validation {
+    firmware: bool,
+    invalid: u64,
     // Recent rejections and their text: a stream repeats the same mistakes, and the text is
     // a pure function of the rejection (paths and names are static, values are compared).
-    let mut recent: Vec<(Rejection, String)> = Vec::with_capacity(RECENT);
-    let mut next_slot = 0;
-    let total = input.for_each(|index, word| {
-        if let Some(why) = check::<G>(word, engine, vendor, firmware) {
-            invalid += 1;
-            out.str("word ");
-            out.dec(index);
-            out.str(" @ ");
-            out.hex(index * INST_NBYTES as u64, 0);
+    recent: Vec<(Rejection, String)>,
+    next_slot: usize,
+}
+
+impl Validation {
+    fn new(firmware: bool) -> Self {
+        Validation {
+            firmware,
+            invalid: 0,
+            recent: Vec::with_capacity(RECENT),
+            next_slot: 0,
+        }
+    }
+
+    /// Checks word `index` on `engine`, printing its line when it is invalid (after `at`, the
+    /// `FILE:LINE` of a text's word).
+    fn word<G: Isa + Generation, W: Write>(
+        &mut self,
+        index: u64,
+        word: &[u8; INST_NBYTES],
+        at: Option<&str>,
+        (engine, vendor): (Engine, G::Engine),
+        out: &mut Out<W>,
+    ) -> Outcome {
+        let Some(why) = check::<G>(word, engine, vendor, self.firmware) else {
+            return Ok(());
+        };
+        self.invalid += 1;
+        if let Some(at) = at {
+            out.str(at);
             out.str(": ");
-            match recent.iter().find(|(seen, _)| *seen == why) {
-                Some((_, text)) => out.str(text),
-                None => {
-                    let text = why.to_string();
-                    out.str(&text);
-                    if recent.len() < RECENT {
-                        recent.push((why, text));
-                    } else {
-                        recent[next_slot] = (why, text);
-                        next_slot = (next_slot + 1) % RECENT;
-                    }
+        }
+        out.str("word ");
+        out.dec(index);
+        out.str(" @ ");
+        out.hex(index * INST_NBYTES as u64, 0);
+        out.str(": ");
+        match self.recent.iter().find(|(seen, _)| *seen == why) {
+            Some((_, text)) => out.str(text),
+            None => {
+                let text = why.to_string();
+                out.str(&text);
+                if self.recent.len() < RECENT {
+                    self.recent.push((why, text));
+                } else {
+                    self.recent[self.next_slot] = (why, text);
+                    self.next_slot = (self.next_slot + 1) % RECENT;
                 }
             }
-            out.str("\n");
-            out.maybe_flush()?;
+        }
+        out.str("\n");
+        out.maybe_flush()?;
+        Ok(())
+    }
+
+    /// The summary line; exit 1 when any word was invalid.
+    fn finish<G: Isa, W: Write>(self, total: u64, engine: &str, out: &mut Out<W>) -> Outcome {
+        let invalid = self.invalid;
+        let _ = writeln!(
+            out,
+            "{total} word{}: {} valid, {invalid} invalid ({}, engine {engine}{})",
+            if total == 1 { "" } else { "s" },
+            total - invalid,
+            G::INFO.name,
+            if self.firmware { ", firmware gate" } else { "" }
+        );
+        out.flush()?;
+        if invalid > 0 {
+            return Err(Failure::invalid(format!(
+                "validate: {invalid} of {total} words are invalid"
+            )));
         }
         Ok(())
-    })?;
-    let _ = writeln!(
-        out,
-        "{total} word{}: {} valid, {invalid} invalid ({}, engine {}{})",
-        if total == 1 { "" } else { "s" },
-        total - invalid,
-        G::INFO.name,
-        engine.name(),
-        if firmware { ", firmware gate" } else { "" }
-    );
-    out.flush()?;
-    if invalid > 0 {
-        return Err(Failure::invalid(format!(
-            "validate: {invalid} of {total} words are invalid"
-        )));
     }
-    Ok(())
 }

@@ -2209,3 +2209,331 @@ fn diff_of_malformed_trees_is_one_line_each() {
     assert!(fails(&o, 2, "two broken trees").contains("is listed twice"));
     let _ = std::fs::remove_dir_all(&scratch);
 }
+
+// ---- program texts: `asm`, `disasm`, and `run` / `validate` of a `.s` file ------------------------
+
+/// A scratch directory of this test process.
+fn scratch_dir(tag: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("neuron-isa-{tag}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Requires exit `code`, nothing on stdout, and exactly `lines` on stderr.
+fn fails_with_lines(o: &Output, code: i32, lines: &[String]) {
+    assert_eq!(o.status.code(), Some(code), "stderr {}", stderr(o));
+    assert_eq!(stderr(o).lines().collect::<Vec<_>>(), lines);
+    assert!(o.stdout.is_empty(), "{}", stdout(o));
+}
+
+/// The README program's RAND2 (A) and RAND_GET_STATE words, in hex.
+fn draw_and_save_hex() -> (String, String) {
+    let draw = ok(&sh(
+        "encode --gen mariana rand2 --dst 0 --channels 4 --elems 8 --min=-1 --max 1",
+    ));
+    let save = ok(&sh(
+        "encode --gen mariana rand-get-state --engine dve --generator rng-xorwow --algorithm xorwow --dst 0x1000 --channels 4",
+    ));
+    (draw.trim().to_string(), save.trim().to_string())
+}
+
+#[test]
+fn asm_writes_raw_words_byte_for_byte_raw_hex_and_to_a_file() {
+    let (draw, save) = draw_and_save_hex();
+    let junk = format!("ff{}", "00".repeat(63));
+    let text = format!(
+        "# raw words\n\n.word 0x{draw} @dve\n  .word 0x{}   # upper case digits\n.engine POOL\n.word 0x{junk}\n",
+        save.to_ascii_uppercase()
+    );
+    let dir = scratch_dir("asm-raw");
+    let file = dir.join("p.s");
+    std::fs::write(&file, &text).unwrap();
+    let f = file.to_str().unwrap();
+    let raw = run(&["asm", "--gen", "mariana", f]);
+    assert_eq!(raw.status.code(), Some(0), "{}", stderr(&raw));
+    let expected: Vec<u8> = [&draw, &save, &junk]
+        .iter()
+        .flat_map(|h| parse_hex(h))
+        .collect();
+    assert_eq!(raw.stdout, expected);
+    assert_eq!(
+        ok(&["asm", "--gen", "mariana", "--hex", f]),
+        format!("{draw}\n{save}\n{junk}\n")
+    );
+    // Standard input, and -o.
+    let piped = run_with_stdin(&["asm", "--gen", "mariana", "-"], text.as_bytes());
+    assert_eq!(piped.stdout, expected);
+    let bin = dir.join("p.bin");
+    assert_eq!(
+        ok(&["asm", "--gen", "mariana", f, "-o", bin.to_str().unwrap()]),
+        ""
+    );
+    assert_eq!(std::fs::read(&bin).unwrap(), expected);
+    // disasm lists the decodable words by their instruction and the others as .word, with offsets.
+    let listing = ok(&["disasm", "--gen", "mariana", bin.to_str().unwrap()]);
+    let lines: Vec<&str> = listing.lines().collect();
+    assert_eq!(lines.len(), 4, "{listing}");
+    assert_eq!(lines[0], "# MARIANA (neuron-isa disasm)");
+    assert!(
+        lines[1].starts_with("RAND2 header={inst_word_len=16} "),
+        "{}",
+        lines[1]
+    );
+    assert!(lines[1].ends_with("} @dve  # 0x0"), "{}", lines[1]);
+    assert!(lines[2].starts_with("RAND_GET_STATE "), "{}", lines[2]);
+    assert!(
+        lines[2].ends_with("}  # 0x40"),
+        "RAND_GET_STATE runs on several engines: {}",
+        lines[2]
+    );
+    assert_eq!(
+        lines[3],
+        format!(".word 0x{junk}  # 0x80: does not decode: field `header.opcode` at byte 0: opcode 0xff has no operand struct in instruction_mapping.json")
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Bytes of a hex string.
+fn parse_hex(hex: &str) -> Vec<u8> {
+    (0..hex.len())
+        .step_by(2)
+        .map(|k| u8::from_str_radix(&hex[k..k + 2], 16).unwrap())
+        .collect()
+}
+
+#[test]
+fn every_error_of_a_program_text_is_a_file_line_column_line_and_exit_2() {
+    let (draw, _) = draw_and_save_hex();
+    let dir = scratch_dir("asm-errors");
+    let file = dir.join("bad.s");
+    let text = format!(".word 0x{draw}\n.word 0x12\n.engine gpu\n\n.word 0x{draw} @\n.wrd 1\n");
+    std::fs::write(&file, &text).unwrap();
+    let f = file.to_str().unwrap();
+    let engines = "pe, act, pool, dve, tpb_sp, top_sp";
+    let expected = [
+        format!("{f}:2:7: .word takes 0x and 128 hex digits (the 64 bytes in order); this has 2"),
+        format!("{f}:3:9: unknown engine `gpu`; the engines are {engines}"),
+        format!("{f}:5:138: an empty engine name; the engines are {engines}"),
+        format!("{f}:6:1: unknown directive `.wrd`; the directives are .word and .engine"),
+    ];
+    let out = dir.join("never.bin");
+    let o = run(&["asm", "--gen", "mariana", f, "-o", out.to_str().unwrap()]);
+    fails_with_lines(&o, 2, &expected);
+    assert!(!out.exists(), "asm wrote output for a text with errors");
+    // The same errors from run and validate, which read a `.s` file as text.
+    let o = run(&["run", "--gen", "mariana", "--file", f, "--dump", "0:1:1"]);
+    fails_with_lines(&o, 2, &expected);
+    let o = run(&["validate", "--gen", "mariana", "--file", f]);
+    fails_with_lines(&o, 2, &expected);
+    // Standard input is named as such; a file that is not UTF-8 is one error at its first bad byte.
+    let o = run_with_stdin(&["asm", "--gen", "mariana", "-"], b".word 0x12\n");
+    fails_with_lines(
+        &o,
+        2,
+        &["standard input:1:7: .word takes 0x and 128 hex digits (the 64 bytes in order); this has 2".to_string()],
+    );
+    let o = run_with_stdin(&["asm", "--gen", "mariana", "-"], b"# ok\n# \xc3\xa9\xff\n");
+    fails_with_lines(&o, 2, &["standard input:2:4: not UTF-8 text".to_string()]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn asm_validate_names_the_line_of_each_invalid_word() {
+    let (draw, save) = draw_and_save_hex();
+    let dir = scratch_dir("asm-validate");
+    let file = dir.join("v.s");
+    let f = file.to_str().unwrap().to_string();
+    let asm = |text: &str| {
+        std::fs::write(&file, text).unwrap();
+        run(&["asm", "--gen", "mariana", "--validate", "--hex", &f])
+    };
+    // Valid: RAND2 is placed on DVE alone; the save is annotated.
+    let o = asm(&format!(".word 0x{draw}\n.word 0x{save} @dve\n"));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o), format!("{draw}\n{save}\n"));
+    // The DVE save on POOL is invalid (exit 1), and so is a word that does not decode.
+    let junk = format!("ff{}", "00".repeat(63));
+    let o = asm(&format!(
+        "# two bad words\n.word 0x{save} @pool\n.word 0x{draw}\n.word 0x{junk}\n"
+    ));
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let err = stderr(&o);
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines.len(), 2, "{err}");
+    assert!(
+        lines[0].starts_with(&format!("{f}:2: on POOL: inst failed assertion check: ")),
+        "{err}"
+    );
+    assert_eq!(
+        lines[1],
+        format!("{f}:4: does not decode: field `header.opcode` at byte 0: opcode 0xff has no operand struct in instruction_mapping.json")
+    );
+    assert!(o.stdout.is_empty());
+    // A word of an opcode on several engines, without an annotation: exit 2.
+    let o = asm(&format!(".word 0x{save}\n"));
+    fails_with_lines(
+        &o,
+        2,
+        &[format!("{f}:1: RAND_GET_STATE runs on more than one engine; annotate the line (@pe, @act, @pool, @dve, @tpb_sp, @top_sp) or set .engine to validate it")],
+    );
+    // Without --validate the same text assembles.
+    let o = run(&["asm", "--gen", "mariana", &f]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn validate_and_run_take_a_program_text_by_extension_or_flag() {
+    let (draw, save) = draw_and_save_hex();
+    let dir = scratch_dir("text-input");
+    let text = format!(".engine dve\n.word 0x{draw}\n.word 0x{save}\n");
+    let s = dir.join("p.s");
+    let other = dir.join("p.txt");
+    std::fs::write(&s, &text).unwrap();
+    std::fs::write(&other, &text).unwrap();
+    let (s, other) = (s.to_str().unwrap(), other.to_str().unwrap());
+    let summary = "2 words: 2 valid, 0 invalid (MARIANA, engine as annotated)\n";
+    assert_eq!(ok(&["validate", "--gen", "mariana", "--file", s]), summary);
+    assert_eq!(
+        ok(&["validate", "--gen", "mariana", "--text", "--file", other]),
+        summary
+    );
+    // Without --text another name is a raw stream (and this text is no whole number of words).
+    fails(
+        &run(&[
+            "validate", "--gen", "mariana", "--engine", "dve", "--file", other,
+        ]),
+        2,
+        "raw",
+    );
+    // The annotation wins over --engine; a word validated elsewhere names its line.
+    let wrong = dir.join("w.s");
+    std::fs::write(&wrong, format!(".word 0x{draw}\n.word 0x{save} @pool\n")).unwrap();
+    let w = wrong.to_str().unwrap();
+    let o = run(&[
+        "validate", "--gen", "mariana", "--engine", "dve", "--file", w,
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.starts_with(&format!(
+            "{w}:2: word 1 @ 0x40: inst failed assertion check: "
+        )),
+        "{out}"
+    );
+    assert!(
+        out.ends_with("2 words: 1 valid, 1 invalid (MARIANA, engine DVE)\n"),
+        "{out}"
+    );
+    // Words need --engine when there is no text to name engines.
+    fails(
+        &run(&["validate", "--gen", "mariana", &draw]),
+        2,
+        "no engine",
+    );
+    // run: the text's words on their engines; the draw lands at 0.
+    let dump = ok(&["run", "--gen", "mariana", "--file", s, "--dump", "0:1:8"]);
+    assert_eq!(dump.split_whitespace().count(), 8);
+    assert_ne!(dump.trim(), ["0x00000000"; 8].join(" "));
+    // A refused word names its line.
+    let pe = dir.join("pe.s");
+    std::fs::write(&pe, format!(".word 0x{draw} @pe\n")).unwrap();
+    let o = run(&[
+        "run",
+        "--gen",
+        "mariana",
+        "--file",
+        pe.to_str().unwrap(),
+        "--dump",
+        "0:1:1",
+    ]);
+    fails_with_lines(
+        &o,
+        2,
+        &[format!(
+            "{}:1: engine PE: the machine runs POOL, DVE and ACT",
+            pe.display()
+        )],
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn disasm_of_a_partial_word_lists_the_whole_ones_and_fails() {
+    let (draw, _) = draw_and_save_hex();
+    let mut bytes = parse_hex(&draw);
+    bytes.extend_from_slice(&[1, 2, 3]);
+    let o = run_with_stdin(&["disasm", "--gen", "mariana", "-"], &bytes);
+    let err = fails(&o, 2, "partial");
+    assert_eq!(
+        err,
+        "neuron-isa: standard input: partial word at byte offset 64 (3 of 64 bytes; the file holds 1 whole words)\n"
+    );
+    assert_eq!(stdout(&o).lines().count(), 2);
+}
+
+/// The README shows `examples/checkpoint.s` as it is, which assembles to the words of the
+/// README's `encode` lines, and `run` executes it with B == C.
+#[test]
+fn readme_text_program_is_the_committed_file_and_runs_with_b_equal_to_c() {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let file = std::fs::read_to_string(root().join("examples/checkpoint.s")).unwrap();
+    let start = readme
+        .find("```text\n# The README's end-to-end program as text")
+        .expect("README shows the text program");
+    let shown = &readme[start + "```text\n".len()..];
+    assert_eq!(
+        &shown[..shown.find("```").unwrap()],
+        file,
+        "README's copy of examples/checkpoint.s"
+    );
+    // The words of the README's encode lines.
+    let block = &readme[readme
+        .find("```sh\nE=\"neuron-isa encode --gen mariana --raw\"")
+        .unwrap()..];
+    let mut encoded = Vec::new();
+    for line in block.lines().take_while(|l| !l.starts_with("cmp ")) {
+        if let Some(args) = line.strip_prefix("$E ") {
+            let args = args.split(" >>").next().unwrap();
+            let mut full = vec!["encode", "--gen", "mariana", "--raw"];
+            full.extend(args.split(' '));
+            let o = run(&full);
+            assert_eq!(o.status.code(), Some(0), "{line}");
+            encoded.extend_from_slice(&o.stdout);
+        }
+    }
+    assert_eq!(encoded.len(), 6 * 64);
+    let o = run(&[
+        "asm",
+        "--gen",
+        "mariana",
+        "--validate",
+        "examples/checkpoint.s",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(
+        o.stdout, encoded,
+        "examples/checkpoint.s assembles to the README's words"
+    );
+    let dump = |region: &str| {
+        ok(&[
+            "run",
+            "--gen",
+            "mariana",
+            "--file",
+            "examples/checkpoint.s",
+            "--dump",
+            region,
+        ])
+    };
+    let (a, b, c) = (dump("0:4:8"), dump("0x400:4:8"), dump("0x800:4:8"));
+    assert_eq!(dump_lines(&b).len(), 4);
+    assert_eq!(b, c, "B != C");
+    assert_ne!(a, b);
+    // The README's run lines are these.
+    for region in ["0x400:4:8 > b.txt", "0x800:4:8 > c.txt"] {
+        let line =
+            format!("neuron-isa run --gen mariana --file examples/checkpoint.s --dump {region}");
+        assert!(readme.contains(&line), "README lacks `{line}`");
+    }
+}

@@ -7,21 +7,29 @@ use isa_core::{FieldInfo as F, FieldKind as K};
 const KIND_OPCODE: K = isa_core::FieldKind::Enum {
     name: "NEURON_ISA_TPB_OPCODE",
     member: Opcode::vendor_name_of,
+    value_of: isa_core::asm::member_value::<Opcode>,
+    member_at: isa_core::asm::member_at::<Opcode>,
 };
 #[allow(dead_code, unused_macros)]
 const KIND_WAIT_MODE: K = isa_core::FieldKind::Enum {
     name: "NEURON_ISA_TPB_WAIT_MODE",
     member: WaitMode::vendor_name_of,
+    value_of: isa_core::asm::member_value::<WaitMode>,
+    member_at: isa_core::asm::member_at::<WaitMode>,
 };
 #[allow(dead_code, unused_macros)]
 const KIND_UPDATE_MODE: K = isa_core::FieldKind::Enum {
     name: "NEURON_ISA_TPB_UPDATE_MODE",
     member: UpdateMode::vendor_name_of,
+    value_of: isa_core::asm::member_value::<UpdateMode>,
+    member_at: isa_core::asm::member_at::<UpdateMode>,
 };
 #[allow(dead_code, unused_macros)]
 const KIND_DTYPE: K = isa_core::FieldKind::Enum {
     name: "NEURON_ISA_TPB_DTYPE",
     member: Dtype::vendor_name_of,
+    value_of: isa_core::asm::member_value::<Dtype>,
+    member_at: isa_core::asm::member_at::<Dtype>,
 };
 #[allow(dead_code, unused_macros)]
 const KIND_ADDR4: K = isa_core::FieldKind::Union {
@@ -32,16 +40,22 @@ const KIND_ADDR4: K = isa_core::FieldKind::Union {
 const KIND_RAND_ALGORITHM: K = isa_core::FieldKind::Enum {
     name: "NEURON_ISA_TPB_RAND_ALGORITHM",
     member: RandAlgorithm::vendor_name_of,
+    value_of: isa_core::asm::member_value::<RandAlgorithm>,
+    member_at: isa_core::asm::member_at::<RandAlgorithm>,
 };
 #[cfg(feature = "d4_rand")]
 const KIND_RAND_POST_PROC: K = isa_core::FieldKind::Enum {
     name: "NEURON_ISA_TPB_RAND_POST_PROC",
     member: RandPostProc::vendor_name_of,
+    value_of: isa_core::asm::member_value::<RandPostProc>,
+    member_at: isa_core::asm::member_at::<RandPostProc>,
 };
 #[allow(dead_code, unused_macros)]
 const KIND_RAND_SRC: K = isa_core::FieldKind::Enum {
     name: "NEURON_ISA_TPB_RAND_SRC",
     member: RandSrc::vendor_name_of,
+    value_of: isa_core::asm::member_value::<RandSrc>,
+    member_at: isa_core::asm::member_at::<RandSrc>,
 };
 #[cfg(feature = "d4_rand")]
 const KIND_RAND_PARAM: K = isa_core::FieldKind::Union {
@@ -52,6 +66,8 @@ const KIND_RAND_PARAM: K = isa_core::FieldKind::Union {
 const KIND_IMM_SRC: K = isa_core::FieldKind::Enum {
     name: "NEURON_ISA_TPB_IMM_SRC",
     member: ImmSrc::vendor_name_of,
+    value_of: isa_core::asm::member_value::<ImmSrc>,
+    member_at: isa_core::asm::member_at::<ImmSrc>,
 };
 #[allow(dead_code, unused_macros)]
 const KIND_IMM_VAL_INST_FIELD: K = isa_core::FieldKind::Union {
@@ -62,11 +78,15 @@ const KIND_IMM_VAL_INST_FIELD: K = isa_core::FieldKind::Union {
 const KIND_RAND_STATE_UPDATE: K = isa_core::FieldKind::Enum {
     name: "NEURON_ISA_TPB_RAND_STATE_UPDATE",
     member: RandStateUpdate::vendor_name_of,
+    value_of: isa_core::asm::member_value::<RandStateUpdate>,
+    member_at: isa_core::asm::member_at::<RandStateUpdate>,
 };
 #[cfg(feature = "s3d3_dropout")]
 const KIND_DROPOUT_THRESHOLD_TYPE: K = isa_core::FieldKind::Enum {
     name: "NEURON_ISA_TPB_DROPOUT_THRESHOLD_TYPE",
     member: DropoutThresholdType::vendor_name_of,
+    value_of: isa_core::asm::member_value::<DropoutThresholdType>,
+    member_at: isa_core::asm::member_at::<DropoutThresholdType>,
 };
 #[cfg(feature = "d4_mr")]
 /// Neuron 'D4\_MR' Format: no SRC tensor, one 4-D DST tensor.
@@ -1425,6 +1445,18 @@ impl core::fmt::Display for Instruction {
                 Ok(())
             }
         }
+    }
+}
+impl core::str::FromStr for Instruction {
+    type Err = isa_core::asm::AsmError;
+    /// Reads the one-line disassembly back ([`isa_core::asm`]).
+    fn from_str(line: &str) -> Result<Self, isa_core::asm::AsmError> {
+        isa_core::asm::parse_with(
+            line,
+            crate::GENERATION.name,
+            crate::inst::fields_of,
+            Self::decode,
+        )
     }
 }
 impl Instruction {

@@ -135,7 +135,12 @@ fn kind_const(model: &Model, t: &Ty) -> Option<(String, TokenStream)> {
             let (name, id) = (&en.c_name, ident(&en.rust));
             Some((
                 format!("KIND_{}", crate::model::names::short(name)),
-                quote!(isa_core::FieldKind::Enum { name: #name, member: #id::vendor_name_of }),
+                quote!(isa_core::FieldKind::Enum {
+                    name: #name,
+                    member: #id::vendor_name_of,
+                    value_of: isa_core::asm::member_value::<#id>,
+                    member_at: isa_core::asm::member_at::<#id>,
+                }),
             ))
         }
         Ty::Record(r) => {

@@ -268,5 +268,12 @@ pub fn instruction_enum_impls(variants: &[(Ident, TokenStream)]) -> TokenStream 
                 }
             }
         }
+        impl core::str::FromStr for Instruction {
+            type Err = isa_core::asm::AsmError;
+            /// Reads the one-line disassembly back ([`isa_core::asm`]).
+            fn from_str(line: &str) -> Result<Self, isa_core::asm::AsmError> {
+                isa_core::asm::parse_with(line, crate::GENERATION.name, crate::inst::fields_of, Self::decode)
+            }
+        }
     }
 }

@@ -43,7 +43,7 @@ const INPUTS: u64 = 1 << 20;
 /// Inputs of the ignored long run.
 const INPUTS_LONG: u64 = 50_000_000;
 /// The default seed.
-const SEED: u64 = 0x5EED_0012_F022_2026;
+pub(crate) const SEED: u64 = 0x5EED_0012_F022_2026;
 /// Inputs per batch: the never-changing machine is compared once a batch.
 const BATCH: u64 = 4096;
 /// Draws (elements × lanes × steps) above which an accepted word is not executed: the model
@@ -99,7 +99,7 @@ impl Counts {
     }
 }
 
-fn seed() -> u64 {
+pub(crate) fn seed() -> u64 {
     std::env::var("NEURON_ISA_FUZZ_SEED")
         .ok()
         .and_then(|s| s.parse().ok())
@@ -124,7 +124,10 @@ fn random_word(rng: &mut Pcg64Mcg) -> [u8; INST_NBYTES] {
 fn enum_members<G: Isa>(name: &str) -> Vec<&'static str> {
     for &op in G::opcodes() {
         for f in G::fields_of(op).unwrap_or(&[]) {
-            if let FieldKind::Enum { name: n, member } = f.kind {
+            if let FieldKind::Enum {
+                name: n, member, ..
+            } = f.kind
+            {
                 if n == name {
                     return support::members(f).into_iter().filter_map(member).collect();
                 }
@@ -171,7 +174,9 @@ fn constructor_args<G: Isa + Generation>(
 
 /// Valid words of `G` to mutate: every checkpoint arm (save and restore, a few lane counts) and
 /// words from every typed constructor that decode and validate on some engine.
-fn valid_words<G: Isa + Generation + Construct>(rng: &mut Pcg64Mcg) -> Vec<[u8; INST_NBYTES]> {
+pub(crate) fn valid_words<G: Isa + Generation + Construct>(
+    rng: &mut Pcg64Mcg,
+) -> Vec<[u8; INST_NBYTES]> {
     let valid_somewhere =
         |w: &[u8; 64]| ENGINES.iter().any(|&e| G::decode_instruction(w, e).is_ok());
     let mut pool = Vec::new();
@@ -257,7 +262,7 @@ fn generation_engines<G: Isa + Generation>() -> Vec<(Engine, <G as Isa>::Engine)
 }
 
 /// The input of index `k`: its class name and its bytes (64 of them, except for slices).
-fn input<G: Isa>(
+pub(crate) fn input<G: Isa>(
     rng: &mut Pcg64Mcg,
     k: u64,
     pool: &[[u8; INST_NBYTES]],

@@ -4,7 +4,9 @@
 mod support;
 
 mod api;
+mod asm;
 mod checkpoint_e2e;
+mod disasm_asm;
 mod draw_e2e;
 mod firmware_evidence;
 mod fuzz;
