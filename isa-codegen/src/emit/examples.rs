@@ -193,10 +193,10 @@ fn constructed(model: &Model, op: OpcodeId, name: &str) -> Option<Constructed> {
         .map(|k| legality::marker_name(model, t.columns[*k].enum_id, arm.values[*k], &clashes))
         .collect();
     let n = arm.words;
-    let (has_at, has_sbuf) = legality::state_tensor_helpers(model);
+    let (has_at, has_sbuf) = crate::emit::state_tensor::state_tensor_helpers(model);
     // Without a helper the operand takes, no state tensor can be written (its space marker is
     // private): the instruction gets the field-by-field example instead.
-    let sbuf_only = legality::sbuf_only_trait(model, t).is_some();
+    let sbuf_only = crate::emit::state_tensor::sbuf_only_trait(model, t).is_some();
     let tensor = if has_sbuf {
         Some("StateTensor::sbuf(0, 0x100)?".to_string())
     } else if has_at && !sbuf_only {

@@ -25,6 +25,7 @@ mod place;
 mod raw;
 mod records;
 mod spec;
+pub(crate) mod state_tensor;
 mod traits;
 mod ty;
 mod validate;

@@ -462,7 +462,7 @@ impl Lister<'_> {
     fn legality(&mut self) {
         let m = self.model;
         let (marker_enums, clashes) = emit::legality::marker_enums(m);
-        if let Some(addr) = emit::legality::state_tensor_addr(m) {
+        if let Some(addr) = emit::state_tensor::state_tensor_addr(m) {
             self.push(
                 "StateTensor".into(),
                 Kind::Struct,
@@ -591,8 +591,8 @@ impl Lister<'_> {
             .map(|k| type_text(&emit::legality::type_param(m, t, *k).1))
             .collect();
         let tr = emit::legality::trait_name(m, t);
-        let space = type_text(&emit::legality::state_space_bound(m, t).0);
-        if let Some((name, _)) = emit::legality::sbuf_only_trait(m, t) {
+        let space = type_text(&emit::state_tensor::state_space_bound(m, t).0);
+        if let Some((name, _)) = emit::state_tensor::sbuf_only_trait(m, t) {
             self.push(
                 name.to_string(),
                 Kind::Trait,

@@ -208,7 +208,7 @@ pub(crate) fn arms(model: &Model, t: &Table, key: &[usize]) -> TokenStream {
         Some(quote!(crate::arm::#n))
     };
     let cfg = generic_cfg(model, &facts, None);
-    let (space_bound, _) = legality::state_space_bound(model, t);
+    let (space_bound, _) = crate::emit::state_tensor::state_space_bound(model, t);
     let impls = legality::ctors(model, t).into_iter().filter_map(|c| {
         let (tr, method, ctor, arg, arg_ty, fixed) = match c {
             legality::Ctor::Restore => ("RestoreArm", "restore_arm", "restore", "src", quote!(crate::StateTensor<N, S>), update_marker(crate::vendor::SRC_TENSOR)?),

@@ -12,44 +12,8 @@ use quote::quote;
 
 pub(crate) fn tensor_address(model: &Model, a: &AddressForms) -> TokenStream {
     let addr4 = ident(&model.records[a.union].rust);
-    let consts = |n: &str| {
-        let i = ident(n);
-        quote!(crate::consts::#i)
-    };
-    // `ok` wraps the checked immediate address `addr` into the function's result.
-    let memory_fn = |name: &str,
-                     memory: TokenStream,
-                     base: &str,
-                     size: &str,
-                     what: &str,
-                     ok: TokenStream| {
-        let f = ident(name);
-        let (base, size, parts) = (
-            consts(base),
-            consts(size),
-            consts(crate::vendor::NUM_PARTITIONS),
-        );
-        let d = format!(
-            " Byte `byte_offset` of {what} partition `partition`: the immediate address `{}_OFFSET + partition * {}_PARTITION_SIZE + byte_offset`. A partition past `NUM_PARTITIONS` or an offset past the partition size is an error (this generation's constants, `consts`).",
-            if what == "SBUF" { "STATE_BUF" } else { "PSUM_BUF" },
-            if what == "SBUF" { "STATE_BUF" } else { "PSUM_BUF" },
-        );
-        quote! {
-            #[doc = #d]
-            pub const fn #f(partition: u32, byte_offset: u32) -> Result<Self, isa_core::AddressError> {
-                if partition >= #parts {
-                    return Err(isa_core::AddressError::Partition { memory: #memory, partition, partitions: #parts });
-                }
-                if byte_offset >= #size {
-                    return Err(isa_core::AddressError::Offset { memory: #memory, byte_offset, partition_bytes: #size });
-                }
-                let addr = #base.wrapping_add(partition.wrapping_mul(#size)).wrapping_add(byte_offset);
-                Ok(#ok)
-            }
-        }
-    };
     let (sbuf, sbuf_address) = if a.sbuf {
-        let new = memory_fn(
+        let new = memory_constructor(
             "new",
             quote!(isa_core::Memory::Sbuf),
             crate::vendor::STATE_BUF_OFFSET,
@@ -72,7 +36,7 @@ pub(crate) fn tensor_address(model: &Model, a: &AddressForms) -> TokenStream {
         (quote!(), quote!())
     };
     let psum = if a.psum {
-        memory_fn(
+        memory_constructor(
             "psum",
             quote!(isa_core::Memory::Psum),
             crate::vendor::PSUM_BUF_OFFSET,
@@ -87,8 +51,8 @@ pub(crate) fn tensor_address(model: &Model, a: &AddressForms) -> TokenStream {
         Some((regnum, marker)) => {
             let (rn, mk) = (lit(regnum), lit(marker));
             let (regs, mark) = (
-                consts(crate::vendor::NUM_ADDR_REGISTERS),
-                consts(crate::vendor::ADDR4_MARKER_ADDR_REG),
+                const_path(crate::vendor::NUM_ADDR_REGISTERS),
+                const_path(crate::vendor::ADDR4_MARKER_ADDR_REG),
             );
             (
                 quote! {
@@ -308,4 +272,50 @@ pub(crate) fn address_text(model: &Model, forms: Option<&AddressForms>, raw: u32
         return format!("TensorAddress::immediate({raw:#x})");
     }
     format!("{raw:#x}")
+}
+
+/// `crate::consts::<name>`.
+fn const_path(name: &str) -> TokenStream {
+    let i = ident(name);
+    quote!(crate::consts::#i)
+}
+
+/// The checked constructor `name(partition, byte_offset)` of an address in `memory` (`what`:
+/// SBUF or PSUM), from its base and partition-size constants; `ok` wraps the checked immediate
+/// address `addr` into the function's result.
+fn memory_constructor(
+    name: &str,
+    memory: TokenStream,
+    base: &str,
+    size: &str,
+    what: &str,
+    ok: TokenStream,
+) -> TokenStream {
+    let f = ident(name);
+    let (base, size, parts) = (
+        const_path(base),
+        const_path(size),
+        const_path(crate::vendor::NUM_PARTITIONS),
+    );
+    let prefix = if what == "SBUF" {
+        "STATE_BUF"
+    } else {
+        "PSUM_BUF"
+    };
+    let d = format!(
+        " Byte `byte_offset` of {what} partition `partition`: the immediate address `{prefix}_OFFSET + partition * {prefix}_PARTITION_SIZE + byte_offset`. A partition past `NUM_PARTITIONS` or an offset past the partition size is an error (this generation's constants, `consts`)."
+    );
+    quote! {
+        #[doc = #d]
+        pub const fn #f(partition: u32, byte_offset: u32) -> Result<Self, isa_core::AddressError> {
+            if partition >= #parts {
+                return Err(isa_core::AddressError::Partition { memory: #memory, partition, partitions: #parts });
+            }
+            if byte_offset >= #size {
+                return Err(isa_core::AddressError::Offset { memory: #memory, byte_offset, partition_bytes: #size });
+            }
+            let addr = #base.wrapping_add(partition.wrapping_mul(#size)).wrapping_add(byte_offset);
+            Ok(#ok)
+        }
+    }
 }
