@@ -39,6 +39,7 @@ pub use format::{format_sources, rustfmt_all, FORMAT_LOCK};
 pub(crate) use construct::constructors::param_type as constructor_param_type;
 pub(crate) use construct::emitted::{emitted_constructions, has_default};
 pub(crate) use construct::generic::{absent_inherent_names, absent_trait_names};
+pub(crate) use construct::operands::lacks_psum;
 pub(crate) use enums::alias_const_name;
 pub(crate) use generation::has_generation_impl;
 pub(crate) use records::reachable as reachable_records;

@@ -422,6 +422,10 @@ impl Lister<'_> {
         let m = self.model;
         if let Some(forms) = &m.address_forms {
             self.push("TensorAddress".into(), Kind::Struct, String::new(), None);
+            if emit::lacks_psum(m, forms) {
+                // `TensorAddress::psum` fails with this trait's message.
+                self.push("NoPsum".into(), Kind::Trait, String::new(), None);
+            }
             if forms.sbuf {
                 self.push("SbufAddress".into(), Kind::Struct, String::new(), None);
                 for (f, detail) in [

@@ -2,7 +2,16 @@
 // Regenerate with `cargo run -p isa-codegen`.
 
 pub use isa_core::{AddressError, Immediate, TensorError};
-/// A tensor's start address on MAVERICK: the `NEURON_ISA_TPB_ADDR4` union, built from a memory, a partition and a byte offset with this generation's address map (or from an address register). There is no `psum`: this generation sizes PSUM out (`PSUM_BUF_PARTITION_SIZE` is 0).
+/// Implemented by nothing: why MAVERICK has no `TensorAddress::psum`, said where it is called.
+#[diagnostic::on_unimplemented(
+    message = "MAVERICK has no PSUM: its PSUM_BUF_PARTITION_SIZE is 0",
+    label = "MAVERICK cannot address PSUM"
+)]
+pub trait NoPsum {
+    /// No value: nothing implements the trait.
+    const ABSENT: isa_core::generic::Absent;
+}
+/// A tensor's start address on MAVERICK: the `NEURON_ISA_TPB_ADDR4` union, built from a memory, a partition and a byte offset with this generation's address map (or from an address register). There is no PSUM: this generation sizes it out (`PSUM_BUF_PARTITION_SIZE` is 0), and a call of `psum` does not compile.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct TensorAddress(crate::Addr4);
 impl TensorAddress {
@@ -14,6 +23,13 @@ impl TensorAddress {
         byte_offset: u32,
     ) -> Result<SbufAddress, isa_core::AddressError> {
         SbufAddress::new(partition, byte_offset)
+    }
+    /// MAVERICK has no PSUM (`PSUM_BUF_PARTITION_SIZE` is 0): a call does not compile, and rustc says so.
+    pub fn psum<'a>(_partition: u32, _byte_offset: u32) -> Result<Self, isa_core::AddressError>
+    where
+        &'a crate::Maverick: NoPsum,
+    {
+        match <&'a crate::Maverick as NoPsum>::ABSENT {}
     }
     /// Address register `regnum` (`addr_reg` with marker `ADDR4_MARKER_ADDR_REG`),
     /// resolved at run time; a register past `NUM_ADDR_REGISTERS` is an error.

@@ -44,6 +44,8 @@ pub(crate) fn tensor_address(model: &Model, a: &AddressForms) -> TokenStream {
             "PSUM",
             quote!(Self::immediate(addr)),
         )
+    } else if lacks_psum(model, a) {
+        no_psum(model)
     } else {
         quote!()
     };
@@ -94,12 +96,18 @@ pub(crate) fn tensor_address(model: &Model, a: &AddressForms) -> TokenStream {
         " A tensor's start address on {}: the `{}` union, built from a memory, a partition and a byte offset with this generation's address map (or from an address register).",
         model.generation, model.records[a.union].c_name
     );
-    if !a.psum && model.u32_constant(crate::vendor::PSUM_BUF_PARTITION_SIZE) == Some(0) {
+    if lacks_psum(model, a) {
         doc.push_str(
-            " There is no `psum`: this generation sizes PSUM out (`PSUM_BUF_PARTITION_SIZE` is 0).",
+            " There is no PSUM: this generation sizes it out (`PSUM_BUF_PARTITION_SIZE` is 0), and a call of `psum` does not compile.",
         );
     }
+    let no_psum_trait = if lacks_psum(model, a) {
+        no_psum_trait(model)
+    } else {
+        quote!()
+    };
     quote! {
+        #no_psum_trait
         #[doc = #doc]
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
         pub struct TensorAddress(crate::#addr4);
@@ -316,6 +324,52 @@ fn memory_constructor(
             }
             let addr = #base.wrapping_add(partition.wrapping_mul(#size)).wrapping_add(byte_offset);
             Ok(#ok)
+        }
+    }
+}
+
+/// Whether the generation sizes PSUM out (`PSUM_BUF_PARTITION_SIZE` is 0), so that its
+/// `TensorAddress::psum` is written as a name whose call fails with the reason ([`no_psum`]).
+pub(crate) fn lacks_psum(model: &Model, a: &AddressForms) -> bool {
+    !a.psum && model.u32_constant(crate::vendor::PSUM_BUF_PARTITION_SIZE) == Some(0)
+}
+
+/// The reason a generation without PSUM gives where `TensorAddress::psum` is called: a crate
+/// trait nothing implements, with the message.
+fn no_psum_trait(model: &Model) -> TokenStream {
+    let gen = &model.generation;
+    let message = format!("{gen} has no PSUM: its PSUM_BUF_PARTITION_SIZE is 0");
+    let label = format!("{gen} cannot address PSUM");
+    let doc = format!(
+        " Implemented by nothing: why {gen} has no `TensorAddress::psum`, said where it is called."
+    );
+    quote! {
+        #[doc = #doc]
+        #[diagnostic::on_unimplemented(message = #message, label = #label)]
+        pub trait NoPsum {
+            /// No value: nothing implements the trait.
+            const ABSENT: isa_core::generic::Absent;
+        }
+    }
+}
+
+/// `TensorAddress::psum` on a generation without PSUM: the name under a bound nothing satisfies
+/// (it names a lifetime of the function, so rustc reports it with its message at the call, not
+/// where it is written), so a call fails with the reason instead of "no function or associated
+/// item".
+fn no_psum(model: &Model) -> TokenStream {
+    let marker = ident(&crate::model::names::camel(&model.generation));
+    let doc = format!(
+        " {} has no PSUM (`PSUM_BUF_PARTITION_SIZE` is 0): a call does not compile, and rustc says so.",
+        model.generation
+    );
+    quote! {
+        #[doc = #doc]
+        pub fn psum<'a>(_partition: u32, _byte_offset: u32) -> Result<Self, isa_core::AddressError>
+        where
+            &'a crate::#marker: NoPsum,
+        {
+            match <&'a crate::#marker as NoPsum>::ABSENT {}
         }
     }
 }
