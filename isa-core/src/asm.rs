@@ -40,7 +40,7 @@ impl Quoted {
         }
     }
 
-    /// The quoted text (cut at [`QUOTED`] bytes).
+    /// The quoted text (cut at its first 40 bytes, at a character boundary).
     pub fn as_str(&self) -> &str {
         // Cut at a char boundary of a `str`, so always UTF-8.
         core::str::from_utf8(&self.text[..usize::from(self.len)]).unwrap_or("")
