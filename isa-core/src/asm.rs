@@ -9,8 +9,6 @@
 use crate::{FieldInfo, FieldKind, Instruction64, Isa, OpcodeInfo, VendorEnum, INST_NBYTES};
 use core::fmt;
 
-/// Longest piece of the line an error quotes (longer text is cut, with `...`).
-const QUOTED: usize = 40;
 /// Most `name=value` entries one line holds (every level counted): more than any 64-byte
 /// struct has fields, so only a line with duplicates or nonsense reaches it.
 const MAX_ENTRIES: usize = 96;
@@ -19,45 +17,26 @@ const NEAR: usize = 3;
 
 /// A piece of the parsed line, quoted in an error (the error owns it: no allocation).
 #[derive(Clone, Copy, PartialEq, Eq)]
-pub struct Quoted {
-    text: [u8; QUOTED],
-    len: u8,
-    cut: bool,
-}
+pub struct Quoted(crate::kept::KeptText);
 
 impl Quoted {
     fn new(s: &str) -> Self {
-        let mut len = s.len().min(QUOTED);
-        while !s.is_char_boundary(len) {
-            len -= 1;
-        }
-        let mut text = [0u8; QUOTED];
-        text[..len].copy_from_slice(&s.as_bytes()[..len]);
-        Quoted {
-            text,
-            len: len as u8,
-            cut: len < s.len(),
-        }
+        Quoted(crate::kept::KeptText::new(s))
     }
 
     /// The quoted text (cut at its first 40 bytes, at a character boundary).
     pub fn as_str(&self) -> &str {
-        // Cut at a char boundary of a `str`, so always UTF-8.
-        core::str::from_utf8(&self.text[..usize::from(self.len)]).unwrap_or("")
+        self.0.as_str()
     }
 }
 
 impl fmt::Display for Quoted {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.len == 0 && !self.cut {
+        let cut = self.0.is_cut();
+        if self.as_str().is_empty() && !cut {
             return f.write_str("the end of the line");
         }
-        write!(
-            f,
-            "`{}{}`",
-            self.as_str(),
-            if self.cut { "..." } else { "" }
-        )
+        write!(f, "`{}{}`", self.as_str(), if cut { "..." } else { "" })
     }
 }
 
@@ -873,15 +852,25 @@ impl<'a> Parser<'a> {
             };
             self.value(at, end, element)?;
             at = end;
-            self.skip_blanks();
-            match self.peek() {
-                Some(b']') => {
-                    self.pos += 1;
-                    return Ok(());
-                }
-                Some(b',') => self.pos += 1,
-                _ => return Err(self.expected("`,` or `]`")),
+            if self.array_closed()? {
+                return Ok(());
             }
+        }
+    }
+
+    /// After an array element: `]` closes the array (true), `,` announces the next element.
+    fn array_closed(&mut self) -> Result<bool, AsmError> {
+        self.skip_blanks();
+        match self.peek() {
+            Some(b']') => {
+                self.pos += 1;
+                Ok(true)
+            }
+            Some(b',') => {
+                self.pos += 1;
+                Ok(false)
+            }
+            _ => Err(self.expected("`,` or `]`")),
         }
     }
 
@@ -938,14 +927,8 @@ impl<'a> Parser<'a> {
             };
             self.word[leaf.offset + k] = value;
             k += 1;
-            self.skip_blanks();
-            match self.peek() {
-                Some(b']') => {
-                    self.pos += 1;
-                    return Ok(());
-                }
-                Some(b',') => self.pos += 1,
-                _ => return Err(self.expected("`,` or `]`")),
+            if self.array_closed()? {
+                return Ok(());
             }
         }
     }

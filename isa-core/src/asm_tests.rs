@@ -366,7 +366,7 @@ fn long_quotes_are_cut() {
         error(&line),
         std::format!(
             "13: `{}...` does not fit `count` (16 bits)",
-            "9".repeat(QUOTED)
+            "9".repeat(40)
         )
     );
 }

@@ -360,41 +360,27 @@ impl core::error::Error for ConstructError {}
 /// The name an argument gave, kept in the error without allocating: up to
 /// [`ArgName::CAPACITY`] bytes, a longer name cut at a character boundary and marked `…`.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
-pub struct ArgName {
-    bytes: [u8; ArgName::CAPACITY],
-    len: u8,
-    cut: bool,
-}
+pub struct ArgName(crate::kept::KeptText);
 
 impl ArgName {
     /// Most bytes of a name kept.
-    pub const CAPACITY: usize = 40;
+    pub const CAPACITY: usize = crate::kept::KeptText::CAPACITY;
 
     /// `name`, cut to [`ArgName::CAPACITY`] bytes.
     pub fn new(name: &str) -> ArgName {
-        let mut end = name.len().min(Self::CAPACITY);
-        while !name.is_char_boundary(end) {
-            end -= 1;
-        }
-        let mut bytes = [0; Self::CAPACITY];
-        bytes[..end].copy_from_slice(&name.as_bytes()[..end]);
-        ArgName {
-            bytes,
-            len: end as u8,
-            cut: end < name.len(),
-        }
+        ArgName(crate::kept::KeptText::new(name))
     }
 
     /// The name as kept (without the `…` of a cut one).
     pub fn as_str(&self) -> &str {
-        core::str::from_utf8(&self.bytes[..usize::from(self.len)]).unwrap_or("")
+        self.0.as_str()
     }
 }
 
 impl fmt::Display for ArgName {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())?;
-        if self.cut {
+        if self.0.is_cut() {
             f.write_str("…")?;
         }
         Ok(())

@@ -37,6 +37,7 @@ pub mod fingerprint;
 mod generated_impls;
 pub mod generic;
 mod isa;
+mod kept;
 pub mod le;
 mod on_engine;
 mod predicate;

@@ -245,14 +245,23 @@ impl Line<'_> {
             return None;
         };
         let (name, tail) = split_token(rest);
-        if let Some((extra, _)) = next_token(tail, 0) {
-            self.error(
-                at + name.len() + extra,
-                alloc::format!("text after the engine of {ENGINE_DIRECTIVE}"),
-            );
+        if !self.nothing_after(tail, at + name.len(), "the engine", ENGINE_DIRECTIVE) {
             return None;
         }
         self.engine::<E>(name, at)
+    }
+
+    /// Whether `tail`, the rest of a directive's line from byte `at`, is blank; if not, the
+    /// error "text after `what` of `directive`" at its first token.
+    fn nothing_after(&mut self, tail: &str, at: usize, what: &str, directive: &str) -> bool {
+        let Some((extra, _)) = next_token(tail, 0) else {
+            return true;
+        };
+        self.error(
+            at + extra,
+            alloc::format!("text after {what} of {directive}"),
+        );
+        false
     }
 
     /// The engine named `name`, written at byte `at` (its `@` when annotated).
@@ -289,11 +298,7 @@ impl Line<'_> {
             return None;
         };
         let (value, tail) = split_token(rest);
-        if let Some((extra, _)) = next_token(tail, 0) {
-            self.error(
-                at + value.len() + extra,
-                alloc::format!("text after the word of {WORD_DIRECTIVE}"),
-            );
+        if !self.nothing_after(tail, at + value.len(), "the word", WORD_DIRECTIVE) {
             return None;
         }
         let Some(digits) = value.strip_prefix("0x") else {

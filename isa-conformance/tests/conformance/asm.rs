@@ -151,11 +151,7 @@ fn run<G: Isa + Generation + Construct>(words: u64, seed: u64) -> Counts {
     let name = G::INFO.name;
     let mut rng = Pcg64Mcg::seed_from_u64(seed);
     let pool = fuzz::valid_words::<G>(&mut rng);
-    let mapped: Vec<G::Opcode> = G::opcodes()
-        .iter()
-        .copied()
-        .filter(|&op| G::fields_of(op).is_some())
-        .collect();
+    let mapped = fuzz::mapped_opcodes::<G>();
     let mut counts = Counts::default();
     let mut k = 0u64;
     while counts.words < words {

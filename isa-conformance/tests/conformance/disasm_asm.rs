@@ -22,11 +22,7 @@ const WORDS: usize = 6000;
 fn corpus<G: Isa + Generation + Construct>(seed: u64) -> Vec<u8> {
     let mut rng = Pcg64Mcg::seed_from_u64(seed);
     let pool = fuzz::valid_words::<G>(&mut rng);
-    let mapped: Vec<G::Opcode> = G::opcodes()
-        .iter()
-        .copied()
-        .filter(|&op| G::fields_of(op).is_some())
-        .collect();
+    let mapped = fuzz::mapped_opcodes::<G>();
     let mut bytes = Vec::with_capacity(WORDS * INST_NBYTES);
     let mut k = 0;
     while bytes.len() < WORDS * INST_NBYTES {

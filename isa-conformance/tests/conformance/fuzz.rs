@@ -172,6 +172,16 @@ fn constructor_args<G: Isa + Generation>(
         .collect()
 }
 
+/// The opcodes of `G` with an operand struct, whose words the third input class fills with
+/// random operands.
+pub(crate) fn mapped_opcodes<G: Isa>() -> Vec<G::Opcode> {
+    G::opcodes()
+        .iter()
+        .copied()
+        .filter(|&op| G::fields_of(op).is_some())
+        .collect()
+}
+
 /// Valid words of `G` to mutate: every checkpoint arm (save and restore, a few lane counts) and
 /// words from every typed constructor that decode and validate on some engine.
 pub(crate) fn valid_words<G: Isa + Generation + Construct>(
@@ -418,11 +428,7 @@ fn fuzz<G: Isa + Generation + Construct>(inputs: u64, seed: u64) -> Counts {
         "{name}: only {} valid words to change",
         pool.len()
     );
-    let mapped: Vec<G::Opcode> = G::opcodes()
-        .iter()
-        .copied()
-        .filter(|&op| G::fields_of(op).is_some())
-        .collect();
+    let mapped = mapped_opcodes::<G>();
     let engines = generation_engines::<G>();
     assert!(
         !engines.is_empty(),
