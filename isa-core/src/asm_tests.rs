@@ -364,10 +364,7 @@ fn long_quotes_are_cut() {
     let line = std::format!("ALPHA count={}", "9".repeat(60));
     assert_eq!(
         error(&line),
-        std::format!(
-            "13: `{}...` does not fit `count` (16 bits)",
-            "9".repeat(40)
-        )
+        std::format!("13: `{}...` does not fit `count` (16 bits)", "9".repeat(40))
     );
 }
 

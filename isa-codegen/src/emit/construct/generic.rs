@@ -433,17 +433,13 @@ fn absent_impl(
     });
     let cfg = generic_cfg(model, facts, None);
     let inherent = absent_inherent(model, facts, g, &never, &message);
+    let never_trait = never_trait(&never, &doc, &message, &label);
     // The bound names a lifetime of the impl, so it is not a trivially false bound (an error
     // where it is written) and rustc reports it, with its message, where it is used (a
     // higher-ranked bound would be reported without the message).
     quote! {
         #inherent
-        #[doc = #doc]
-        #[diagnostic::on_unimplemented(message = #message, label = #label)]
-        pub trait #never {
-            /// No value: nothing implements the trait.
-            const ABSENT: isa_core::generic::Absent;
-        }
+        #never_trait
         #cfg
         impl<'a> isa_core::generic::#tr for crate::#marker
         where
@@ -508,5 +504,26 @@ fn core_param_type(kind: CoreKind, generation: &TokenStream) -> TokenStream {
         CoreKind::Immediate => quote!(isa_core::Immediate),
         CoreKind::Enum { .. } => quote!(isa_core::vocab::ThresholdType),
         CoreKind::Fp32 => quote!(f32),
+    }
+}
+
+/// A crate trait nothing implements, whose `on_unimplemented` message says why something this
+/// generation lacks is absent: an item bounded by `&'a Marker: Trait` (a lifetime of the item,
+/// so the bound is not trivially false where it is written) compiles, and fails with the message
+/// where it is used. Its `ABSENT` constant, of the valueless `Absent`, is what such an item
+/// returns.
+pub(crate) fn never_trait(
+    name: &proc_macro2::Ident,
+    doc: &str,
+    message: &str,
+    label: &str,
+) -> TokenStream {
+    quote! {
+        #[doc = #doc]
+        #[diagnostic::on_unimplemented(message = #message, label = #label)]
+        pub trait #name {
+            /// No value: nothing implements the trait.
+            const ABSENT: isa_core::generic::Absent;
+        }
     }
 }

@@ -343,14 +343,7 @@ fn no_psum_trait(model: &Model) -> TokenStream {
     let doc = format!(
         " Implemented by nothing: why {gen} has no `TensorAddress::psum`, said where it is called."
     );
-    quote! {
-        #[doc = #doc]
-        #[diagnostic::on_unimplemented(message = #message, label = #label)]
-        pub trait NoPsum {
-            /// No value: nothing implements the trait.
-            const ABSENT: isa_core::generic::Absent;
-        }
-    }
+    super::generic::never_trait(&ident("NoPsum"), &doc, &message, &label)
 }
 
 /// `TensorAddress::psum` on a generation without PSUM: the name under a bound nothing satisfies
